@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import pg from 'pg';
+import * as initial from './migrations/001-initial.js';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: DialectName;
+  destroy: () => Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL only: the schema to use (tests get a fresh one per file). */
+  searchPath?: string;
+  poolSize?: number;
+}
+
+// PostgreSQL returns bigint for count(*) and int8 columns; our ids and counts fit in a JS number.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export const dialectOf = (url: string): DialectName => {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:")`);
+};
+
+export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db => {
+  const dialect = dialectOf(url);
+  if (dialect === 'sqlite') {
+    const file = url.slice('sqlite:'.length) || ':memory:';
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new SqliteDatabase(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('synchronous = NORMAL');
+    // better-sqlite3 waits synchronously: keep the wait short, a locked database answers 503.
+    sqlite.pragma('busy_timeout = 1000');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { kysely, dialect, destroy: () => kysely.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 2000,
+    query_timeout: 10_000,
+    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect, destroy: () => kysely.destroy() };
+};
+
+const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
+  '001-initial': { up: (db) => initial.up(db, dialect) },
+});
+
+export const migrateToLatest = async (db: Db): Promise<void> => {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: () => Promise.resolve(migrationsFor(db.dialect)) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+};

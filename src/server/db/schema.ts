@@ -1,0 +1,99 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Timestamps are stored as ISO 8601 UTC text so that SQLite and PostgreSQL share one query code. */
+export interface UsersTable {
+  id: Generated<number>;
+  role: 'candidate' | 'company' | 'owner';
+  name: string;
+  email: string;
+  password_hash: string;
+  image_url: string | null;
+  logo: string | null;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  company_id: number;
+  title: string;
+  status: string;
+  deadline: string | null;
+  created_at: string;
+}
+
+export interface ApplicationGroupsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+}
+
+export interface ApplicationsTable {
+  id: Generated<number>;
+  job_id: number;
+  candidate_id: number;
+  application_group_id: number | null;
+  created_at: string;
+}
+
+export interface MessengerUsersTable {
+  id: Generated<number>;
+  candidate_id: number;
+  company_id: number;
+  job_id: number | null;
+  /** job_id, or 0 when there is none: makes (candidate, company, job-or-none) unique on both databases. */
+  job_key: number;
+  last_message: string | null;
+  last_message_at: string | null;
+  /** last_message_at, or created_at before the first message: the list's sort key, never null. */
+  activity_at: string;
+  candidate_unread: Generated<number>;
+  company_unread: Generated<number>;
+  candidate_archive: Generated<number>;
+  company_archive: Generated<number>;
+  created_at: string;
+}
+
+export interface ChatsTable {
+  id: Generated<number>;
+  messenger_user_id: number;
+  sender_id: number;
+  receiver_id: number;
+  job_id: number | null;
+  message: string;
+  client_id: string | null;
+  created_at: string;
+  seen_at: string | null;
+}
+
+export interface SessionsTable {
+  /** sha256 of the cookie value: a stolen database does not yield live sessions. */
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  jobs: JobsTable;
+  application_groups: ApplicationGroupsTable;
+  applications: ApplicationsTable;
+  messenger_users: MessengerUsersTable;
+  chats: ChatsTable;
+  sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type JobRow = Selectable<JobsTable>;
+export type MessengerUserRow = Selectable<MessengerUsersTable>;
+export type ChatRow = Selectable<ChatsTable>;
+export type NewChat = Insertable<ChatsTable>;

@@ -1,0 +1,36 @@
+/** Timestamps are ISO 8601 UTC strings with milliseconds: sortable as text on both databases. */
+export const nowIso = (): string => new Date().toISOString();
+
+export const isoDate = (timestamp: string): string => timestamp.slice(0, 10);
+
+const timeFormat = new Intl.DateTimeFormat('en-US', {
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+  timeZone: 'UTC',
+});
+
+/** "9:30 AM" (UTC); clients format `created_at` in the viewer's language and zone. */
+export const displayTime = (timestamp: string): string => timeFormat.format(new Date(timestamp));
+
+const units: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** "5 minutes ago" relative to now. */
+export const displayRelative = (timestamp: string, now = Date.now()): string => {
+  const seconds = Math.round((new Date(timestamp).getTime() - now) / 1000);
+  for (const [unit, size] of units) {
+    if (Math.abs(seconds) >= size || unit === 'second') {
+      return relativeFormat.format(Math.trunc(seconds / size), unit);
+    }
+  }
+  return relativeFormat.format(0, 'second');
+};

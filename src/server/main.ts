@@ -1,0 +1,45 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { migrateToLatest, openDatabase } from './db/database.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoMode, seedDemo } from './db/seed.js';
+
+/** `npm start` / `node dist/server/main.js`: migrate, seed the demo when asked, serve, stop cleanly. */
+const main = async () => {
+  const config = loadConfig();
+  const db = openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  const demo = isDemoMode(config, db);
+  if (demo) await seedDemo(db);
+  const { app } = await buildApp({ config, db });
+  app.addHook('onClose', async () => db.destroy());
+  await app.listen({ port: config.port, host: config.host });
+
+  const address = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+  const lines = [`Messenger is running at ${address}/messages`];
+  if (demo) {
+    lines.push(`Demo accounts (password "${DEMO_PASSWORD}"):`);
+    for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(24)} ${account.role.padEnd(10)} ${account.name}`);
+  }
+  console.log(lines.join('\n'));
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+};
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

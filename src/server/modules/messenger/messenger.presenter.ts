@@ -1,0 +1,62 @@
+import type { Chat, Job, MessageGroup, MessengerUser } from '../../../shared/models.js';
+import { displayRelative, displayTime, isoDate } from '../../lib/time.js';
+import type { ChatRowWithSender, ConversationRow, Side } from './messenger.repository.js';
+
+const PREVIEW_LENGTH = 100;
+
+export const previewOf = (message: string): string => [...message].slice(0, PREVIEW_LENGTH).join('');
+
+const flag = (value: number): 0 | 1 => (value ? 1 : 0);
+
+export const presentJob = (row: Pick<Job, 'id' | 'title' | 'status' | 'deadline'>): Job => ({
+  id: row.id,
+  title: row.title,
+  status: row.status,
+  deadline: row.deadline,
+});
+
+/** A conversation as the viewer on `side` sees it (unread count is theirs). */
+export const presentConversation = (row: ConversationRow, side: Side): MessengerUser => ({
+  id: row.id,
+  job_id: row.job_id,
+  job:
+    row.job_id !== null && row.job_title !== null
+      ? presentJob({ id: row.job_id, title: row.job_title, status: row.job_status ?? '', deadline: row.job_deadline })
+      : null,
+  candidate_id: row.candidate_id,
+  company_id: row.company_id,
+  candidate: { id: row.candidate_id, user: { name: row.candidate_name, image_url: row.candidate_image_url } },
+  company: { id: row.company_id, logo: row.company_logo, user: { name: row.company_name } },
+  last_message: row.last_message,
+  last_message_time: row.last_message_at ? displayRelative(row.last_message_at) : null,
+  last_message_at: row.last_message_at,
+  is_seen_messages_count: Number(row[side.unread]),
+  company_archive: flag(row.company_archive),
+  candidate_archive: flag(row.candidate_archive),
+});
+
+export const presentChat = (row: ChatRowWithSender): Chat => ({
+  id: row.id,
+  sender_id: row.sender_id,
+  receiver_id: row.receiver_id,
+  job_id: row.job_id,
+  messenger_user_id: row.messenger_user_id,
+  message: row.message,
+  messaging_date: isoDate(row.created_at),
+  messaging_time: displayTime(row.created_at),
+  created_at: row.created_at,
+  seen_at: row.seen_at,
+  client_id: row.client_id,
+  sender: { id: row.sender_id, name: row.sender_name },
+});
+
+/** Date groups, oldest first; `chats` must be oldest first. */
+export const groupByDate = (chats: Chat[]): MessageGroup[] => {
+  const groups: MessageGroup[] = [];
+  for (const chat of chats) {
+    const last = groups.at(-1);
+    if (last?.date === chat.messaging_date) last.chats.push(chat);
+    else groups.push({ date: chat.messaging_date, chats: [chat] });
+  }
+  return groups;
+};

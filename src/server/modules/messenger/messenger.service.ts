@@ -1,0 +1,210 @@
+import type { GetMessageResponse, InitialDataResponse, SendMessageResponse } from '../../../shared/api.js';
+import { PAGE_LIMIT_DEFAULT } from '../../../shared/api.js';
+import { CHAT_MESSAGE_EVENT, userChannelName, type ChatMessageEvent } from '../../../shared/events.js';
+import type { AuthUser, Chat, MessengerUser } from '../../../shared/models.js';
+import { forbidden, HttpError, notFound, tooManyRequests, validationFailed } from '../../lib/http-error.js';
+import { TokenBucketLimiter } from '../../lib/rate-limiter.js';
+import { nowIso } from '../../lib/time.js';
+import {
+  CANDIDATE_SIDE,
+  COMPANY_SIDE,
+  type ConversationRow,
+  type MessengerRepository,
+  type Side,
+} from './messenger.repository.js';
+import { groupByDate, presentChat, presentConversation, presentJob, previewOf } from './messenger.presenter.js';
+
+export interface Publisher {
+  publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void>;
+}
+
+export interface MessengerServiceOptions {
+  repository: MessengerRepository;
+  publisher: Publisher;
+  sendRate: { burst: number; perSecond: number };
+  onPublishError: (error: unknown) => void;
+}
+
+export interface SendInput {
+  receiver_id: number;
+  messenger_user: number;
+  job_id: number | null;
+  message: string;
+  client_id?: string | undefined;
+}
+
+export interface GetMessageInput {
+  receiver_id: number;
+  job_id: number | null;
+  before?: number | undefined;
+  limit?: number | undefined;
+}
+
+const sideOf = (viewer: AuthUser): Side => (viewer.role === 'candidate' ? CANDIDATE_SIDE : COMPANY_SIDE);
+const otherSideOf = (viewer: AuthUser): Side => (viewer.role === 'candidate' ? COMPANY_SIDE : CANDIDATE_SIDE);
+
+const isUniqueViolation = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+};
+
+export const createMessengerService = ({ repository, publisher, sendRate, onPublishError }: MessengerServiceOptions) => {
+  const sendLimiter = new TokenBucketLimiter(sendRate.burst, sendRate.perSecond);
+
+  /** The viewer's conversation, or 404 (none) / 403 (someone else's). */
+  const ownConversation = async (viewer: AuthUser, id: number): Promise<ConversationRow> => {
+    const row = await repository.findConversation(id);
+    if (!row) throw notFound('Conversation not found.');
+    if (row[sideOf(viewer).party] !== viewer.id) throw forbidden();
+    return row;
+  };
+
+  const markSeen = (viewer: AuthUser, conversationId: number) =>
+    repository.transaction((trx) => repository.markSeen(trx, conversationId, viewer.id, sideOf(viewer), nowIso()));
+
+  const present = async (viewer: AuthUser, id: number): Promise<MessengerUser> =>
+    presentConversation(await ownConversation(viewer, id), sideOf(viewer));
+
+  return {
+    async initialData(viewer: AuthUser, jobId: number | null): Promise<InitialDataResponse> {
+      const side = sideOf(viewer);
+      const [jobs, rows] = await Promise.all([
+        viewer.role === 'candidate'
+          ? repository.jobsOfCandidateConversations(viewer.id)
+          : repository.jobsOfCompany(viewer.id),
+        repository.listConversations(viewer.id, side, jobId),
+      ]);
+      return {
+        jobs: jobs.map(presentJob),
+        messengerUsers: rows.map((row) => presentConversation(row, side)),
+        auth: { id: viewer.id, role: viewer.role, name: viewer.name },
+      };
+    },
+
+    async getMessages(viewer: AuthUser, input: GetMessageInput): Promise<GetMessageResponse> {
+      const isCandidate = viewer.role === 'candidate';
+      const found = await repository.findConversationId(
+        isCandidate ? viewer.id : input.receiver_id,
+        isCandidate ? input.receiver_id : viewer.id,
+        input.job_id,
+      );
+      if (!found) throw notFound('Conversation not found.');
+      if (input.before === undefined) await markSeen(viewer, found.id);
+      const limit = input.limit ?? PAGE_LIMIT_DEFAULT;
+      const [row, page, receiver, job] = await Promise.all([
+        repository.findConversation(found.id),
+        repository.chatsPage(found.id, input.before, limit + 1),
+        repository.findUser(input.receiver_id),
+        input.job_id === null ? undefined : repository.findJob(input.job_id),
+      ]);
+      if (!row || !receiver) throw notFound('Conversation not found.');
+      const group =
+        !isCandidate && input.job_id !== null ? await repository.applicationGroup(input.job_id, row.candidate_id) : undefined;
+      const chats = page.slice(0, limit).reverse().map(presentChat);
+      return {
+        receiver: isCandidate
+          ? { id: receiver.id, logo: receiver.logo, user: { name: receiver.name } }
+          : { id: receiver.id, user: { name: receiver.name, image_url: receiver.image_url } },
+        receiverJob: job ? presentJob(job) : null,
+        messages: groupByDate(chats),
+        has_more: page.length > limit,
+        messengerUser: presentConversation(row, sideOf(viewer)),
+        application_group: group ? { id: group.id, name: group.name } : null,
+      };
+    },
+
+    /** Stores the message and updates the conversation in one transaction, then broadcasts it. */
+    async send(viewer: AuthUser, input: SendInput, socketId?: string): Promise<SendMessageResponse> {
+      const wait = sendLimiter.take(String(viewer.id));
+      if (wait > 0) throw tooManyRequests(wait, 'Too many messages. Please slow down.');
+      const side = sideOf(viewer);
+      const receiverSide = otherSideOf(viewer);
+
+      const store = () =>
+        repository.transaction(async (trx) => {
+          if (input.client_id) {
+            const existing = await repository.findChatByClientId(viewer.id, input.client_id, trx);
+            if (existing) return { chat: existing, created: false };
+          }
+          const conversation = await repository.findConversation(input.messenger_user, trx);
+          if (!conversation) throw notFound('Conversation not found.');
+          if (conversation[side.party] !== viewer.id) throw forbidden();
+          if (conversation[receiverSide.party] !== input.receiver_id) {
+            throw validationFailed('receiver_id', 'The receiver_id is not the other party of this conversation.');
+          }
+          if (conversation.job_id !== input.job_id) {
+            throw validationFailed('job_id', 'The job_id does not match this conversation.');
+          }
+          const createdAt = nowIso();
+          const { id } = await repository.insertChat(trx, {
+            messenger_user_id: conversation.id,
+            sender_id: viewer.id,
+            receiver_id: input.receiver_id,
+            job_id: input.job_id,
+            message: input.message,
+            client_id: input.client_id ?? null,
+            created_at: createdAt,
+            seen_at: null,
+          });
+          await repository.recordSend(trx, conversation.id, receiverSide, previewOf(input.message), createdAt);
+          const chat = {
+            id,
+            sender_id: viewer.id,
+            receiver_id: input.receiver_id,
+            job_id: input.job_id,
+            messenger_user_id: conversation.id,
+            message: input.message,
+            client_id: input.client_id ?? null,
+            created_at: createdAt,
+            seen_at: null,
+            sender_name: viewer.name,
+          };
+          return { chat, created: true };
+        });
+
+      let stored: Awaited<ReturnType<typeof store>>;
+      try {
+        stored = await store();
+      } catch (error) {
+        // Two requests with one client_id raced: the other one stored it; answer with that message.
+        if (!input.client_id || !isUniqueViolation(error)) throw error;
+        const existing = await repository.findChatByClientId(viewer.id, input.client_id);
+        if (!existing) throw error;
+        stored = { chat: existing, created: false };
+      }
+      if (stored.chat.messenger_user_id !== input.messenger_user) {
+        throw new HttpError(422, 'The client_id was already used for another conversation.', {
+          client_id: ['The client_id was already used for another conversation.'],
+        });
+      }
+      const message: Chat = presentChat(stored.chat);
+      const messengerUser = await present(viewer, message.messenger_user_id);
+      if (stored.created) {
+        const event: ChatMessageEvent = { chatMessage: message };
+        await publisher
+          .publish(
+            [userChannelName(message.receiver_id), userChannelName(message.sender_id)],
+            CHAT_MESSAGE_EVENT,
+            event,
+            socketId,
+          )
+          .catch(onPublishError);
+      }
+      return { message, messengerUser };
+    },
+
+    async markUnseen(viewer: AuthUser, conversationId: number): Promise<MessengerUser> {
+      await ownConversation(viewer, conversationId);
+      await markSeen(viewer, conversationId);
+      return present(viewer, conversationId);
+    },
+
+    async setArchived(viewer: AuthUser, conversationId: number, archived: boolean): Promise<MessengerUser> {
+      await ownConversation(viewer, conversationId);
+      await repository.setArchive(conversationId, sideOf(viewer), archived);
+      return present(viewer, conversationId);
+    },
+  };
+};
+
+export type MessengerService = ReturnType<typeof createMessengerService>;

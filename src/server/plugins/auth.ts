@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import { safeEqual } from '../lib/crypto.js';
+import { HttpError, unauthenticated } from '../lib/http-error.js';
+import { checkCsrf, type AuthService, type Viewer } from '../modules/auth/auth.service.js';
+
+export const SESSION_COOKIE = 'messenger_session';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    viewer: Viewer | null;
+  }
+  interface FastifyInstance {
+    /** 401 unless the `key` query parameter is the application key. */
+    requireAppKey: onRequestHookHandler;
+    /** Resolves the viewer (token or session) or answers 401; enforces CSRF for cookie-authenticated changes. */
+    requireViewer: onRequestHookHandler;
+    /** Resolves the viewer when there is one; never fails. */
+    optionalViewer: onRequestHookHandler;
+  }
+  interface FastifyContextConfig {
+    /** A GET that changes state still needs the CSRF header (the contract's unseen call). */
+    csrfOnGet?: boolean;
+  }
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const queryValue = (request: FastifyRequest, name: string): string | undefined => {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+export const bearerToken = (request: FastifyRequest): string | undefined => {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice('Bearer '.length).trim() || undefined;
+  return queryValue(request, 'token') || undefined;
+};
+
+export const csrfHeader = (request: FastifyRequest): string | undefined => {
+  const xsrf = request.headers['x-xsrf-token'];
+  const csrf = request.headers['x-csrf-token'];
+  const value = (Array.isArray(xsrf) ? xsrf[0] : xsrf) ?? (Array.isArray(csrf) ? csrf[0] : csrf);
+  return value ? decodeURIComponent(value) : undefined;
+};
+
+export const sessionCookieOptions = (config: Config) =>
+  ({ path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies }) as const;
+
+/** The XSRF-TOKEN cookie is readable by scripts (axios / our client echo it back in a header). */
+export const setXsrfCookie = (reply: FastifyReply, config: Config, token: string) =>
+  reply.setCookie(XSRF_COOKIE, token, { path: '/', httpOnly: false, sameSite: 'lax', secure: config.secureCookies });
+
+export const authPlugin = fp(
+  async (app: FastifyInstance, options: { config: Config; authService: AuthService }) => {
+    const { config, authService } = options;
+    app.decorateRequest('viewer', null);
+
+    const resolveViewer = async (request: FastifyRequest): Promise<Viewer | null> => {
+      const token = bearerToken(request);
+      if (token) return authService.viewerFromToken(token);
+      const sessionId = request.cookies[SESSION_COOKIE];
+      return sessionId ? authService.viewerFromSession(sessionId) : null;
+    };
+
+    app.decorate('requireAppKey', async (request: FastifyRequest) => {
+      const key = queryValue(request, 'key');
+      if (!key || !safeEqual(key, config.appKey)) throw new HttpError(401, 'Invalid application key.');
+    });
+
+    app.decorate('optionalViewer', async (request: FastifyRequest) => {
+      try {
+        request.viewer = await resolveViewer(request);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        request.viewer = null;
+      }
+    });
+
+    app.decorate('requireViewer', async (request: FastifyRequest) => {
+      const viewer = await resolveViewer(request);
+      if (!viewer) throw unauthenticated();
+      request.viewer = viewer;
+      const needsCsrf = UNSAFE_METHODS.has(request.method) || request.routeOptions.config.csrfOnGet === true;
+      if (viewer.sessionHash && needsCsrf) checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], viewer);
+    });
+  },
+  { name: 'auth', dependencies: ['@fastify/cookie'] },
+);
+
+/** The viewer of a route guarded by `requireViewer`. */
+export const viewerOf = (request: FastifyRequest): Viewer => {
+  if (!request.viewer) throw unauthenticated();
+  return request.viewer;
+};

@@ -1,0 +1,165 @@
+import {
+  ExternalBroadcaster,
+  LocalBroadcaster,
+  RedisBroadcaster,
+  createPusherClient,
+  prepareEvent,
+  type PreparedEvent,
+} from './broadcaster.js';
+import { channelKind, isValidSocketId } from './protocol.js';
+import { PusherServer } from './pusher-server.js';
+import { RedisFanout, type FanoutMessage } from './redis-fanout.js';
+import { signChannel, signUser } from './signatures.js';
+import { createTriggerRoutes, noTriggerRoutes } from './trigger-api.js';
+import type { Broadcaster, Realtime, RealtimeOptions } from './types.js';
+
+const assertSocketId = (socketId: string): void => {
+  if (!isValidSocketId(socketId)) throw new TypeError('Malformed socket id.');
+};
+
+const validateOptions = (options: RealtimeOptions): void => {
+  for (const field of ['appId', 'key', 'secret'] as const) {
+    if (typeof options[field] !== 'string' || options[field].length === 0) {
+      throw new TypeError(`Realtime option ${field} must be a non-empty string.`);
+    }
+  }
+  if (!(options.activityTimeoutSeconds > 0) || !(options.pongTimeoutSeconds > 0)) {
+    throw new TypeError('Realtime activity and pong timeouts must be positive.');
+  }
+  if (options.maxFrameBytes !== undefined && !(options.maxFrameBytes > 0)) {
+    throw new TypeError('Realtime maxFrameBytes must be positive.');
+  }
+};
+
+/**
+ * Builds the live channel: the embedded Pusher endpoint (with Redis fan-out when `redisUrl` is
+ * set), or a client of an external Pusher-compatible service when `external` is set.
+ */
+export const createRealtime = (options: RealtimeOptions): Realtime => {
+  validateOptions(options);
+  const credentials = { key: options.key, secret: options.secret };
+
+  const authorizeChannel: Realtime['authorizeChannel'] = (socketId, channel, presence) => {
+    assertSocketId(socketId);
+    const kind = channelKind(channel);
+    if (kind === 'private') return { auth: signChannel(credentials, socketId, channel) };
+    if (kind === 'presence') {
+      if (!presence || typeof presence.user_id !== 'string' || presence.user_id.length === 0) {
+        throw new TypeError('A presence channel needs the member (user_id).');
+      }
+      const channelData = JSON.stringify(
+        presence.user_info === undefined
+          ? { user_id: presence.user_id }
+          : { user_id: presence.user_id, user_info: presence.user_info },
+      );
+      return { auth: signChannel(credentials, socketId, channel, channelData), channel_data: channelData };
+    }
+    throw new TypeError('Only private-… and presence-… channels are authorized.');
+  };
+
+  const authenticateUser: Realtime['authenticateUser'] = (socketId, user) => {
+    assertSocketId(socketId);
+    if (typeof user.id !== 'string' || user.id.length === 0) throw new TypeError('The user needs a non-empty id.');
+    const userData = JSON.stringify(user);
+    return { auth: signUser(credentials, socketId, userData), user_data: userData };
+  };
+
+  if (options.external) {
+    const broadcaster = new ExternalBroadcaster(createPusherClient({ appId: options.appId, ...credentials }, options.external));
+    return {
+      broadcaster,
+      attach: () => undefined,
+      triggerRoutes: noTriggerRoutes,
+      authorizeChannel,
+      authenticateUser,
+      // The hosted service owns the sockets: sessions cannot be tied to them from here.
+      bindSocketToSession: () => undefined,
+      closeSessionSockets: async () => undefined,
+      close: async () => undefined,
+      connectionCount: () => 0,
+      ready: async () => undefined,
+    };
+  }
+
+  const logger = options.logger;
+  const endpoint = new PusherServer({
+    key: options.key,
+    secret: options.secret,
+    allowedOrigins: options.allowedOrigins,
+    activityTimeoutSeconds: options.activityTimeoutSeconds,
+    pongTimeoutSeconds: options.pongTimeoutSeconds,
+    maxFrameBytes: options.maxFrameBytes,
+    logger,
+  });
+
+  let fanout: RedisFanout | undefined;
+  let deliver: (prepared: PreparedEvent) => Promise<void>;
+  let broadcaster: Broadcaster;
+  if (options.redisUrl) {
+    const onMessage = (message: FanoutMessage): void => {
+      switch (message.t) {
+        case 'event':
+          endpoint.deliver(message.channels, message.event, message.data, message.except);
+          return;
+        case 'close-session':
+          endpoint.closeSession(message.sessionKey);
+          return;
+        case 'bind':
+          endpoint.bindSession(message.socketId, message.sessionKey);
+          return;
+      }
+    };
+    fanout = new RedisFanout({
+      url: options.redisUrl,
+      channel: `${options.redisPrefix ?? `realtime:${options.appId}`}:fanout`,
+      onMessage,
+      logger,
+    });
+    const redisBroadcaster = new RedisBroadcaster(fanout);
+    broadcaster = redisBroadcaster;
+    deliver = (prepared) => redisBroadcaster.deliver(prepared);
+  } else {
+    const localBroadcaster = new LocalBroadcaster(endpoint);
+    broadcaster = localBroadcaster;
+    deliver = async (prepared) => localBroadcaster.deliver(prepared);
+  }
+
+  let closing: Promise<void> | undefined;
+
+  return {
+    broadcaster,
+    attach: (server) => endpoint.attach(server),
+    triggerRoutes: createTriggerRoutes({
+      appId: options.appId,
+      key: options.key,
+      secret: options.secret,
+      deliver: (event) => deliver(prepareEvent(event.channels, event.name, event.data, event.socketId)),
+      logger,
+    }),
+    authorizeChannel,
+    authenticateUser,
+    bindSocketToSession: (socketId, sessionKey) => {
+      if (!isValidSocketId(socketId) || sessionKey.length === 0) return;
+      if (endpoint.bindSession(socketId, sessionKey) || !fanout) return;
+      // The socket is on another instance: tell it.
+      fanout.publish({ t: 'bind', socketId, sessionKey }).catch((error: unknown) => {
+        logger?.warn({ err: error }, 'realtime: could not share a socket-session binding');
+      });
+    },
+    closeSessionSockets: async (sessionKey) => {
+      endpoint.closeSession(sessionKey);
+      if (fanout) await fanout.publish({ t: 'close-session', sessionKey });
+    },
+    close: () => {
+      closing ??= (async () => {
+        await endpoint.close();
+        await fanout?.close();
+      })();
+      return closing;
+    },
+    connectionCount: () => endpoint.connectionCount(),
+    ready: async () => {
+      await fanout?.ready();
+    },
+  };
+};

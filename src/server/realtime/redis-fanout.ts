@@ -1,0 +1,160 @@
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { RealtimeLogger } from './types.js';
+
+/** What instances tell each other over Redis pub/sub. */
+export const fanoutMessageSchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('event'),
+    channels: z.array(z.string()),
+    event: z.string(),
+    /** Already serialized event data (delivered as is). */
+    data: z.string(),
+    except: z.string().optional(),
+  }),
+  /** Close the sockets of a session (logout) wherever they are. */
+  z.object({ t: z.literal('close-session'), sessionKey: z.string() }),
+  /** A socket was authorized through another instance: the instance that holds it records the session. */
+  z.object({ t: z.literal('bind'), socketId: z.string(), sessionKey: z.string() }),
+]);
+export type FanoutMessage = z.infer<typeof fanoutMessageSchema>;
+
+export interface RedisFanoutOptions {
+  url: string;
+  /** Pub/sub channel name shared by every instance of one deployment. */
+  channel: string;
+  onMessage: (message: FanoutMessage) => void;
+  logger?: RealtimeLogger | undefined;
+  /** How long a publish waits for a (re)connecting publisher before it fails. Default 1000 ms. */
+  publishWaitMs?: number;
+}
+
+/**
+ * Redis pub/sub fan-out with two connections: a publisher that fails fast when Redis is down (no
+ * offline queue, no retried publishes, so nothing is delivered twice) and a subscriber that
+ * reconnects and re-subscribes by itself (ioredis). Every instance, the publisher's included,
+ * delivers from its subscription, so one publish reaches each socket once.
+ */
+export class RedisFanout {
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly channel: string;
+  private readonly publishWaitMs: number;
+  private readonly subscribed: Promise<void>;
+  private closed = false;
+
+  constructor(private readonly options: RedisFanoutOptions) {
+    this.channel = options.channel;
+    this.publishWaitMs = options.publishWaitMs ?? 1_000;
+    const name = options.channel.replace(/[^A-Za-z0-9_.:-]/g, '_').slice(0, 100);
+    this.publisher = new Redis(options.url, {
+      connectionName: `realtime-pub:${name}`,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    this.subscriber = new Redis(options.url, {
+      connectionName: `realtime-sub:${name}`,
+      maxRetriesPerRequest: null,
+    });
+    this.watch(this.publisher, 'publisher');
+    this.watch(this.subscriber, 'subscriber');
+    this.subscriber.on('message', (channel: string, payload: string) => {
+      if (channel === this.channel) this.receive(payload);
+    });
+    this.subscribed = this.subscriber.subscribe(this.channel).then(() => undefined);
+    // ready() reports it; keep an unobserved failure (closing before connecting) from being "unhandled".
+    this.subscribed.catch(() => undefined);
+  }
+
+  /** Resolves once the publisher is connected and the subscription is active. */
+  async ready(): Promise<void> {
+    await Promise.all([this.waitForPublisher(60_000), this.subscribed]);
+  }
+
+  async publish(message: FanoutMessage): Promise<void> {
+    if (this.closed) throw new Error('Realtime fan-out is closed.');
+    if (this.publisher.status !== 'ready') await this.waitForPublisher(this.publishWaitMs);
+    await this.publisher.publish(this.channel, JSON.stringify(message));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([quit(this.publisher), quit(this.subscriber)]);
+  }
+
+  private receive(payload: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(payload);
+    } catch {
+      json = undefined;
+    }
+    const parsed = fanoutMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      this.options.logger?.warn({ channel: this.channel }, 'realtime: ignored a malformed fan-out message');
+      return;
+    }
+    try {
+      this.options.onMessage(parsed.data);
+    } catch (error) {
+      this.options.logger?.warn({ err: error }, 'realtime: fan-out delivery failed');
+    }
+  }
+
+  private waitForPublisher(timeoutMs: number): Promise<void> {
+    if (this.publisher.status === 'ready') return Promise.resolve();
+    if (this.closed || this.publisher.status === 'end') {
+      return Promise.reject(new Error('Realtime fan-out is closed.'));
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        this.publisher.off('end', onEnd);
+        resolve();
+      };
+      const onEnd = () => {
+        clearTimeout(timer);
+        this.publisher.off('ready', onReady);
+        reject(new Error('Realtime fan-out is closed.'));
+      };
+      const timer = setTimeout(() => {
+        this.publisher.off('ready', onReady);
+        this.publisher.off('end', onEnd);
+        const error = new Error('Redis is unreachable: the live event was not published.') as Error & { code: string };
+        error.code = 'ECONNREFUSED';
+        reject(error);
+      }, timeoutMs);
+      timer.unref();
+      this.publisher.once('ready', onReady);
+      this.publisher.once('end', onEnd);
+    });
+  }
+
+  /** Logs a connection's trouble once per outage, and its recovery. */
+  private watch(client: Redis, role: string): void {
+    let down = false;
+    client.on('error', (error: Error) => {
+      if (down || this.closed) return;
+      down = true;
+      this.options.logger?.warn({ err: error, role }, 'realtime: Redis connection lost; reconnecting');
+    });
+    client.on('ready', () => {
+      if (!down) return;
+      down = false;
+      this.options.logger?.info({ role }, 'realtime: Redis connection restored');
+    });
+  }
+}
+
+const quit = async (client: Redis): Promise<void> => {
+  if (client.status === 'ready') {
+    try {
+      await client.quit();
+      return;
+    } catch {
+      // fall through to a hard disconnect
+    }
+  }
+  client.disconnect();
+};

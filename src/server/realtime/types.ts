@@ -1,0 +1,71 @@
+import type { Server } from 'node:http';
+import type { FastifyPluginAsync } from 'fastify';
+
+export interface Broadcaster {
+  /**
+   * Publish one event to channels; exceptSocketId excludes that socket (X-Socket-ID of the sender).
+   * Resolves after handing off (in-process delivery or Redis publish or HTTP trigger); rejects when
+   * the hand-off failed (Redis or the hosted service unreachable).
+   * `data` that is a string is delivered as is; anything else is serialized as JSON.
+   */
+  publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void>;
+}
+
+export interface RealtimeLogger {
+  warn(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+}
+
+export interface ExternalPusherOptions {
+  host?: string | undefined;
+  port?: number | undefined;
+  scheme: 'http' | 'https';
+  cluster: string;
+}
+
+export interface RealtimeOptions {
+  appId: string;
+  key: string;
+  secret: string;
+  /** Origin header of the websocket upgrade must be one of these (no Origin header = non-browser client: allowed). */
+  allowedOrigins: string[];
+  /** Sent in connection_established; the server pings sockets silent for this long. */
+  activityTimeoutSeconds: number;
+  /** A socket that does not answer a ping within this is closed with 4201. */
+  pongTimeoutSeconds: number;
+  /** When set: fan-out across instances via Redis pub/sub (ioredis). */
+  redisUrl?: string | undefined;
+  /** Redis pub/sub channel prefix (default `realtime:{appId}`); instances of one deployment must share it. */
+  redisPrefix?: string | undefined;
+  /** When set: publish through the official `pusher` package to a hosted/compatible service; no embedded endpoint. */
+  external?: ExternalPusherOptions | undefined;
+  /** Largest incoming websocket frame in bytes (default 10 240); bigger frames close the socket with 1009. */
+  maxFrameBytes?: number | undefined;
+  logger?: RealtimeLogger | undefined;
+}
+
+export interface Realtime {
+  broadcaster: Broadcaster;
+  /** Attach the websocket endpoint `/app/{key}` to the http server (handles 'upgrade' only for that path prefix). No-op with external. */
+  attach(server: Server): void;
+  /** Fastify plugin registering POST /apps/:appId/events and /apps/:appId/batch_events (Pusher HTTP API). No routes with external. */
+  triggerRoutes: FastifyPluginAsync;
+  /** Returns the JSON body for /broadcasting/auth: {auth} for private, {auth, channel_data} for presence. Throws on a malformed socket id/channel. */
+  authorizeChannel(
+    socketId: string,
+    channel: string,
+    presence?: { user_id: string; user_info?: unknown },
+  ): { auth: string; channel_data?: string };
+  /** Returns the JSON body for /broadcasting/user-auth: {auth, user_data}. */
+  authenticateUser(socketId: string, user: { id: string; user_info?: unknown }): { auth: string; user_data: string };
+  /** Remember that this socket was authorized by this session (key is opaque, e.g. a session hash). */
+  bindSocketToSession(socketId: string, sessionKey: string): void;
+  /** Close (4009) every socket bound to this session, on every instance (through Redis when configured). */
+  closeSessionSockets(sessionKey: string): Promise<void>;
+  /** Graceful shutdown: close every socket with 4200, stop Redis. */
+  close(): Promise<void>;
+  /** For tests/benchmarks: number of open sockets on this instance. */
+  connectionCount(): number;
+  /** Resolves once the instance can deliver (Redis connected and subscribed); immediately without Redis. */
+  ready(): Promise<void>;
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/** Roles of a signed-in user. An owner acts exactly as a company. */
+export const roleSchema = z.enum(['candidate', 'company', 'owner']);
+export type Role = z.infer<typeof roleSchema>;
+
+export const isCompanySide = (role: Role): boolean => role !== 'candidate';
+
+export const jobSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  status: z.string(),
+  deadline: z.string().nullable(),
+});
+export type Job = z.infer<typeof jobSchema>;
+
+export const messengerUserSchema = z.object({
+  id: z.number().int(),
+  job_id: z.number().int().nullable(),
+  job: jobSchema.nullable(),
+  candidate_id: z.number().int(),
+  company_id: z.number().int(),
+  candidate: z.object({
+    id: z.number().int(),
+    user: z.object({ name: z.string(), image_url: z.string().nullable() }),
+  }),
+  company: z.object({
+    id: z.number().int(),
+    logo: z.string().nullable(),
+    user: z.object({ name: z.string() }),
+  }),
+  last_message: z.string().nullable(),
+  last_message_time: z.string().nullable(),
+  last_message_at: z.string().nullable(),
+  is_seen_messages_count: z.number().int(),
+  company_archive: z.union([z.literal(0), z.literal(1)]),
+  candidate_archive: z.union([z.literal(0), z.literal(1)]),
+});
+export type MessengerUser = z.infer<typeof messengerUserSchema>;
+
+export const chatSchema = z.object({
+  id: z.number().int(),
+  sender_id: z.number().int(),
+  receiver_id: z.number().int(),
+  job_id: z.number().int().nullable(),
+  messenger_user_id: z.number().int(),
+  message: z.string(),
+  messaging_date: z.string(),
+  messaging_time: z.string(),
+  created_at: z.string(),
+  seen_at: z.string().nullable(),
+  client_id: z.string().nullable(),
+  sender: z.object({ id: z.number().int(), name: z.string() }),
+});
+export type Chat = z.infer<typeof chatSchema>;
+
+export const receiverSchema = z.object({
+  id: z.number().int(),
+  logo: z.string().nullable().optional(),
+  user: z.object({ name: z.string(), image_url: z.string().nullable().optional() }),
+});
+export type Receiver = z.infer<typeof receiverSchema>;
+
+export const authUserSchema = z.object({
+  id: z.number().int(),
+  role: roleSchema,
+  name: z.string(),
+});
+export type AuthUser = z.infer<typeof authUserSchema>;
+
+export const messageGroupSchema = z.object({
+  date: z.string(),
+  chats: z.array(chatSchema),
+});
+export type MessageGroup = z.infer<typeof messageGroupSchema>;

@@ -1,0 +1,67 @@
+import { useTranslation } from 'react-i18next';
+import type { Job, Receiver, Role } from '../../../../shared/models.js';
+import { Avatar } from '../../../components/avatar.js';
+import { formatDeadline } from '../../../lib/format.js';
+
+interface ChatHeaderProps {
+  viewerRole: Role;
+  receiver: Receiver | null;
+  job: Job | null;
+  applicationGroup: { id: number; name: string } | null;
+  /** While loading: the name from the list row, so the header doesn't jump. */
+  fallbackName: string;
+  fallbackImageUrl: string | null;
+  headingId: string;
+}
+
+/** Job title (or 'No Title'), active/inactive badge, deadline; the other party's logo or photo and name. */
+export const ChatHeader = ({
+  viewerRole,
+  receiver,
+  job,
+  applicationGroup,
+  fallbackName,
+  fallbackImageUrl,
+  headingId,
+}: ChatHeaderProps) => {
+  const { t, i18n } = useTranslation();
+  const isCandidateViewer = viewerRole === 'candidate';
+  const name = receiver?.user.name ?? fallbackName;
+  const imageUrl = receiver ? (isCandidateViewer ? receiver.logo : receiver.user.image_url) : fallbackImageUrl;
+  const active = job?.status === 'active';
+
+  return (
+    <header className="chat-header">
+      <div className="chat-header__party">
+        <Avatar name={name} imageUrl={imageUrl ?? null} size="lg" />
+        <div className="chat-header__party-text">
+          <p className="chat-header__name truncate" dir="auto">
+            {name}
+          </p>
+          {!isCandidateViewer && applicationGroup ? (
+            <p className="chat-header__group truncate" dir="auto">
+              {t('chat.applicationGroup', { name: applicationGroup.name })}
+            </p>
+          ) : null}
+        </div>
+      </div>
+      <div className="chat-header__job">
+        <h2 className="chat-header__title truncate" id={headingId} dir="auto">
+          {job?.title || t('chat.noTitle')}
+        </h2>
+        <div className="chat-header__meta">
+          {job ? (
+            <span className={`status-badge ${active ? 'status-badge--active' : 'status-badge--inactive'}`}>
+              {active ? t('chat.active') : t('chat.inactive')}
+            </span>
+          ) : null}
+          {job?.deadline ? (
+            <span className="chat-header__deadline">
+              {t('chat.jobExpiresIn')} <time dateTime={job.deadline}>{formatDeadline(job.deadline, i18n.language)}</time>
+            </span>
+          ) : null}
+        </div>
+      </div>
+    </header>
+  );
+};

@@ -1,0 +1,102 @@
+import type { InfiniteData } from '@tanstack/react-query';
+import type { GetMessageResponse } from '../../../../shared/api.js';
+import type { Chat, MessageGroup, MessengerUser } from '../../../../shared/models.js';
+
+/**
+ * One open conversation = an infinite query: pages[0] is the latest page (live and sent
+ * messages are merged into it), later pages are older history fetched with `before`.
+ */
+export type ThreadPageParam = number | undefined;
+export type ThreadData = InfiniteData<GetMessageResponse, ThreadPageParam>;
+
+export interface ThreadKeyParts {
+  conversationId: number;
+  receiverId: number | null;
+  jobId: number | null;
+}
+
+export const threadKeys = {
+  all: ['thread'] as const,
+  thread: ({ conversationId, receiverId, jobId }: ThreadKeyParts) =>
+    ['thread', conversationId, receiverId, jobId] as const,
+};
+
+const chatsOfPage = (page: GetMessageResponse): Chat[] => page.messages.flatMap((group) => group.chats);
+
+export const oldestChatId = (page: GetMessageResponse): number | undefined => {
+  let oldest: number | undefined;
+  for (const group of page.messages) for (const chat of group.chats) if (oldest === undefined || chat.id < oldest) oldest = chat.id;
+  return oldest;
+};
+
+const byId = (a: Chat, b: Chat) => a.id - b.id;
+
+/** Every loaded chat once (keyed by id), oldest first. */
+export const collectChats = (data: ThreadData | undefined): Chat[] => {
+  if (!data) return [];
+  const unique = new Map<number, Chat>();
+  for (const page of data.pages) for (const chat of chatsOfPage(page)) unique.set(chat.id, chat);
+  return [...unique.values()].sort(byId);
+};
+
+/** Sorted chats → date groups (by `messaging_date`), in order. */
+export const groupChatsByDate = (chats: readonly Chat[]): MessageGroup[] => {
+  const groups: MessageGroup[] = [];
+  for (const chat of chats) {
+    const last = groups[groups.length - 1];
+    if (last && last.date === chat.messaging_date) last.chats.push(chat);
+    else groups.push({ date: chat.messaging_date, chats: [chat] });
+  }
+  return groups;
+};
+
+const hasChat = (data: ThreadData, chatId: number): boolean =>
+  data.pages.some((page) => page.messages.some((group) => group.chats.some((chat) => chat.id === chatId)));
+
+/** Adds a chat to its date group on the latest page; a chat already there (same id) is not added twice. */
+export const appendChat = (data: ThreadData | undefined, chat: Chat): ThreadData | undefined => {
+  if (!data || hasChat(data, chat.id)) return data;
+  const [latest, ...older] = data.pages;
+  if (!latest) return data;
+  const chats = [...chatsOfPage(latest), chat].sort(byId);
+  return { ...data, pages: [{ ...latest, messages: groupChatsByDate(chats) }, ...older] };
+};
+
+/** The conversation record after a send (or any change). */
+export const setThreadConversation = (data: ThreadData | undefined, record: MessengerUser): ThreadData | undefined => {
+  const [latest, ...older] = data?.pages ?? [];
+  if (!data || !latest) return data;
+  return { ...data, pages: [{ ...latest, messengerUser: { ...latest.messengerUser, ...record } }, ...older] };
+};
+
+/**
+ * Merges a freshly fetched latest page (after a reconnect or the tab coming back) so that
+ * nothing missed stays missing and nothing shows twice. When the fresh page does not reach
+ * back to what is loaded (more messages were missed than a page holds), it replaces everything.
+ */
+export const mergeLatestPage = (data: ThreadData | undefined, fresh: GetMessageResponse): ThreadData => {
+  const single: ThreadData = { pages: [fresh], pageParams: [undefined] };
+  const [latest, ...older] = data?.pages ?? [];
+  if (!data || !latest) return single;
+  const known = collectChats(data);
+  const newestKnown = known[known.length - 1]?.id;
+  const freshChats = chatsOfPage(fresh);
+  const freshOldest = oldestChatId(fresh);
+  if (fresh.has_more && freshOldest !== undefined && newestKnown !== undefined && freshOldest > newestKnown) {
+    return single;
+  }
+  const olderIds = new Set(older.flatMap(chatsOfPage).map((chat) => chat.id));
+  const merged = new Map<number, Chat>();
+  for (const chat of chatsOfPage(latest)) merged.set(chat.id, chat);
+  for (const chat of freshChats) if (!olderIds.has(chat.id)) merged.set(chat.id, chat);
+  const latestOldest = oldestChatId(latest);
+  const hasMore =
+    latestOldest !== undefined && (freshOldest === undefined || latestOldest <= freshOldest) ? latest.has_more : fresh.has_more;
+  return {
+    ...data,
+    pages: [
+      { ...fresh, has_more: hasMore, messages: groupChatsByDate([...merged.values()].sort(byId)) },
+      ...older,
+    ],
+  };
+};

@@ -1,0 +1,147 @@
+import { useDeferredValue, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Job, MessengerUser, Role } from '../../../../shared/models.js';
+import { Spinner } from '../../../components/spinner.js';
+import { useNow } from '../hooks/use-now.js';
+import { filterByPartyName, splitByArchive } from '../utils/conversation-view.js';
+import { ConversationList } from './conversation-list.js';
+
+export const ACTIVE_LIST_MAX_HEIGHT = 944;
+export const ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE = 320;
+export const ARCHIVED_LIST_MAX_HEIGHT = 350;
+
+interface ConversationPanelProps {
+  viewerRole: Role;
+  jobs: readonly Job[];
+  conversations: readonly MessengerUser[];
+  loading: boolean;
+  selectedId: number | null;
+  search: string;
+  onSearchChange(value: string): void;
+  jobFilter: string;
+  onJobFilterChange(value: string): void;
+  onFilter(): void;
+  onSelect(item: MessengerUser): void;
+  onToggleArchive(item: MessengerUser, archive: boolean): void;
+  /** In the small-screen drawer the dialog carries the title and the archived heading reads differently. */
+  inDrawer?: boolean;
+}
+
+/** Heading, search, job filter, the active list and the archived section. */
+export const ConversationPanel = ({
+  viewerRole,
+  jobs,
+  conversations,
+  loading,
+  selectedId,
+  search,
+  onSearchChange,
+  jobFilter,
+  onJobFilterChange,
+  onFilter,
+  onSelect,
+  onToggleArchive,
+  inDrawer = false,
+}: ConversationPanelProps) => {
+  const { t } = useTranslation();
+  const now = useNow(60_000);
+  const deferredSearch = useDeferredValue(search);
+  const { active, archived } = useMemo(
+    () => splitByArchive(filterByPartyName(conversations, deferredSearch, viewerRole), viewerRole),
+    [conversations, deferredSearch, viewerRole],
+  );
+  const searchPlaceholder =
+    viewerRole === 'candidate' ? t('conversations.searchCompany') : t('conversations.searchCandidates');
+  const hasArchived = archived.length > 0;
+  const archivedHeadingId = inDrawer ? 'archived-heading-drawer' : 'archived-heading';
+
+  return (
+    <div className="conversation-panel">
+      {inDrawer ? null : <h2 className="conversation-panel__heading">{t('conversations.heading')}</h2>}
+      <form
+        className="conversation-panel__filters"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onFilter();
+        }}
+      >
+        <input
+          type="search"
+          className="input"
+          value={search}
+          placeholder={searchPlaceholder}
+          aria-label={searchPlaceholder}
+          autoComplete="off"
+          onChange={(event) => onSearchChange(event.target.value)}
+        />
+        <div className="conversation-panel__filter-row">
+          <select
+            className="input select"
+            data-testid="job-filter"
+            aria-label={t('conversations.jobFilterLabel')}
+            value={jobFilter}
+            onChange={(event) => onJobFilterChange(event.target.value)}
+          >
+            <option value="">{t('conversations.allJobs')}</option>
+            {jobs.map((job) => (
+              <option key={job.id} value={String(job.id)}>
+                {job.title || t('conversations.noTitle')}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button button--secondary">
+            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+              <path d="M4 5h16l-6 7.5V19l-4 1.5v-8L4 5z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+            </svg>
+            <span>{t('conversations.filter')}</span>
+          </button>
+        </div>
+      </form>
+
+      {loading && conversations.length === 0 ? (
+        <div className="conversation-panel__status">
+          <Spinner label={t('conversations.loading')} />
+        </div>
+      ) : null}
+
+      <ConversationList
+        items={active}
+        viewerRole={viewerRole}
+        selectedId={selectedId}
+        archived={false}
+        label={t('conversations.listLabel')}
+        testId="conversation-list"
+        maxHeight={hasArchived ? ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE : ACTIVE_LIST_MAX_HEIGHT}
+        now={now}
+        onSelect={onSelect}
+        onToggleArchive={onToggleArchive}
+      />
+      {!loading && active.length === 0 ? (
+        <p className="conversation-panel__empty">
+          {search.trim() ? t('conversations.noMatch') : t('conversations.empty')}
+        </p>
+      ) : null}
+
+      {hasArchived ? (
+        <section className="archived-section" aria-labelledby={archivedHeadingId}>
+          <h3 className="archived-section__heading" id={archivedHeadingId}>
+            {inDrawer ? t('conversations.archivedHeadingDrawer') : t('conversations.archivedHeading')}
+          </h3>
+          <ConversationList
+            items={archived}
+            viewerRole={viewerRole}
+            selectedId={selectedId}
+            archived
+            label={t('conversations.archivedListLabel')}
+            testId="archived-list"
+            maxHeight={ARCHIVED_LIST_MAX_HEIGHT}
+            now={now}
+            onSelect={onSelect}
+            onToggleArchive={onToggleArchive}
+          />
+        </section>
+      ) : null}
+    </div>
+  );
+};

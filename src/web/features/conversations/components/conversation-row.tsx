@@ -1,0 +1,109 @@
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MessengerUser } from '../../../../shared/models.js';
+import { Avatar } from '../../../components/avatar.js';
+import { formatRelativeTime } from '../../../lib/format.js';
+import type { OtherParty } from '../utils/conversation-view.js';
+
+interface ConversationRowProps {
+  item: MessengerUser;
+  party: OtherParty;
+  selected: boolean;
+  archived: boolean;
+  index: number;
+  now: number;
+  onSelect(item: MessengerUser): void;
+  onToggleArchive(item: MessengerUser, archive: boolean): void;
+}
+
+/**
+ * One conversation: the row itself is a button (name + unread count as its accessible name);
+ * the archive button sits beside it, not inside it.
+ */
+export const ConversationRow = memo(function ConversationRow({
+  item,
+  party,
+  selected,
+  archived,
+  index,
+  now,
+  onSelect,
+  onToggleArchive,
+}: ConversationRowProps) {
+  const { t, i18n } = useTranslation();
+  const unread = item.is_seen_messages_count;
+  const unreadText = unread > 0 ? t('conversations.unread', { count: unread }) : null;
+  const label = unreadText ? t('conversations.rowNameUnread', { name: party.name, unread: unreadText }) : party.name;
+  const when = formatRelativeTime(item.last_message_at, i18n.language, now) ?? item.last_message_time;
+  const detailsId = `conversation-${item.id}-details`;
+  const nameId = `conversation-${item.id}-name`;
+
+  return (
+    <div className={`conversation-item${selected ? ' is-selected' : ''}`}>
+      <button
+        type="button"
+        className="conversation-row"
+        data-testid="conversation-row"
+        data-conversation-id={item.id}
+        data-index={index}
+        aria-label={label}
+        aria-describedby={detailsId}
+        aria-current={selected ? 'true' : undefined}
+        onClick={() => onSelect(item)}
+      >
+        <span className="conversation-row__avatar">
+          <Avatar name={party.name} imageUrl={party.imageUrl} />
+          <span className="online-marker" aria-hidden="true" />
+        </span>
+        <span className="conversation-row__body">
+          <span className="conversation-row__top">
+            <span className="conversation-row__name truncate" id={nameId} dir="auto">
+              {party.name}
+            </span>
+            {when ? <span className="conversation-row__time">{when}</span> : null}
+          </span>
+          <span id={detailsId} className="conversation-row__details">
+            {party.jobTitle !== null ? (
+              <span className="conversation-row__job truncate" dir="auto">
+                {party.jobTitle || t('conversations.noTitle')}
+              </span>
+            ) : null}
+            <span className="conversation-row__preview truncate" dir="auto">
+              {item.last_message ?? t('conversations.noMessagesYet')}
+            </span>
+          </span>
+        </span>
+        {unread > 0 ? (
+          <span className="unread-badge" data-testid="unread-badge" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        ) : null}
+      </button>
+      <button
+        type="button"
+        className="conversation-item__archive icon-button"
+        aria-label={archived ? t('conversations.unarchive') : t('conversations.archive')}
+        aria-describedby={nameId}
+        title={archived ? t('conversations.unarchive') : t('conversations.archive')}
+        onClick={() => onToggleArchive(item, !archived)}
+      >
+        <svg
+          viewBox="0 0 24 24"
+          width="16"
+          height="16"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          aria-hidden="true"
+          focusable="false"
+        >
+          <rect x="3" y="4" width="18" height="4" rx="1" />
+          <path d="M5 8v10a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8" />
+          <path d={archived ? 'M12 17v-6m-2.5 2.5L12 11l2.5 2.5' : 'M12 11v6m-2.5-2.5L12 17l2.5-2.5'} />
+        </svg>
+      </button>
+    </div>
+  );
+});

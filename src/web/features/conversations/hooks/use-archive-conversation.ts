@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { MessengerUser, Role } from '../../../../shared/models.js';
+import { useServices } from '../../../lib/services.js';
+import { conversationKeys, replaceCachedConversation } from '../utils/conversation-cache.js';
+import { withArchiveFlag } from '../utils/conversation-view.js';
+
+interface ArchiveVariables {
+  item: MessengerUser;
+  archive: boolean;
+}
+
+/** Archive / unarchive: the row moves at once; it moves back if the call fails. */
+export const useArchiveConversation = (viewerRole: Role | undefined) => {
+  const { api } = useServices();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ item, archive }: ArchiveVariables) =>
+      archive ? api.archiveConversation(item.id) : api.unarchiveConversation(item.id),
+    onMutate: async ({ item, archive }) => {
+      if (!viewerRole) return;
+      await queryClient.cancelQueries({ queryKey: conversationKeys.all });
+      replaceCachedConversation(queryClient, withArchiveFlag(item, viewerRole, archive));
+    },
+    onSuccess: ({ messengerUser }) => {
+      replaceCachedConversation(queryClient, messengerUser);
+    },
+    onError: (error, { item }) => {
+      console.error(error);
+      replaceCachedConversation(queryClient, item);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.all }),
+  });
+};

@@ -1,0 +1,13 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useServices } from '../../../lib/services.js';
+import { conversationKeys } from '../utils/conversation-cache.js';
+
+/** The list (with jobs and auth) for a job filter: '' = all jobs, else a job id. */
+export const useConversations = (jobFilter: string) => {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: conversationKeys.list(jobFilter),
+    queryFn: () => api.getInitialData({ jobId: jobFilter ? Number(jobFilter) : null }),
+    placeholderData: keepPreviousData,
+  });
+};

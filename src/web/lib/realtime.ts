@@ -1,0 +1,15 @@
+import type { MessengerConfig } from '../../shared/api.js';
+import type { Chat } from '../../shared/models.js';
+
+/** What the page needs from the live connection; `echo.ts` implements it, tests fake it. */
+export interface RealtimeConnection {
+  /** The socket id for the `X-Socket-ID` header, when connected. */
+  socketId(): string | undefined;
+  /** Listens to `ChatMessage` on the viewer's private channel; returns a function that stops. */
+  listenForChatMessages(userId: number, handler: (chat: Chat) => void): () => void;
+  /** Called when the connection is back after a drop; returns a function that stops. */
+  onReconnected(handler: () => void): () => void;
+  disconnect(): void;
+}
+
+export type ConnectRealtime = (broadcaster: MessengerConfig['broadcaster']) => Promise<RealtimeConnection>;

@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = resolve(import.meta.dirname, 'src/web');
+
+export default defineConfig({
+  root,
+  publicDir: resolve(root, 'public'),
+  plugins: [react()],
+  build: {
+    outDir: resolve(import.meta.dirname, 'dist/web'),
+    emptyOutDir: true,
+    rollupOptions: {
+      input: {
+        messages: resolve(root, 'index.html'),
+        login: resolve(root, 'login.html'),
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '^/(load|user|login|logout|api|broadcasting|messenger|images)': 'http://127.0.0.1:3000',
+      '/app': { target: 'ws://127.0.0.1:3000', ws: true },
+    },
+  },
+});

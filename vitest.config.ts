@@ -1,0 +1,88 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Projects:
+ * - unit: fast server/shared tests without a database.
+ * - api-sqlite / api-postgres: every `*.api.test.ts` runs once per database (fresh, migrated DB per file).
+ * - realtime: live-channel tests over real sockets, PostgreSQL and Redis.
+ * - web: React components in jsdom.
+ * - e2e: the real server and Debian's Chromium through playwright-core.
+ */
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    globals: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: ['**/*.api.test.ts', '**/*.realtime.test.ts', '**/*.faults.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api-sqlite',
+          environment: 'node',
+          include: ['src/server/**/*.api.test.ts'],
+          provide: { database: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api-postgres',
+          environment: 'node',
+          include: ['src/server/**/*.api.test.ts'],
+          provide: { database: 'postgres' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'realtime',
+          environment: 'node',
+          include: ['src/server/**/*.realtime.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['src/web/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/web/test/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.e2e.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'faults',
+          environment: 'node',
+          include: ['src/server/**/*.faults.test.ts', 'e2e/**/*.faults.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
