@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
  * - realtime: live-channel tests over real sockets, PostgreSQL and Redis.
  * - web: React components in jsdom.
  * - e2e: the real server and Debian's Chromium through playwright-core.
+ * - bench-smoke: every benchmark scenario once at a tiny size (no timing assertions).
+ * - faults: crashes, outages, races, disconnects and attacks against real server processes.
  */
 export default defineConfig({
   plugins: [react()],
@@ -19,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'],
           exclude: ['**/*.api.test.ts', '**/*.realtime.test.ts', '**/*.faults.test.ts'],
         },
       },
@@ -75,9 +77,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'bench-smoke',
+          environment: 'node',
+          include: ['bench/**/*.bench-smoke.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'faults',
           environment: 'node',
-          include: ['src/server/**/*.faults.test.ts', 'e2e/**/*.faults.test.ts'],
+          include: ['faults/**/*.faults.test.ts'],
           testTimeout: 240_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -20,9 +20,13 @@ export const MessageBubble = memo(function MessageBubble({ chat, own }: MessageB
     >
       <div className="message__bubble">
         <p className="message__meta">
-          <span className="message__sender" dir="auto">
-            {own ? t('chat.you') : chat.sender.name}
-          </span>
+          {own ? (
+            <span className="visually-hidden">{t('chat.you')}</span>
+          ) : (
+            <span className="message__sender" dir="auto">
+              {chat.sender.name}
+            </span>
+          )}
           <time className="message__time" dateTime={chat.created_at} title={formatFullDateTime(chat.created_at, i18n.language)}>
             {time}
           </time>

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+const MAIN = resolve(import.meta.dirname, '../../../dist/server/main.js');
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+
+export interface ServerProcess {
+  port: number;
+  url: string;
+  child: ChildProcess;
+  /** What the process printed (stdout + stderr), for diagnostics. */
+  output: () => string;
+  /** SIGTERM and wait for the exit (graceful shutdown). */
+  stop: () => Promise<number | null>;
+  /** SIGKILL and wait for the exit (a crash). */
+  kill: () => Promise<void>;
+}
+
+export interface StartServerOptions {
+  env?: Record<string, string>;
+  port?: number;
+  /** How long to wait for the "running at" line. */
+  timeoutMs?: number;
+}
+
+/**
+ * Starts the built server (`dist/server/main.js`, run `npm run build` first) as a real child process and
+ * resolves once it listens. Used by browser, fault and benchmark harnesses.
+ */
+export const startServer = async (options: StartServerOptions = {}): Promise<ServerProcess> => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
+  const port = options.port ?? (await freePort());
+  let output = '';
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), options.timeoutMs ?? 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Messenger is running at')) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+};

@@ -1,0 +1,68 @@
+import { useCallback, useId, useMemo } from 'react';
+import type { SendMessageResponse } from '../../../../shared/api.js';
+import type { AuthUser } from '../../../../shared/models.js';
+import { useSendMessage } from '../hooks/use-send-message.js';
+import { useThread } from '../hooks/use-thread.js';
+import { collectChats, type ThreadKeyParts } from '../utils/thread-cache.js';
+import { ChatFooter } from './chat-footer.js';
+import { ChatHeader } from './chat-header.js';
+import { ChatPlaceholder } from './chat-placeholder.js';
+import { MessageList } from './message-list.js';
+
+export interface OpenConversation extends ThreadKeyParts {
+  /** From the list row, shown until the conversation has loaded. */
+  name: string;
+  imageUrl: string | null;
+}
+
+interface ChatPaneProps {
+  viewer: AuthUser;
+  conversation: OpenConversation | null;
+  onSent(response: SendMessageResponse): void;
+}
+
+/** The placeholder, or the open conversation: header, messages and the footer. */
+export const ChatPane = ({ viewer, conversation, onSent }: ChatPaneProps) =>
+  conversation ? (
+    <OpenChat key={conversation.conversationId} viewer={viewer} conversation={conversation} onSent={onSent} />
+  ) : (
+    <ChatPlaceholder />
+  );
+
+const OpenChat = ({ viewer, conversation, onSent }: { viewer: AuthUser; conversation: OpenConversation; onSent(response: SendMessageResponse): void }) => {
+  const headingId = useId();
+  const { conversationId, receiverId, jobId } = conversation;
+  const parts = useMemo(() => ({ conversationId, receiverId, jobId }), [conversationId, receiverId, jobId]);
+  const thread = useThread(parts);
+  const chats = useMemo(() => collectChats(thread.data), [thread.data]);
+  const latest = thread.data?.pages[0];
+  const loading = thread.isPending && thread.fetchStatus !== 'idle';
+  const { send, retry, sending, failed } = useSendMessage(parts, onSent);
+  const { fetchNextPage, hasNextPage, isFetchingNextPage } = thread;
+  const loadOlder = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+
+  return (
+    <section className="chat" aria-labelledby={headingId} data-testid="chat-pane">
+      <ChatHeader
+        viewerRole={viewer.role}
+        receiver={latest?.receiver ?? null}
+        job={latest?.receiverJob ?? null}
+        applicationGroup={latest?.application_group ?? null}
+        fallbackName={conversation.name}
+        fallbackImageUrl={conversation.imageUrl}
+        headingId={headingId}
+      />
+      <MessageList
+        threadKey={String(conversationId)}
+        chats={chats}
+        viewerId={viewer.id}
+        loading={loading}
+        hasOlder={hasNextPage}
+        loadingOlder={isFetchingNextPage}
+        onLoadOlder={loadOlder}
+        labelledBy={headingId}
+      />
+      <ChatFooter loading={loading} sending={sending} failed={failed} onSend={send} onRetry={retry} />
+    </section>
+  );
+};

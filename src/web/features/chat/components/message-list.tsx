@@ -1,0 +1,127 @@
+import { useCallback, useLayoutEffect, useMemo, useRef, type UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Chat } from '../../../../shared/models.js';
+import { Spinner } from '../../../components/spinner.js';
+import { formatDateSeparator } from '../../../lib/format.js';
+import { groupChatsByDate } from '../utils/thread-cache.js';
+import { MessageBubble } from './message-bubble.js';
+
+/** Older messages start loading when the view is this close to the top. */
+export const LOAD_OLDER_THRESHOLD_PX = 120;
+
+interface MessageListProps {
+  /** Changes when another conversation opens (the view then starts at the bottom). */
+  threadKey: string;
+  chats: readonly Chat[];
+  viewerId: number;
+  loading: boolean;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  onLoadOlder(): void;
+  labelledBy: string;
+}
+
+interface ScrollSnapshot {
+  threadKey: string;
+  firstId: number | undefined;
+  lastId: number | undefined;
+}
+
+/**
+ * Date groups with separators. Opens at the bottom, follows new messages to the bottom and,
+ * when older messages are prepended, keeps the same distance from the bottom so nothing jumps.
+ */
+export const MessageList = ({
+  threadKey,
+  chats,
+  viewerId,
+  loading,
+  hasOlder,
+  loadingOlder,
+  onLoadOlder,
+  labelledBy,
+}: MessageListProps) => {
+  const { t, i18n } = useTranslation();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const snapshot = useRef<ScrollSnapshot | null>(null);
+  const distanceFromBottom = useRef(0);
+  const groups = useMemo(() => groupChatsByDate(chats), [chats]);
+  const firstId = chats[0]?.id;
+  const lastId = chats[chats.length - 1]?.id;
+
+  const rememberDistance = useCallback(() => {
+    const element = scrollRef.current;
+    if (element) distanceFromBottom.current = element.scrollHeight - element.scrollTop;
+  }, []);
+
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const previous = snapshot.current;
+    if (!previous || previous.threadKey !== threadKey || previous.lastId !== lastId) {
+      element.scrollTop = element.scrollHeight;
+    } else if (previous.firstId !== firstId) {
+      element.scrollTop = element.scrollHeight - distanceFromBottom.current;
+    }
+    snapshot.current = { threadKey, firstId, lastId };
+    rememberDistance();
+  }, [threadKey, firstId, lastId, chats.length, rememberDistance]);
+
+  const requestOlder = useCallback(() => {
+    if (!hasOlder || loadingOlder || loading) return;
+    rememberDistance();
+    onLoadOlder();
+  }, [hasOlder, loadingOlder, loading, onLoadOlder, rememberDistance]);
+
+  const onScroll = (event: UIEvent<HTMLDivElement>) => {
+    rememberDistance();
+    if (event.currentTarget.scrollTop <= LOAD_OLDER_THRESHOLD_PX) requestOlder();
+  };
+
+  return (
+    <div
+      ref={scrollRef}
+      className="message-list"
+      data-testid="message-list"
+      role="region"
+      aria-labelledby={labelledBy}
+      aria-busy={loading || loadingOlder}
+      tabIndex={0}
+      onScroll={onScroll}
+    >
+      {loading ? (
+        <div className="message-list__status">
+          <Spinner label={t('chat.loading')} />
+        </div>
+      ) : (
+        <>
+          <div className="message-list__older">
+            {loadingOlder ? (
+              <Spinner size="sm" label={t('chat.loadingOlder')} />
+            ) : hasOlder ? (
+              <button type="button" className="button button--ghost button--small" onClick={requestOlder}>
+                {t('chat.loadOlder')}
+              </button>
+            ) : chats.length > 0 ? (
+              <p className="message-list__beginning">{t('chat.beginning')}</p>
+            ) : (
+              <p className="message-list__beginning">{t('chat.noMessages')}</p>
+            )}
+          </div>
+          {groups.map((group) => (
+            <section className="message-group" key={group.date}>
+              <h3 className="date-separator" data-testid="date-separator">
+                <span>{formatDateSeparator(group.date, i18n.language)}</span>
+              </h3>
+              <ol className="message-group__list">
+                {group.chats.map((chat) => (
+                  <MessageBubble key={chat.id} chat={chat} own={chat.sender_id === viewerId} />
+                ))}
+              </ol>
+            </section>
+          ))}
+        </>
+      )}
+    </div>
+  );
+};
