@@ -2,8 +2,16 @@
 import net from 'node:net';
 
 const services = [
-  { name: 'PostgreSQL', port: 5432, start: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start' },
-  { name: 'Redis', port: 6379, start: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no' },
+  {
+    name: 'PostgreSQL',
+    port: 5432,
+    start: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
+  },
+  {
+    name: 'Redis',
+    port: 6379,
+    start: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no',
+  },
 ];
 
 const reachable = (port) =>
@@ -18,12 +26,16 @@ let missing = 0;
 for (const service of services) {
   if (!(await reachable(service.port))) {
     missing += 1;
-    console.error(`${service.name} is not reachable on 127.0.0.1:${service.port}. Start it with:\n  ${service.start}`);
+    console.error(
+      `${service.name} is not reachable on 127.0.0.1:${service.port}. Start it with:\n  ${service.start}`,
+    );
   }
 }
 const { existsSync } = await import('node:fs');
 if (!existsSync('/usr/bin/chromium')) {
   missing += 1;
-  console.error('Chromium is missing (browser tests need /usr/bin/chromium): apt-get install -y chromium');
+  console.error(
+    'Chromium is missing (browser tests need /usr/bin/chromium): apt-get install -y chromium',
+  );
 }
 process.exit(missing ? 1 : 0);

@@ -81,14 +81,18 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     repository: createMessengerRepository(db.kysely),
     publisher: realtime.broadcaster,
     sendRate: config.sendRate,
-    onPublishError: (error) => app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
+    onPublishError: (error) =>
+      app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
   });
 
   const external = config.pusher.external;
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin, {
     connectSources: external
-      ? [`wss://*.pusher.com`, ...(external.host ? [`wss://${external.host}`, `ws://${external.host}`] : [])]
+      ? [
+          `wss://*.pusher.com`,
+          ...(external.host ? [`wss://${external.host}`, `ws://${external.host}`] : []),
+        ]
       : [],
   });
   await app.register(fastifyCookie);

@@ -45,7 +45,12 @@ export interface Config {
     secret: string;
     /** Set when a hosted / external Pusher-compatible service is used instead of the embedded one. */
     external:
-      | { host: string | undefined; port: number | undefined; scheme: 'http' | 'https'; cluster: string }
+      | {
+          host: string | undefined;
+          port: number | undefined;
+          scheme: 'http' | 'https';
+          cluster: string;
+        }
       | undefined;
     activityTimeoutSeconds: number;
     pongTimeoutSeconds: number;
@@ -54,7 +59,12 @@ export interface Config {
   sendRate: { burst: number; perSecond: number };
   logLevel: string;
   secureCookies: boolean;
-  test: { database: 'sqlite' | 'postgres' | undefined; postgresUrl: string; redisUrl: string; ci: boolean };
+  test: {
+    database: 'sqlite' | 'postgres' | undefined;
+    postgresUrl: string;
+    redisUrl: string;
+    ci: boolean;
+  };
 }
 
 const toSeedMode = (value: string): Config['demoSeed'] => {
@@ -66,7 +76,8 @@ const toSeedMode = (value: string): Config['demoSeed'] => {
 /** Parses the environment once; overrides are for tests and harnesses. */
 export const loadConfig = (overrides: Record<string, string | undefined> = {}): Config => {
   const env = envSchema.parse({ ...process.env, ...overrides });
-  const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`;
+  const publicUrl =
+    env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`;
   const ownOrigins = [new URL(publicUrl).origin];
   if (env.HOST === '127.0.0.1' || env.HOST === 'localhost' || env.HOST === '0.0.0.0') {
     ownOrigins.push(`http://localhost:${env.PORT}`, `http://127.0.0.1:${env.PORT}`);
@@ -114,3 +125,6 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     },
   };
 };
+
+/** The environment to hand to a child process (harnesses start real server processes). */
+export const inheritedEnvironment = (): Record<string, string | undefined> => ({ ...process.env });

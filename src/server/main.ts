@@ -18,7 +18,8 @@ const main = async () => {
   const lines = [`Messenger is running at ${address}/messages`];
   if (demo) {
     lines.push(`Demo accounts (password "${DEMO_PASSWORD}"):`);
-    for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(24)} ${account.role.padEnd(10)} ${account.name}`);
+    for (const account of DEMO_ACCOUNTS)
+      lines.push(`  ${account.email.padEnd(24)} ${account.role.padEnd(10)} ${account.name}`);
   }
   console.log(lines.join('\n'));
 

@@ -70,7 +70,10 @@ export const sendMessageBodySchema = z.object({
       z
         .string()
         .min(1, 'The message field is required.')
-        .max(MESSAGE_MAX_LENGTH, `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`),
+        .max(
+          MESSAGE_MAX_LENGTH,
+          `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`,
+        ),
     ),
   client_id: z.string().uuid().optional(),
 });

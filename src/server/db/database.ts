@@ -26,7 +26,9 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 export const dialectOf = (url: string): DialectName => {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
   if (url.startsWith('sqlite:')) return 'sqlite';
-  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:")`);
+  throw new Error(
+    `DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:")`,
+  );
 };
 
 export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db => {

@@ -33,12 +33,36 @@ const EXTRA_USERS: SeedUser[] = [
 ];
 
 const JOBS = [
-  { key: 'robotics', company: 'acme', title: 'Senior Robotics Engineer', status: 'active', days: 30 },
-  { key: 'embedded', company: 'acme', title: 'Embedded Software Developer', status: 'active', days: 45 },
+  {
+    key: 'robotics',
+    company: 'acme',
+    title: 'Senior Robotics Engineer',
+    status: 'active',
+    days: 30,
+  },
+  {
+    key: 'embedded',
+    company: 'acme',
+    title: 'Embedded Software Developer',
+    status: 'active',
+    days: 45,
+  },
   { key: 'qa', company: 'acme', title: 'QA Technician', status: 'closed', days: -5 },
   { key: 'frontend', company: 'nile', title: 'Frontend Developer', status: 'inactive', days: -10 },
-  { key: 'backend', company: 'nile', title: 'Backend Engineer (Node.js)', status: 'active', days: 20 },
-  { key: 'coordinator', company: 'harbor', title: 'Logistics Coordinator', status: 'active', days: 25 },
+  {
+    key: 'backend',
+    company: 'nile',
+    title: 'Backend Engineer (Node.js)',
+    status: 'active',
+    days: 20,
+  },
+  {
+    key: 'coordinator',
+    company: 'harbor',
+    title: 'Logistics Coordinator',
+    status: 'active',
+    days: 25,
+  },
   { key: 'nurse', company: 'cedar', title: 'Clinical Data Analyst', status: 'active', days: 15 },
   { key: 'analyst', company: 'orbit', title: 'Risk Analyst', status: 'active', days: 40 },
 ] as const;
@@ -57,10 +81,25 @@ const CONVERSATIONS: {
     company: 'acme',
     job: 'robotics',
     messages: [
-      ['company', 26 * 60, 'Hello Sara, thank you for applying to the Senior Robotics Engineer role.', true],
+      [
+        'company',
+        26 * 60,
+        'Hello Sara, thank you for applying to the Senior Robotics Engineer role.',
+        true,
+      ],
       ['candidate', 26 * 60 - 12, 'Thank you! I am very interested in the position.', true],
-      ['company', 25 * 60, 'Could you share a short summary of your work on motion planning?', true],
-      ['candidate', 24 * 60 + 30, 'Sure — I led the path-planning module for a warehouse robot fleet.', true],
+      [
+        'company',
+        25 * 60,
+        'Could you share a short summary of your work on motion planning?',
+        true,
+      ],
+      [
+        'candidate',
+        24 * 60 + 30,
+        'Sure — I led the path-planning module for a warehouse robot fleet.',
+        true,
+      ],
       ['company', 90, 'Great. We would like to invite you to a technical interview.', false],
       ['company', 88, 'Would Tuesday at 10:00 work for you?', false],
     ],
@@ -71,7 +110,12 @@ const CONVERSATIONS: {
     job: 'frontend',
     messages: [
       ['candidate', 3 * 24 * 60, 'Hi, is the Frontend Developer position still open?', true],
-      ['company', 3 * 24 * 60 - 30, 'Unfortunately it has just been closed. We will keep your profile.', true],
+      [
+        'company',
+        3 * 24 * 60 - 30,
+        'Unfortunately it has just been closed. We will keep your profile.',
+        true,
+      ],
     ],
   },
   {
@@ -88,7 +132,9 @@ const CONVERSATIONS: {
     company: 'cedar',
     job: 'nurse',
     archivedBy: 'candidate',
-    messages: [['company', 6 * 24 * 60, 'Thanks for your interest in the Clinical Data Analyst role.', true]],
+    messages: [
+      ['company', 6 * 24 * 60, 'Thanks for your interest in the Clinical Data Analyst role.', true],
+    ],
   },
   {
     candidate: 'omar',
@@ -105,13 +151,17 @@ const CONVERSATIONS: {
     company: 'acme',
     job: 'embedded',
     archivedBy: 'company',
-    messages: [['candidate', 4 * 24 * 60, 'Hello, I would like to know more about the embedded role.', true]],
+    messages: [
+      ['candidate', 4 * 24 * 60, 'Hello, I would like to know more about the embedded role.', true],
+    ],
   },
   {
     candidate: 'youssef',
     company: 'acme',
     job: 'qa',
-    messages: [['candidate', 7 * 24 * 60, 'Is there any update on the QA Technician position?', true]],
+    messages: [
+      ['candidate', 7 * 24 * 60, 'Is there any update on the QA Technician position?', true],
+    ],
   },
   {
     candidate: 'maya',
@@ -123,13 +173,17 @@ const CONVERSATIONS: {
     candidate: 'omar',
     company: 'harbor',
     job: 'coordinator',
-    messages: [['candidate', 10 * 60, 'Hello, I am interested in the Logistics Coordinator job.', true]],
+    messages: [
+      ['candidate', 10 * 60, 'Hello, I am interested in the Logistics Coordinator job.', true],
+    ],
   },
   {
     candidate: 'daniel',
     company: 'orbit',
     job: 'analyst',
-    messages: [['company', 8 * 60, 'Hi Daniel, thanks for applying to the Risk Analyst role.', true]],
+    messages: [
+      ['company', 8 * 60, 'Hi Daniel, thanks for applying to the Risk Analyst role.', true],
+    ],
   },
 ];
 

@@ -5,14 +5,23 @@ const KEY_LENGTH = 32;
 
 const scryptAsync = (password: string, salt: Buffer): Promise<Buffer> =>
   new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_LENGTH, SCRYPT_PARAMS, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password, salt, KEY_LENGTH, SCRYPT_PARAMS, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 
 /** `scrypt$N$r$p$salt$hash` (base64url parts). */
 export const hashPassword = async (password: string): Promise<string> => {
   const salt = randomBytes(16);
   const key = await scryptAsync(password, salt);
-  return ['scrypt', SCRYPT_PARAMS.N, SCRYPT_PARAMS.r, SCRYPT_PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return [
+    'scrypt',
+    SCRYPT_PARAMS.N,
+    SCRYPT_PARAMS.r,
+    SCRYPT_PARAMS.p,
+    salt.toString('base64url'),
+    key.toString('base64url'),
+  ].join('$');
 };
 
 export const verifyPassword = async (password: string, stored: string): Promise<boolean> => {

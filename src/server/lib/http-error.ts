@@ -17,4 +17,6 @@ export const unauthenticated = (message = 'Unauthenticated.') => new HttpError(4
 export const validationFailed = (field: string, message: string) =>
   new HttpError(422, message, { [field]: [message] });
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many requests.') =>
-  new HttpError(429, message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  new HttpError(429, message, undefined, {
+    'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });

@@ -11,7 +11,10 @@ export class TokenBucketLimiter {
   take(key: string): number {
     const now = this.now();
     const bucket = this.buckets.get(key) ?? { tokens: this.capacity, updatedAt: now };
-    bucket.tokens = Math.min(this.capacity, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.refillPerSecond);
+    bucket.tokens = Math.min(
+      this.capacity,
+      bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.refillPerSecond,
+    );
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
     if (this.buckets.size > 100_000) this.prune(now);
@@ -24,7 +27,8 @@ export class TokenBucketLimiter {
 
   private prune(now: number): void {
     for (const [key, bucket] of this.buckets) {
-      if (now - bucket.updatedAt > (this.capacity / this.refillPerSecond) * 1000) this.buckets.delete(key);
+      if (now - bucket.updatedAt > (this.capacity / this.refillPerSecond) * 1000)
+        this.buckets.delete(key);
     }
   }
 }

@@ -11,19 +11,30 @@ export const requireObjectBody = (body: unknown): Record<string, unknown> => {
 };
 
 /** Parses with a zod schema; failures become 422 naming each field. */
-export const parseInput = <Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> => {
+export const parseInput = <Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+): z.output<Schema> => {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors: Record<string, string[]> = {};
   for (const issue of result.error.issues) {
     const field = issue.path.length > 0 ? issue.path.join('.') : '_';
-    const message = issue.message.startsWith('The ') ? issue.message : `The ${field} field: ${issue.message}`;
+    const message = issue.message.startsWith('The ')
+      ? issue.message
+      : `The ${field} field: ${issue.message}`;
     (errors[field] ??= []).push(message);
   }
   const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
   const more = Object.keys(errors).length - 1;
-  throw new HttpError(422, more > 0 ? `${first} (and ${more} more error${more > 1 ? 's' : ''})` : first, errors);
+  throw new HttpError(
+    422,
+    more > 0 ? `${first} (and ${more} more error${more > 1 ? 's' : ''})` : first,
+    errors,
+  );
 };
 
-export const parseBody = <Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> =>
-  parseInput(schema, requireObjectBody(body));
+export const parseBody = <Schema extends z.ZodType>(
+  schema: Schema,
+  body: unknown,
+): z.output<Schema> => parseInput(schema, requireObjectBody(body));

@@ -51,7 +51,12 @@ export const sessionCookieOptions = (config: Config) =>
 
 /** The XSRF-TOKEN cookie is readable by scripts (axios / our client echo it back in a header). */
 export const setXsrfCookie = (reply: FastifyReply, config: Config, token: string) =>
-  reply.setCookie(XSRF_COOKIE, token, { path: '/', httpOnly: false, sameSite: 'lax', secure: config.secureCookies });
+  reply.setCookie(XSRF_COOKIE, token, {
+    path: '/',
+    httpOnly: false,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+  });
 
 export const authPlugin = fp(
   async (app: FastifyInstance, options: { config: Config; authService: AuthService }) => {
@@ -67,7 +72,8 @@ export const authPlugin = fp(
 
     app.decorate('requireAppKey', async (request: FastifyRequest) => {
       const key = queryValue(request, 'key');
-      if (!key || !safeEqual(key, config.appKey)) throw new HttpError(401, 'Invalid application key.');
+      if (!key || !safeEqual(key, config.appKey))
+        throw new HttpError(401, 'Invalid application key.');
     });
 
     app.decorate('optionalViewer', async (request: FastifyRequest) => {
@@ -83,8 +89,10 @@ export const authPlugin = fp(
       const viewer = await resolveViewer(request);
       if (!viewer) throw unauthenticated();
       request.viewer = viewer;
-      const needsCsrf = UNSAFE_METHODS.has(request.method) || request.routeOptions.config.csrfOnGet === true;
-      if (viewer.sessionHash && needsCsrf) checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], viewer);
+      const needsCsrf =
+        UNSAFE_METHODS.has(request.method) || request.routeOptions.config.csrfOnGet === true;
+      if (viewer.sessionHash && needsCsrf)
+        checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], viewer);
     });
   },
   { name: 'auth', dependencies: ['@fastify/cookie'] },

@@ -23,7 +23,8 @@ const UNAVAILABLE_CODES = new Set([
 /** True for errors that mean "the database (or broadcaster) cannot be reached right now". */
 export const isUnavailable = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08')))
+    return true;
   const message = error instanceof Error ? error.message : '';
   return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error|database is locked|Connection ended/i.test(
     message,
@@ -37,7 +38,11 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       if (error.headers) void reply.headers(error.headers);
       return reply
         .code(error.statusCode)
-        .send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });
+        .send(
+          error.errors
+            ? { message: error.message, errors: error.errors }
+            : { message: error.message },
+        );
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -50,12 +55,18 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       default:
         break;
     }
-    if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code?.startsWith('FST_ERR_VALIDATION'))) {
+    if (
+      error instanceof SyntaxError ||
+      (error.statusCode === 400 && !error.code?.startsWith('FST_ERR_VALIDATION'))
+    ) {
       return reply.code(400).send({ message: 'The request body is not valid JSON.' });
     }
     if (isUnavailable(error)) {
       request.log.warn({ err: error }, 'dependency unavailable');
-      return reply.code(503).header('retry-after', '5').send({ message: 'Service temporarily unavailable. Please retry.' });
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({ message: 'Service temporarily unavailable. Please retry.' });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(error.statusCode).send({ message: error.message });

@@ -1,5 +1,11 @@
 import PusherClient from 'pusher';
-import { MAX_CHANNELS_PER_TRIGGER, MAX_EVENT_NAME_LENGTH, isValidChannelName, isValidSocketId, toEventData } from './protocol.js';
+import {
+  MAX_CHANNELS_PER_TRIGGER,
+  MAX_EVENT_NAME_LENGTH,
+  isValidChannelName,
+  isValidSocketId,
+  toEventData,
+} from './protocol.js';
 import type { PusherServer } from './pusher-server.js';
 import type { RedisFanout } from './redis-fanout.js';
 import type { Broadcaster, ExternalPusherOptions } from './types.js';
@@ -26,8 +32,10 @@ export const prepareEvent = (
     throw new RangeError(`Publish to 1–${MAX_CHANNELS_PER_TRIGGER} channels.`);
   }
   const invalid = unique.find((channel) => !isValidChannelName(channel));
-  if (invalid !== undefined) throw new TypeError(`Invalid channel name: ${JSON.stringify(invalid)}`);
-  if (event.length === 0 || event.length > MAX_EVENT_NAME_LENGTH) throw new TypeError('Invalid event name.');
+  if (invalid !== undefined)
+    throw new TypeError(`Invalid channel name: ${JSON.stringify(invalid)}`);
+  if (event.length === 0 || event.length > MAX_EVENT_NAME_LENGTH)
+    throw new TypeError('Invalid event name.');
   if (exceptSocketId !== undefined && !isValidSocketId(exceptSocketId)) {
     // A malformed X-Socket-ID excludes nobody rather than failing the send.
     exceptSocketId = undefined;
@@ -44,12 +52,22 @@ export const prepareEvent = (
 export class LocalBroadcaster implements Broadcaster {
   constructor(private readonly endpoint: PusherServer) {}
 
-  async publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void> {
+  async publish(
+    channels: string[],
+    event: string,
+    data: unknown,
+    exceptSocketId?: string,
+  ): Promise<void> {
     this.deliver(prepareEvent(channels, event, data, exceptSocketId));
   }
 
   deliver(prepared: PreparedEvent): void {
-    this.endpoint.deliver(prepared.channels, prepared.event, prepared.data, prepared.exceptSocketId);
+    this.endpoint.deliver(
+      prepared.channels,
+      prepared.event,
+      prepared.data,
+      prepared.exceptSocketId,
+    );
   }
 }
 
@@ -57,7 +75,12 @@ export class LocalBroadcaster implements Broadcaster {
 export class RedisBroadcaster implements Broadcaster {
   constructor(private readonly fanout: RedisFanout) {}
 
-  async publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void> {
+  async publish(
+    channels: string[],
+    event: string,
+    data: unknown,
+    exceptSocketId?: string,
+  ): Promise<void> {
     await this.deliver(prepareEvent(channels, event, data, exceptSocketId));
   }
 
@@ -73,14 +96,20 @@ export class RedisBroadcaster implements Broadcaster {
 }
 
 /** The client of the official `pusher` package for a hosted or other Pusher-compatible service. */
-export const createPusherClient = (credentials: { appId: string; key: string; secret: string }, external: ExternalPusherOptions) =>
+export const createPusherClient = (
+  credentials: { appId: string; key: string; secret: string },
+  external: ExternalPusherOptions,
+) =>
   new PusherClient({
     appId: credentials.appId,
     key: credentials.key,
     secret: credentials.secret,
     useTLS: external.scheme === 'https',
     ...(external.host
-      ? { host: external.host, ...(external.port === undefined ? {} : { port: String(external.port) }) }
+      ? {
+          host: external.host,
+          ...(external.port === undefined ? {} : { port: String(external.port) }),
+        }
       : { cluster: external.cluster }),
   });
 
@@ -93,7 +122,12 @@ export class ExternalBroadcaster implements Broadcaster {
 
   constructor(private readonly client: Pick<PusherClient, 'trigger'>) {}
 
-  publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void> {
+  publish(
+    channels: string[],
+    event: string,
+    data: unknown,
+    exceptSocketId?: string,
+  ): Promise<void> {
     let prepared: PreparedEvent;
     try {
       prepared = prepareEvent(channels, event, data, exceptSocketId);

@@ -52,20 +52,26 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
           ? { user_id: presence.user_id }
           : { user_id: presence.user_id, user_info: presence.user_info },
       );
-      return { auth: signChannel(credentials, socketId, channel, channelData), channel_data: channelData };
+      return {
+        auth: signChannel(credentials, socketId, channel, channelData),
+        channel_data: channelData,
+      };
     }
     throw new TypeError('Only private-… and presence-… channels are authorized.');
   };
 
   const authenticateUser: Realtime['authenticateUser'] = (socketId, user) => {
     assertSocketId(socketId);
-    if (typeof user.id !== 'string' || user.id.length === 0) throw new TypeError('The user needs a non-empty id.');
+    if (typeof user.id !== 'string' || user.id.length === 0)
+      throw new TypeError('The user needs a non-empty id.');
     const userData = JSON.stringify(user);
     return { auth: signUser(credentials, socketId, userData), user_data: userData };
   };
 
   if (options.external) {
-    const broadcaster = new ExternalBroadcaster(createPusherClient({ appId: options.appId, ...credentials }, options.external));
+    const broadcaster = new ExternalBroadcaster(
+      createPusherClient({ appId: options.appId, ...credentials }, options.external),
+    );
     return {
       broadcaster,
       attach: () => undefined,
@@ -133,7 +139,8 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       appId: options.appId,
       key: options.key,
       secret: options.secret,
-      deliver: (event) => deliver(prepareEvent(event.channels, event.name, event.data, event.socketId)),
+      deliver: (event) =>
+        deliver(prepareEvent(event.channels, event.name, event.data, event.socketId)),
       logger,
     }),
     authorizeChannel,

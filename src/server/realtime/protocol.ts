@@ -74,8 +74,7 @@ export const channelKind = (name: string): ChannelKind | null => {
 };
 
 /** A fresh random socket id (`^\d+\.\d+$`, ~60 bits of randomness). */
-export const generateSocketId = (): string =>
-  `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`;
+export const generateSocketId = (): string => `${randomInt(1, 2 ** 31)}.${randomInt(1, 2 ** 31)}`;
 
 // ---------------------------------------------------------------------------
 // Incoming frames (client → server)
@@ -95,7 +94,9 @@ export const subscribeDataSchema = z.object({
 });
 export type SubscribeData = z.infer<typeof subscribeDataSchema>;
 
-export const unsubscribeDataSchema = z.object({ channel: z.string().min(1).max(MAX_EVENT_NAME_LENGTH) });
+export const unsubscribeDataSchema = z.object({
+  channel: z.string().min(1).max(MAX_EVENT_NAME_LENGTH),
+});
 
 export const signinDataSchema = z.object({ auth: z.string().max(512), user_data: z.string() });
 
@@ -133,7 +134,10 @@ export const toEventData = (data: unknown): string =>
 export const encodeEvent = (event: string, data: string, channel?: string): string =>
   JSON.stringify(channel === undefined ? { event, data } : { event, channel, data });
 
-export const encodeConnectionEstablished = (socketId: string, activityTimeoutSeconds: number): string =>
+export const encodeConnectionEstablished = (
+  socketId: string,
+  activityTimeoutSeconds: number,
+): string =>
   encodeEvent(
     'pusher:connection_established',
     JSON.stringify({ socket_id: socketId, activity_timeout: activityTimeoutSeconds }),

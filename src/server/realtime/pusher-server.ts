@@ -117,7 +117,10 @@ export class PusherServer {
   private readonly sockets = new Set<WebSocket>();
   private readonly registry = new ChannelRegistry<Connection>();
   private readonly sessions = new Map<string, Set<Connection>>();
-  private readonly upgradeListeners = new Map<Server, (req: IncomingMessage, socket: Duplex, head: Buffer) => void>();
+  private readonly upgradeListeners = new Map<
+    Server,
+    (req: IncomingMessage, socket: Duplex, head: Buffer) => void
+  >();
   private heartbeat: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
 
@@ -139,7 +142,8 @@ export class PusherServer {
   /** Handles `upgrade` requests for `/app/…` on this server (other paths are left to other listeners). */
   attach(server: Server): void {
     if (this.closing || this.upgradeListeners.has(server)) return;
-    const listener = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(server, req, socket, head);
+    const listener = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.onUpgrade(server, req, socket, head);
     this.upgradeListeners.set(server, listener);
     server.on('upgrade', listener);
     this.startHeartbeat();
@@ -209,7 +213,8 @@ export class PusherServer {
           new Promise<void>((resolve) => {
             if (ws.readyState === WebSocket.CLOSED) return resolve();
             ws.once('close', () => resolve());
-            if (ws.readyState === WebSocket.OPEN) ws.close(CloseCode.Reconnect, 'Server shutting down');
+            if (ws.readyState === WebSocket.OPEN)
+              ws.close(CloseCode.Reconnect, 'Server shutting down');
           }),
       ),
     );
@@ -251,7 +256,10 @@ export class PusherServer {
       return this.refuse(ws, CloseCode.ApplicationDoesNotExist, 'Application does not exist');
     }
     const protocol = query.get('protocol');
-    if (protocol !== null && !(/^\d{1,3}$/.test(protocol) && Number(protocol) >= MIN_PROTOCOL_VERSION)) {
+    if (
+      protocol !== null &&
+      !(/^\d{1,3}$/.test(protocol) && Number(protocol) >= MIN_PROTOCOL_VERSION)
+    ) {
       return this.refuse(ws, CloseCode.UnsupportedProtocolVersion, 'Unsupported protocol version');
     }
     if (this.closing) return this.refuse(ws, CloseCode.Reconnect, 'Server shutting down');
@@ -281,7 +289,8 @@ export class PusherServer {
   private onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
     conn.markAlive();
     if (conn.closed) return;
-    if (isBinary) return conn.send(encodeError(ErrorCode.InvalidMessage, 'Binary frames are not supported.'));
+    if (isBinary)
+      return conn.send(encodeError(ErrorCode.InvalidMessage, 'Binary frames are not supported.'));
     let json: unknown;
     try {
       json = JSON.parse(rawToString(data));
@@ -289,7 +298,8 @@ export class PusherServer {
       return conn.send(encodeError(ErrorCode.InvalidMessage, 'The frame is not valid JSON.'));
     }
     const frame = incomingFrameSchema.safeParse(json);
-    if (!frame.success) return conn.send(encodeError(ErrorCode.InvalidMessage, 'The frame is not a Pusher event.'));
+    if (!frame.success)
+      return conn.send(encodeError(ErrorCode.InvalidMessage, 'The frame is not a Pusher event.'));
     const { event } = frame.data;
     switch (event) {
       case 'pusher:ping':
@@ -300,7 +310,8 @@ export class PusherServer {
         return this.subscribe(conn, decodeFrameData(frame.data.data));
       case 'pusher:unsubscribe': {
         const parsed = unsubscribeDataSchema.safeParse(decodeFrameData(frame.data.data));
-        if (!parsed.success) return conn.send(encodeError(ErrorCode.InvalidMessage, 'Invalid unsubscribe data.'));
+        if (!parsed.success)
+          return conn.send(encodeError(ErrorCode.InvalidMessage, 'Invalid unsubscribe data.'));
         if (conn.channels.has(parsed.data.channel)) this.leave(conn, parsed.data.channel);
         return;
       }
@@ -311,7 +322,10 @@ export class PusherServer {
     }
     if (event.startsWith('client-')) {
       return conn.send(
-        encodeError(ErrorCode.ClientEventRejected, 'Client events are not enabled: send messages through the HTTP API.'),
+        encodeError(
+          ErrorCode.ClientEventRejected,
+          'Client events are not enabled: send messages through the HTTP API.',
+        ),
       );
     }
     conn.send(encodeError(ErrorCode.InvalidMessage, 'Unsupported event.'));
@@ -319,17 +333,21 @@ export class PusherServer {
 
   private subscribe(conn: Connection, data: unknown): void {
     const parsed = subscribeDataSchema.safeParse(data);
-    if (!parsed.success) return conn.send(encodeError(ErrorCode.InvalidMessage, 'Invalid subscribe data.'));
+    if (!parsed.success)
+      return conn.send(encodeError(ErrorCode.InvalidMessage, 'Invalid subscribe data.'));
     const { channel, auth, channel_data: channelData } = parsed.data;
     const kind = channelKind(channel);
-    if (kind === null) return conn.send(encodeSubscriptionError(channel, 'Invalid channel name.', 400));
+    if (kind === null)
+      return conn.send(encodeSubscriptionError(channel, 'Invalid channel name.', 400));
 
     if (conn.channels.has(channel)) {
       // Already subscribed: confirm again, change nothing.
       return conn.send(this.subscriptionSucceeded(channel, kind === 'presence'));
     }
     if (conn.channels.size >= MAX_CHANNELS_PER_CONNECTION) {
-      return conn.send(encodeSubscriptionError(channel, 'Too many channels on this connection.', 429));
+      return conn.send(
+        encodeSubscriptionError(channel, 'Too many channels on this connection.', 429),
+      );
     }
 
     switch (kind) {
@@ -346,7 +364,10 @@ export class PusherServer {
         }
         break;
       case 'presence': {
-        if (channelData === undefined || !verifyChannelAuth(this.credentials, auth, conn.id, channel, channelData)) {
+        if (
+          channelData === undefined ||
+          !verifyChannelAuth(this.credentials, auth, conn.id, channel, channelData)
+        ) {
           return this.refuseSubscription(conn, channel, 'Invalid signature.');
         }
         let member: unknown;
@@ -356,7 +377,8 @@ export class PusherServer {
           member = undefined;
         }
         const presence = presenceChannelDataSchema.safeParse(member);
-        if (!presence.success) return this.refuseSubscription(conn, channel, 'Invalid channel_data.', 400);
+        if (!presence.success)
+          return this.refuseSubscription(conn, channel, 'Invalid channel_data.', 400);
         const { user_id: userId, user_info: userInfo } = presence.data;
         conn.channels.set(channel, userId);
         const { added } = this.registry.addPresence(channel, conn, userId, userInfo);
@@ -364,7 +386,11 @@ export class PusherServer {
         if (added) {
           const frame = encodeEvent(
             'pusher_internal:member_added',
-            JSON.stringify(userInfo === undefined ? { user_id: userId } : { user_id: userId, user_info: userInfo }),
+            JSON.stringify(
+              userInfo === undefined
+                ? { user_id: userId }
+                : { user_id: userId, user_info: userInfo },
+            ),
             channel,
           );
           for (const other of this.registry.subscribers(channel) ?? []) {
@@ -395,14 +421,21 @@ export class PusherServer {
     conn.channels.delete(channel);
     const { removedUserId } = this.registry.remove(channel, conn, presenceUserId);
     if (removedUserId !== undefined) {
-      const frame = encodeEvent('pusher_internal:member_removed', JSON.stringify({ user_id: removedUserId }), channel);
+      const frame = encodeEvent(
+        'pusher_internal:member_removed',
+        JSON.stringify({ user_id: removedUserId }),
+        channel,
+      );
       for (const other of this.registry.subscribers(channel) ?? []) other.send(frame);
     }
   }
 
   private signin(conn: Connection, data: unknown): void {
     const parsed = signinDataSchema.safeParse(data);
-    if (!parsed.success || !verifyUserAuth(this.credentials, parsed.data.auth, conn.id, parsed.data.user_data)) {
+    if (
+      !parsed.success ||
+      !verifyUserAuth(this.credentials, parsed.data.auth, conn.id, parsed.data.user_data)
+    ) {
       return this.refuseSignin(conn, 'Invalid signature.');
     }
     let userData: unknown;
@@ -412,13 +445,16 @@ export class PusherServer {
       userData = undefined;
     }
     const user = userDataSchema.safeParse(userData);
-    if (!user.success) return this.refuseSignin(conn, 'Invalid user_data: it needs a non-empty string id.');
+    if (!user.success)
+      return this.refuseSignin(conn, 'Invalid user_data: it needs a non-empty string id.');
     if (conn.userId !== undefined && conn.userId !== user.data.id) {
       const previous = `${SERVER_TO_USER_PREFIX}${conn.userId}`;
       if (conn.channels.has(previous)) this.leave(conn, previous);
     }
     conn.userId = user.data.id;
-    conn.send(encodeEvent('pusher:signin_success', JSON.stringify({ user_data: parsed.data.user_data })));
+    conn.send(
+      encodeEvent('pusher:signin_success', JSON.stringify({ user_data: parsed.data.user_data })),
+    );
   }
 
   private refuseSignin(conn: Connection, message: string): void {

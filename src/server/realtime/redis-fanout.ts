@@ -92,7 +92,10 @@ export class RedisFanout {
     }
     const parsed = fanoutMessageSchema.safeParse(json);
     if (!parsed.success) {
-      this.options.logger?.warn({ channel: this.channel }, 'realtime: ignored a malformed fan-out message');
+      this.options.logger?.warn(
+        { channel: this.channel },
+        'realtime: ignored a malformed fan-out message',
+      );
       return;
     }
     try {
@@ -121,7 +124,9 @@ export class RedisFanout {
       const timer = setTimeout(() => {
         this.publisher.off('ready', onReady);
         this.publisher.off('end', onEnd);
-        const error = new Error('Redis is unreachable: the live event was not published.') as Error & { code: string };
+        const error = new Error(
+          'Redis is unreachable: the live event was not published.',
+        ) as Error & { code: string };
         error.code = 'ECONNREFUSED';
         reject(error);
       }, timeoutMs);
@@ -137,7 +142,10 @@ export class RedisFanout {
     client.on('error', (error: Error) => {
       if (down || this.closed) return;
       down = true;
-      this.options.logger?.warn({ err: error, role }, 'realtime: Redis connection lost; reconnecting');
+      this.options.logger?.warn(
+        { err: error, role },
+        'realtime: Redis connection lost; reconnecting',
+      );
     });
     client.on('ready', () => {
       if (!down) return;

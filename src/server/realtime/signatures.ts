@@ -5,7 +5,8 @@ export const hmacSha256Hex = (secret: string, message: string): string =>
   createHmac('sha256', secret).update(message, 'utf8').digest('hex');
 
 /** Hex MD5 of a body (raw bytes, or a string taken as UTF-8). */
-export const md5Hex = (body: Buffer | string): string => createHash('md5').update(body).digest('hex');
+export const md5Hex = (body: Buffer | string): string =>
+  createHash('md5').update(body).digest('hex');
 
 /** Constant-time string comparison (length is checked first; lengths here are public). */
 export const safeEqual = (given: string, expected: string): boolean => {
@@ -16,7 +17,11 @@ export const safeEqual = (given: string, expected: string): boolean => {
 };
 
 /** The string signed for a channel subscription: `socket_id:channel[:channel_data]`. */
-export const channelStringToSign = (socketId: string, channel: string, channelData?: string): string =>
+export const channelStringToSign = (
+  socketId: string,
+  channel: string,
+  channelData?: string,
+): string =>
   channelData === undefined ? `${socketId}:${channel}` : `${socketId}:${channel}:${channelData}`;
 
 /** The string signed for user authentication: `socket_id::user::user_data`. */
@@ -37,7 +42,8 @@ export const signUser = (
   credentials: { key: string; secret: string },
   socketId: string,
   userData: string,
-): string => `${credentials.key}:${hmacSha256Hex(credentials.secret, userStringToSign(socketId, userData))}`;
+): string =>
+  `${credentials.key}:${hmacSha256Hex(credentials.secret, userStringToSign(socketId, userData))}`;
 
 /** True when `auth` is the signature of this subscription for this very socket. */
 export const verifyChannelAuth = (
@@ -47,7 +53,8 @@ export const verifyChannelAuth = (
   channel: string,
   channelData?: string,
 ): boolean =>
-  typeof auth === 'string' && safeEqual(auth, signChannel(credentials, socketId, channel, channelData));
+  typeof auth === 'string' &&
+  safeEqual(auth, signChannel(credentials, socketId, channel, channelData));
 
 /** True when `auth` is the signature of this user data for this very socket. */
 export const verifyUserAuth = (
@@ -55,4 +62,5 @@ export const verifyUserAuth = (
   auth: unknown,
   socketId: string,
   userData: string,
-): boolean => typeof auth === 'string' && safeEqual(auth, signUser(credentials, socketId, userData));
+): boolean =>
+  typeof auth === 'string' && safeEqual(auth, signUser(credentials, socketId, userData));

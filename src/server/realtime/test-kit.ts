@@ -4,11 +4,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import Pusher from 'pusher-js';
+import PusherModule from 'pusher-js';
 import type { Channel, Options as PusherJsOptions } from 'pusher-js';
 import WebSocket from 'ws';
 import { createRealtime } from './create-realtime.js';
 import type { Realtime, RealtimeOptions } from './types.js';
+
+/**
+ * pusher-js is CommonJS (`module.exports = Pusher`): Node's ESM default import is the class, while
+ * its typings describe a namespace with `default`. Accept both shapes.
+ */
+type PusherClass = (typeof PusherModule)['default'];
+const Pusher: PusherClass =
+  (PusherModule as unknown as { default?: PusherClass }).default ??
+  (PusherModule as unknown as PusherClass);
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TEST_ORIGIN = 'http://app.test';
@@ -30,7 +39,11 @@ export const within = <T>(promise: Promise<T>, label: string, ms = 10_000): Prom
   });
 
 /** Polls a condition until it holds (for state that has no event to wait on). */
-export const until = async (condition: () => boolean, label: string, ms = 10_000): Promise<void> => {
+export const until = async (
+  condition: () => boolean,
+  label: string,
+  ms = 10_000,
+): Promise<void> => {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting until ${label}`);
@@ -80,7 +93,8 @@ export const startInstance = async (
     realtime,
     options,
     port,
-    socketUrl: (key = options.key) => `ws://127.0.0.1:${port}/app/${key}?protocol=7&client=js&version=8.6.0`,
+    socketUrl: (key = options.key) =>
+      `ws://127.0.0.1:${port}/app/${key}?protocol=7&client=js&version=8.6.0`,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -134,10 +148,16 @@ export class RawClient {
   }
 
   /** Connects and waits for `pusher:connection_established`; returns the client and its socket id. */
-  static async established(url: string, options: WebSocket.ClientOptions = {}): Promise<{ client: RawClient; socketId: string }> {
+  static async established(
+    url: string,
+    options: WebSocket.ClientOptions = {},
+  ): Promise<{ client: RawClient; socketId: string }> {
     const client = await RawClient.connect(url, options);
     const frame = await client.next((f) => f.event === 'pusher:connection_established');
-    const data = JSON.parse(frame.data as string) as { socket_id: string; activity_timeout: number };
+    const data = JSON.parse(frame.data as string) as {
+      socket_id: string;
+      activity_timeout: number;
+    };
     return { client, socketId: data.socket_id };
   }
 
@@ -173,12 +193,17 @@ export class RawClient {
   async subscribe(channel: string, auth?: string, channelData?: string): Promise<Frame> {
     this.send({
       event: 'pusher:subscribe',
-      data: { channel, ...(auth === undefined ? {} : { auth }), ...(channelData === undefined ? {} : { channel_data: channelData }) },
+      data: {
+        channel,
+        ...(auth === undefined ? {} : { auth }),
+        ...(channelData === undefined ? {} : { channel_data: channelData }),
+      },
     });
     return this.next(
       (f) =>
         f.channel === channel &&
-        (f.event === 'pusher_internal:subscription_succeeded' || f.event === 'pusher:subscription_error'),
+        (f.event === 'pusher_internal:subscription_succeeded' ||
+          f.event === 'pusher:subscription_error'),
       `subscription answer for ${channel}`,
     );
   }
@@ -234,7 +259,10 @@ export const connected = (pusher: PusherJs, label = 'pusher-js connected'): Prom
     label,
   );
 
-export const subscribed = (channel: Channel, label = `subscribed to ${channel.name}`): Promise<unknown> =>
+export const subscribed = (
+  channel: Channel,
+  label = `subscribed to ${channel.name}`,
+): Promise<unknown> =>
   within(
     new Promise((resolve, reject) => {
       const onSuccess = (data: unknown) => {
@@ -253,7 +281,11 @@ export const subscribed = (channel: Channel, label = `subscribed to ${channel.na
     label,
   );
 
-export const nextEvent = <T = unknown>(channel: Channel, event: string, label = `${event} on ${channel.name}`): Promise<T> =>
+export const nextEvent = <T = unknown>(
+  channel: Channel,
+  event: string,
+  label = `${event} on ${channel.name}`,
+): Promise<T> =>
   within(
     new Promise<T>((resolve) => {
       const handler = (data: T) => {
@@ -267,7 +299,8 @@ export const nextEvent = <T = unknown>(channel: Channel, event: string, label = 
 
 export const disconnectPusher = async (pusher: PusherJs): Promise<void> => {
   pusher.disconnect();
-  await until(() => pusher.connection.state === 'disconnected' || pusher.connection.state === 'failed', 'pusher-js disconnected').catch(
-    () => undefined,
-  );
+  await until(
+    () => pusher.connection.state === 'disconnected' || pusher.connection.state === 'failed',
+    'pusher-js disconnected',
+  ).catch(() => undefined);
 };

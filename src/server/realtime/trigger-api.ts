@@ -43,7 +43,8 @@ export const createTriggerRoutes = (options: TriggerRoutesOptions): FastifyPlugi
     const handle =
       (parse: (rawBody: Buffer) => VerifyResult<TriggerEvent | TriggerEvent[]>) =>
       async (request: FastifyRequest<{ Params: { appId: string } }>, reply: FastifyReply) => {
-        if (request.params.appId !== options.appId) return sendFailure(reply, { ok: false, status: 404, message: 'Unknown app.' });
+        if (request.params.appId !== options.appId)
+          return sendFailure(reply, { ok: false, status: 404, message: 'Unknown app.' });
         const rawUrl = request.raw.url ?? request.url;
         const q = rawUrl.indexOf('?');
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
@@ -60,7 +61,8 @@ export const createTriggerRoutes = (options: TriggerRoutesOptions): FastifyPlugi
           options.logger?.info({ reason: verified.message }, 'realtime: trigger request refused');
           return sendFailure(reply, verified);
         }
-        if (rawBody.length === 0) return sendFailure(reply, { ok: false, status: 400, message: 'Empty body.' });
+        if (rawBody.length === 0)
+          return sendFailure(reply, { ok: false, status: 400, message: 'Empty body.' });
         const parsed = parse(rawBody);
         if (!parsed.ok) return sendFailure(reply, parsed);
         const events = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
@@ -70,8 +72,16 @@ export const createTriggerRoutes = (options: TriggerRoutesOptions): FastifyPlugi
       };
 
     const routeOptions = { bodyLimit: TRIGGER_BODY_LIMIT_BYTES };
-    app.post<{ Params: { appId: string } }>('/apps/:appId/events', routeOptions, handle(parseEventsBody));
-    app.post<{ Params: { appId: string } }>('/apps/:appId/batch_events', routeOptions, handle(parseBatchBody));
+    app.post<{ Params: { appId: string } }>(
+      '/apps/:appId/events',
+      routeOptions,
+      handle(parseEventsBody),
+    );
+    app.post<{ Params: { appId: string } }>(
+      '/apps/:appId/batch_events',
+      routeOptions,
+      handle(parseBatchBody),
+    );
   };
 };
 

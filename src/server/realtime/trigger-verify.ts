@@ -20,7 +20,11 @@ export const MAX_TIMESTAMP_SKEW_SECONDS = 600;
 export type VerifyFailure = { ok: false; status: 400 | 401 | 404 | 413; message: string };
 export type VerifyResult<T = undefined> = { ok: true; value: T } | VerifyFailure;
 
-const fail = (status: VerifyFailure['status'], message: string): VerifyFailure => ({ ok: false, status, message });
+const fail = (status: VerifyFailure['status'], message: string): VerifyFailure => ({
+  ok: false,
+  status,
+  message,
+});
 
 /**
  * Parses a raw query string (no leading `?`) into a map; percent-decodes but leaves `+` alone (the
@@ -84,14 +88,22 @@ export const verifyTriggerSignature = (
   const authVersion = params.get('auth_version');
   const authSignature = params.get('auth_signature');
   const bodyMd5 = params.get('body_md5');
-  if (authKey === undefined || authTimestamp === undefined || authVersion === undefined || authSignature === undefined) {
+  if (
+    authKey === undefined ||
+    authTimestamp === undefined ||
+    authVersion === undefined ||
+    authSignature === undefined
+  ) {
     return fail(401, 'Missing authentication parameters.');
   }
   if (!safeEqual(authKey, credentials.key)) return fail(401, 'Invalid key.');
   if (authVersion !== '1.0') return fail(401, 'Unsupported auth_version.');
   if (!/^\d{1,12}$/.test(authTimestamp)) return fail(401, 'Invalid auth_timestamp.');
   if (Math.abs(nowMs / 1000 - Number(authTimestamp)) > MAX_TIMESTAMP_SKEW_SECONDS) {
-    return fail(401, 'Timestamp expired: auth_timestamp must be within 600 seconds of the server time.');
+    return fail(
+      401,
+      'Timestamp expired: auth_timestamp must be within 600 seconds of the server time.',
+    );
   }
   if (request.rawBody.length > 0 || bodyMd5 !== undefined) {
     if (bodyMd5 === undefined || !safeEqual(bodyMd5.toLowerCase(), md5Hex(request.rawBody))) {
@@ -113,7 +125,10 @@ const eventNameSchema = z
   .string()
   .min(1)
   .max(MAX_EVENT_NAME_LENGTH)
-  .refine((name) => !name.startsWith('pusher:') && !name.startsWith('pusher_internal:'), 'Reserved event name.');
+  .refine(
+    (name) => !name.startsWith('pusher:') && !name.startsWith('pusher_internal:'),
+    'Reserved event name.',
+  );
 const channelNameSchema = z.string().refine(isValidChannelName, 'Invalid channel name.');
 const socketIdSchema = z.string().regex(SOCKET_ID_PATTERN, 'Invalid socket_id.');
 
@@ -171,7 +186,9 @@ export const parseEventsBody = (rawBody: Buffer): VerifyResult<TriggerEvent> => 
   const parsed = eventBodySchema.safeParse(json.value);
   if (!parsed.success) return fail(400, describe(parsed.error));
   const body = parsed.data;
-  const channels = [...new Set(body.channels ?? (body.channel === undefined ? [] : [body.channel]))];
+  const channels = [
+    ...new Set(body.channels ?? (body.channel === undefined ? [] : [body.channel])),
+  ];
   return {
     ok: true,
     value: {
@@ -188,7 +205,10 @@ export const parseBatchBody = (rawBody: Buffer): VerifyResult<TriggerEvent[]> =>
   const json = parseJson(rawBody);
   if (!json.ok) return json;
   const batch = (json.value as { batch?: unknown } | null)?.batch;
-  if (Array.isArray(batch) && batch.some((event) => dataTooLarge((event as { data?: unknown } | null)?.data))) {
+  if (
+    Array.isArray(batch) &&
+    batch.some((event) => dataTooLarge((event as { data?: unknown } | null)?.data))
+  ) {
     return fail(413, `An event's data is over ${MAX_EVENT_DATA_BYTES} bytes.`);
   }
   const parsed = batchBodySchema.safeParse(json.value);

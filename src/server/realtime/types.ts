@@ -57,7 +57,10 @@ export interface Realtime {
     presence?: { user_id: string; user_info?: unknown },
   ): { auth: string; channel_data?: string };
   /** Returns the JSON body for /broadcasting/user-auth: {auth, user_data}. */
-  authenticateUser(socketId: string, user: { id: string; user_info?: unknown }): { auth: string; user_data: string };
+  authenticateUser(
+    socketId: string,
+    user: { id: string; user_info?: unknown },
+  ): { auth: string; user_data: string };
   /** Remember that this socket was authorized by this session (key is opaque, e.g. a session hash). */
   bindSocketToSession(socketId: string, sessionKey: string): void;
   /** Close (4009) every socket bound to this session, on every instance (through Redis when configured). */

@@ -8,7 +8,12 @@ export interface HttpSession {
   cookie: string;
   csrf: string;
   /** fetch with the app key, the session cookie and the CSRF header. */
-  call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Response>;
+  call: (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<Response>;
 }
 
 const cookieValue = (setCookies: string[], name: string): string | undefined => {
@@ -28,10 +33,15 @@ export const signInOverHttp = async (
   const xsrf = randomBytes(18).toString('base64url');
   const response = await fetch(`${baseUrl}/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf },
+    headers: {
+      'content-type': 'application/json',
+      cookie: `XSRF-TOKEN=${xsrf}`,
+      'x-xsrf-token': xsrf,
+    },
     body: JSON.stringify({ email, password: options.password ?? 'password' }),
   });
-  if (response.status !== 200) throw new Error(`sign-in ${email}: ${response.status} ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`sign-in ${email}: ${response.status} ${await response.text()}`);
   const setCookies = response.headers.getSetCookie();
   const session = cookieValue(setCookies, 'messenger_session');
   const csrf = decodeURIComponent(cookieValue(setCookies, 'XSRF-TOKEN') ?? '');
@@ -45,16 +55,19 @@ export const signInOverHttp = async (
     cookie,
     csrf,
     call: (method, path, body, headers = {}) =>
-      fetch(`${baseUrl}${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(key)}&token=`, {
-        method,
-        headers: {
-          cookie,
-          'x-xsrf-token': csrf,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
+      fetch(
+        `${baseUrl}${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(key)}&token=`,
+        {
+          method,
+          headers: {
+            cookie,
+            'x-xsrf-token': csrf,
+            accept: 'application/json',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...headers,
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
+      ),
   };
 };

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { inheritedEnvironment } from '../config.js';
 
 const MAIN = resolve(import.meta.dirname, '../../../dist/server/main.js');
 
@@ -11,7 +12,11 @@ export const freePort = (): Promise<number> =>
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolvePort(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 
@@ -44,7 +49,7 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
   let output = '';
   const child = spawn(process.execPath, [MAIN], {
     env: {
-      ...process.env,
+      ...inheritedEnvironment(),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -53,9 +58,14 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const exited = new Promise<number | null>((resolveExit) =>
+    child.once('exit', (code) => resolveExit(code)),
+  );
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), options.timeoutMs ?? 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in time:\n${output}`)),
+      options.timeoutMs ?? 20_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Messenger is running at')) {

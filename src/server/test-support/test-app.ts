@@ -24,7 +24,13 @@ export const createTestApp = async (
 ): Promise<TestContext> => {
   const database = await createTestDatabase(dialect);
   await seedDemo(database.db);
-  const config = loadConfig({ APP_KEY: APP_KEY, LOG_LEVEL: 'silent', DEMO_SEED: 'on', REDIS_URL: '', ...overrides });
+  const config = loadConfig({
+    APP_KEY: APP_KEY,
+    LOG_LEVEL: 'silent',
+    DEMO_SEED: 'on',
+    REDIS_URL: '',
+    ...overrides,
+  });
   const { app, realtime } = await buildApp({ config, db: database.db });
   await app.ready();
   return {
@@ -39,14 +45,20 @@ export const createTestApp = async (
   };
 };
 
-const withKey = (url: string, key = APP_KEY) => `${url}${url.includes('?') ? '&' : '?'}key=${key}&token=`;
+const withKey = (url: string, key = APP_KEY) =>
+  `${url}${url.includes('?') ? '&' : '?'}key=${key}&token=`;
 
 export interface Session {
   user: { id: number; name: string; role: string };
   cookies: Record<string, string>;
   csrf: string;
   /** A messaging call with the app key, the session cookie and the CSRF header. */
-  call: (method: 'GET' | 'POST', url: string, body?: unknown, headers?: Record<string, string>) => Promise<LightMyRequestResponse>;
+  call: (
+    method: 'GET' | 'POST',
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<LightMyRequestResponse>;
 }
 
 const cookiesOf = (response: LightMyRequestResponse): Record<string, string> =>
@@ -56,7 +68,11 @@ const cookiesOf = (response: LightMyRequestResponse): Record<string, string> =>
  * Signs in as a browser would (XSRF-TOKEN cookie echoed in X-XSRF-TOKEN; the cookie is what the login
  * page sets, made up here so API tests do not need the built client) and returns a session helper.
  */
-export const signIn = async (app: FastifyInstance, email: string, password = DEMO_PASSWORD): Promise<Session> => {
+export const signIn = async (
+  app: FastifyInstance,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<Session> => {
   const xsrf = randomToken(24);
   const response = await app.inject({
     method: 'POST',
@@ -65,7 +81,8 @@ export const signIn = async (app: FastifyInstance, email: string, password = DEM
     cookies: { 'XSRF-TOKEN': xsrf },
     headers: { 'x-xsrf-token': xsrf },
   });
-  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200)
+    throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
   const cookies = cookiesOf(response);
   const csrf = cookies['XSRF-TOKEN'] ?? '';
   const session: Session = {

@@ -67,7 +67,7 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
 
   return {
     socketId: () => echo.socketId() || undefined,
-    listenForChatMessages(userId, handler) {
+    listenForChatMessages(userId, handler, onSubscribed) {
       const channelName = `chat.${userId}`;
       const channel = echo.private(channelName);
       const listener = (payload: unknown) => {
@@ -76,6 +76,12 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
         else console.error('Ignoring a malformed ChatMessage event', parsed.error);
       };
       channel.listen('ChatMessage', listener);
+      let confirmed = false;
+      channel.subscribed(() => {
+        if (confirmed) return;
+        confirmed = true;
+        onSubscribed?.();
+      });
       return () => {
         channel.stopListening('ChatMessage', listener);
         echo.leave(channelName);

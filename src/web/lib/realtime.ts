@@ -5,8 +5,11 @@ import type { Chat } from '../../shared/models.js';
 export interface RealtimeConnection {
   /** The socket id for the `X-Socket-ID` header, when connected. */
   socketId(): string | undefined;
-  /** Listens to `ChatMessage` on the viewer's private channel; returns a function that stops. */
-  listenForChatMessages(userId: number, handler: (chat: Chat) => void): () => void;
+  /**
+   * Listens to `ChatMessage` on the viewer's private channel; `onSubscribed` runs once the
+   * subscription is confirmed. Returns a function that stops.
+   */
+  listenForChatMessages(userId: number, handler: (chat: Chat) => void, onSubscribed?: () => void): () => void;
   /** Called when the connection is back after a drop; returns a function that stops. */
   onReconnected(handler: () => void): () => void;
   disconnect(): void;

@@ -25,9 +25,14 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
     });
 
   it('signs in with the demo password, sets an httpOnly session cookie and a readable XSRF cookie', async () => {
-    const response = await postLogin({ email: 'candidate@example.com', password: 'password' }, randomToken());
+    const response = await postLogin(
+      { email: 'candidate@example.com', password: 'password' },
+      randomToken(),
+    );
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ user: { id: expect.any(Number), name: 'Sara Haddad', role: 'candidate' } });
+    expect(response.json()).toEqual({
+      user: { id: expect.any(Number), name: 'Sara Haddad', role: 'candidate' },
+    });
     const session = response.cookies.find((cookie) => cookie.name === 'messenger_session');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     const xsrf = response.cookies.find((cookie) => cookie.name === 'XSRF-TOKEN');
@@ -44,7 +49,10 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
   });
 
   it('answers 401 for wrong credentials and 422 for a malformed email', async () => {
-    const wrong = await postLogin({ email: 'company2@example.com', password: 'nope' }, randomToken());
+    const wrong = await postLogin(
+      { email: 'company2@example.com', password: 'nope' },
+      randomToken(),
+    );
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().message).toMatch(/credentials/);
     const malformed = await postLogin({ email: 'not-an-email', password: 'x' }, randomToken());
@@ -53,7 +61,10 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
   });
 
   it('refuses a sign-in without the CSRF header (419)', async () => {
-    const response = await postLogin({ email: 'candidate@example.com', password: 'password' }, null);
+    const response = await postLogin(
+      { email: 'candidate@example.com', password: 'password' },
+      null,
+    );
     expect(response.statusCode).toBe(419);
     expect(response.json()).toEqual({ message: 'CSRF token mismatch.' });
     const mismatched = await ctx.app.inject({
@@ -70,7 +81,9 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
     const email = 'owner@example.com';
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 6; attempt += 1) {
-      statuses.push((await postLogin({ email, password: `wrong-${attempt}` }, randomToken())).statusCode);
+      statuses.push(
+        (await postLogin({ email, password: `wrong-${attempt}` }, randomToken())).statusCode,
+      );
     }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses[5]).toBe(429);
@@ -98,7 +111,11 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
 
   it('signs out (204) and the session is gone server-side', async () => {
     const session = await signIn(ctx.app, 'candidate2@example.com');
-    const withoutCsrf = await ctx.app.inject({ method: 'POST', url: '/logout', cookies: session.cookies });
+    const withoutCsrf = await ctx.app.inject({
+      method: 'POST',
+      url: '/logout',
+      cookies: session.cookies,
+    });
     expect(withoutCsrf.statusCode).toBe(419);
     const out = await session.call('POST', '/logout');
     expect(out.statusCode).toBe(204);
@@ -113,7 +130,10 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
     });
     expect(response.statusCode).toBe(201);
     const { token } = response.json() as { token: string };
-    const stored = await ctx.database.db.kysely.selectFrom('api_tokens').select('token_hash').execute();
+    const stored = await ctx.database.db.kysely
+      .selectFrom('api_tokens')
+      .select('token_hash')
+      .execute();
     expect(stored.some((row) => row.token_hash === token)).toBe(false);
 
     const bearer = await ctx.app.inject({
@@ -155,8 +175,14 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
 
   it('serves the sign-in page with an XSRF cookie and the same token in the csrf-token meta', async () => {
     const webRoot = mkdtempSync(join(tmpdir(), 'web-'));
-    writeFileSync(join(webRoot, 'login.html'), '<meta name="csrf-token" content="__CSRF_TOKEN__" />');
-    writeFileSync(join(webRoot, 'index.html'), '<meta name="csrf-token" content="__CSRF_TOKEN__" />');
+    writeFileSync(
+      join(webRoot, 'login.html'),
+      '<meta name="csrf-token" content="__CSRF_TOKEN__" />',
+    );
+    writeFileSync(
+      join(webRoot, 'index.html'),
+      '<meta name="csrf-token" content="__CSRF_TOKEN__" />',
+    );
     const { app } = await buildApp({ config: ctx.config, db: ctx.database.db, webRoot });
     try {
       const page = await app.inject({ method: 'GET', url: '/login' });
@@ -166,9 +192,15 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
       expect(page.body).toContain(`content="${cookie}"`);
       const signedOut = await app.inject({ method: 'GET', url: '/messages?target=3&tab=1' });
       expect(signedOut.statusCode).toBe(302);
-      expect(signedOut.headers.location).toBe(`/login?next=${encodeURIComponent('/messages?target=3&tab=1')}`);
+      expect(signedOut.headers.location).toBe(
+        `/login?next=${encodeURIComponent('/messages?target=3&tab=1')}`,
+      );
       const session = await signIn(app, 'candidate@example.com');
-      const messages = await app.inject({ method: 'GET', url: '/messages', cookies: session.cookies });
+      const messages = await app.inject({
+        method: 'GET',
+        url: '/messages',
+        cookies: session.cookies,
+      });
       expect(messages.statusCode).toBe(200);
       expect(messages.body).toContain(`content="${session.csrf}"`);
     } finally {

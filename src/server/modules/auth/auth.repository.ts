@@ -5,7 +5,11 @@ export type SignedInUser = Pick<UserRow, 'id' | 'name' | 'role'>;
 
 export const createAuthRepository = (db: Kysely<Database>) => ({
   findUserByEmail: (email: string) =>
-    db.selectFrom('users').select(['id', 'name', 'role', 'password_hash']).where('email', '=', email).executeTakeFirst(),
+    db
+      .selectFrom('users')
+      .select(['id', 'name', 'role', 'password_hash'])
+      .where('email', '=', email)
+      .executeTakeFirst(),
 
   findSessionUser: (sessionHash: string, now: string) =>
     db
@@ -23,10 +27,14 @@ export const createAuthRepository = (db: Kysely<Database>) => ({
       await trx.insertInto('sessions').values(session).execute();
     }),
 
-  deleteSession: (sessionHash: string) => db.deleteFrom('sessions').where('id', '=', sessionHash).execute(),
+  deleteSession: (sessionHash: string) =>
+    db.deleteFrom('sessions').where('id', '=', sessionHash).execute(),
 
   insertToken: (userId: number, tokenHash: string, createdAt: string) =>
-    db.insertInto('api_tokens').values({ user_id: userId, token_hash: tokenHash, created_at: createdAt }).execute(),
+    db
+      .insertInto('api_tokens')
+      .values({ user_id: userId, token_hash: tokenHash, created_at: createdAt })
+      .execute(),
 
   findTokenUser: (tokenHash: string): Promise<SignedInUser | undefined> =>
     db

@@ -25,14 +25,21 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
   const { config, authService } = options;
 
   const startSession = (reply: FastifyReply, sessionId: string, csrfToken: string) => {
-    reply.setCookie(SESSION_COOKIE, sessionId, { ...sessionCookieOptions(config), maxAge: 7 * 24 * 3600 });
+    reply.setCookie(SESSION_COOKIE, sessionId, {
+      ...sessionCookieOptions(config),
+      maxAge: 7 * 24 * 3600,
+    });
     setXsrfCookie(reply, config, csrfToken);
   };
 
   app.post(paths.login, { onRequest: [app.optionalViewer] }, async (request, reply) => {
     checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], request.viewer);
     const credentials = parseBody(credentialsSchema, request.body);
-    const session = await authService.signIn(credentials, clientKey(request), request.cookies[SESSION_COOKIE]);
+    const session = await authService.signIn(
+      credentials,
+      clientKey(request),
+      request.cookies[SESSION_COOKIE],
+    );
     startSession(reply, session.sessionId, session.csrfToken);
     return { user: session.user };
   });

@@ -38,7 +38,10 @@ export const createAuthService = (repository: AuthRepository) => {
   const checkCredentials = async (input: Credentials, clientKey: string): Promise<AuthUser> => {
     const { email, password } = credentialsSchema.parse(input);
     const accountKey = `${email}|${clientKey}`;
-    const wait = Math.max(accountThrottle.retryAfter(accountKey), clientThrottle.retryAfter(clientKey));
+    const wait = Math.max(
+      accountThrottle.retryAfter(accountKey),
+      clientThrottle.retryAfter(clientKey),
+    );
     if (wait > 0) throw tooManyRequests(wait, 'Too many login attempts. Please try again later.');
     const user = await repository.findUserByEmail(email);
     const valid = await verifyPassword(password, user?.password_hash ?? (await dummyHash));
@@ -53,7 +56,11 @@ export const createAuthService = (repository: AuthRepository) => {
 
   return {
     /** Verifies credentials and opens a new session, replacing the previous one (session id rotation). */
-    async signIn(input: Credentials, clientKey: string, previousSessionId?: string): Promise<NewSession> {
+    async signIn(
+      input: Credentials,
+      clientKey: string,
+      previousSessionId?: string,
+    ): Promise<NewSession> {
       const user = await checkCredentials(input, clientKey);
       const sessionId = randomToken();
       const csrfToken = randomToken(24);
@@ -83,7 +90,11 @@ export const createAuthService = (repository: AuthRepository) => {
       const sessionHash = sha256(sessionId);
       const row = await repository.findSessionUser(sessionHash, nowIso());
       if (!row) return null;
-      return { user: { id: row.id, name: row.name, role: row.role }, sessionHash, csrfToken: row.csrf_token };
+      return {
+        user: { id: row.id, name: row.name, role: row.role },
+        sessionHash,
+        csrfToken: row.csrf_token,
+      };
     },
 
     async viewerFromToken(token: string): Promise<Viewer> {
@@ -101,7 +112,11 @@ export type AuthService = ReturnType<typeof createAuthService>;
  * token, either the XSRF-TOKEN cookie's value (X-XSRF-TOKEN) or the page's meta value (X-CSRF-TOKEN).
  * With a session the token must be the session's; without one, header and cookie must agree.
  */
-export const checkCsrf = (headerToken: string | undefined, cookieToken: string | undefined, viewer: Viewer | null) => {
+export const checkCsrf = (
+  headerToken: string | undefined,
+  cookieToken: string | undefined,
+  viewer: Viewer | null,
+) => {
   const expected = viewer?.csrfToken ?? cookieToken;
   if (!headerToken || !expected || !safeEqual(headerToken, expected)) {
     throw new HttpError(419, 'CSRF token mismatch.');

@@ -8,7 +8,10 @@ import { viewerOf } from '../../plugins/auth.js';
 import type { Realtime } from '../../realtime/index.js';
 
 const socketId = z.string().regex(/^\d+\.\d+$/, 'The socket_id is invalid.');
-const channelAuthSchema = z.object({ socket_id: socketId, channel_name: z.string().min(1).max(200) });
+const channelAuthSchema = z.object({
+  socket_id: socketId,
+  channel_name: z.string().min(1).max(200),
+});
 const userAuthSchema = z.object({ socket_id: socketId });
 
 /** Signs subscriptions (only the caller's own `private-chat.{id}`) and user authentication for pusher-js. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { GetMessageResponse, InitialDataResponse, SendMessageResponse } from '../../../shared/api.js';
+import type { GetMessageResponse, InitialDataResponse } from '../../../shared/api.js';
 import {
   getMessageResponseSchema,
   initialDataResponseSchema,
@@ -10,7 +10,12 @@ import {
 import type { MessengerUser } from '../../../shared/models.js';
 import { buildApp } from '../../app.js';
 import { openDatabase } from '../../db/database.js';
-import { createTestApp, signIn, type Session, type TestContext } from '../../test-support/test-app.js';
+import {
+  createTestApp,
+  signIn,
+  type Session,
+  type TestContext,
+} from '../../test-support/test-app.js';
 
 const dialect = inject('database');
 
@@ -38,9 +43,13 @@ describe(`messaging calls (${dialect})`, () => {
       `/load/messengers/initial/data${jobId === undefined ? '' : `?job_id=${jobId}`}`,
     );
     expect(response.statusCode).toBe(200);
-    return initialDataResponseSchema.parse(response.json()) as InitialDataResponse;
+    return initialDataResponseSchema.parse(response.json());
   };
-  const conversationWith = async (session: Session, otherName: string, jobTitle?: string | null) => {
+  const conversationWith = async (
+    session: Session,
+    otherName: string,
+    jobTitle?: string | null,
+  ) => {
     const { messengerUsers } = await initial(session);
     const found = messengerUsers.find(
       (item) =>
@@ -52,7 +61,12 @@ describe(`messaging calls (${dialect})`, () => {
   };
   const otherParty = (session: Session, item: MessengerUser) =>
     session.user.role === 'candidate' ? item.company_id : item.candidate_id;
-  const send = (session: Session, item: MessengerUser, message: string, extra: Record<string, unknown> = {}) =>
+  const send = (
+    session: Session,
+    item: MessengerUser,
+    message: string,
+    extra: Record<string, unknown> = {},
+  ) =>
     session.call('POST', '/user/send/message', {
       receiver_id: otherParty(session, item),
       messenger_user: item.id,
@@ -76,24 +90,37 @@ describe(`messaging calls (${dialect})`, () => {
       const data = await initial(sara);
       expect(data.auth).toEqual({ id: sara.user.id, role: 'candidate', name: 'Sara Haddad' });
       const names = data.messengerUsers.map((item) => item.company.user.name);
-      expect(names).toEqual(expect.arrayContaining(['Acme Robotics', 'Nile Software', 'Blue Harbor Logistics', 'Cedar Health']));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'Acme Robotics',
+          'Nile Software',
+          'Blue Harbor Logistics',
+          'Cedar Health',
+        ]),
+      );
       expect(data.messengerUsers.every((item) => item.candidate_id === sara.user.id)).toBe(true);
       expect(data.messengerUsers.filter((item) => item.candidate_archive === 1)).toHaveLength(1);
       const times = data.messengerUsers.map((item) => item.last_message_at ?? '');
       expect([...times].sort().reverse()).toEqual(times);
-      const acmeRow = data.messengerUsers.find((item) => item.company.user.name === 'Acme Robotics');
+      const acmeRow = data.messengerUsers.find(
+        (item) => item.company.user.name === 'Acme Robotics',
+      );
       expect(acmeRow).toMatchObject({
         job: { title: 'Senior Robotics Engineer', status: 'active' },
         is_seen_messages_count: 2,
         company: { logo: expect.stringMatching(/^\/images\/logos\/.+\.svg$/) },
       });
       expect(acmeRow?.last_message_time).toMatch(/ago|now/);
-      const noJob = data.messengerUsers.find((item) => item.company.user.name === 'Blue Harbor Logistics');
+      const noJob = data.messengerUsers.find(
+        (item) => item.company.user.name === 'Blue Harbor Logistics',
+      );
       expect(noJob).toMatchObject({ job_id: null, job: null });
       expect(data.jobs.map((job) => job.title).sort()).toEqual(
         ['Clinical Data Analyst', 'Frontend Developer', 'Senior Robotics Engineer'].sort(),
       );
-      expect(data.jobs.find((job) => job.title === 'Frontend Developer')?.status).not.toBe('active');
+      expect(data.jobs.find((job) => job.title === 'Frontend Developer')?.status).not.toBe(
+        'active',
+      );
     });
 
     it('gives a company its own jobs and its conversations with candidates, including the archived one', async () => {
@@ -105,8 +132,13 @@ describe(`messaging calls (${dialect})`, () => {
       const names = data.messengerUsers.map((item) => item.candidate.user.name);
       expect(names).toEqual(expect.arrayContaining(['Sara Haddad', 'Omar Khalil']));
       expect(data.messengerUsers.filter((item) => item.company_archive === 1)).toHaveLength(1);
-      const sameJob = data.messengerUsers.filter((item) => item.job?.title === 'Senior Robotics Engineer');
-      expect(sameJob.map((item) => item.candidate.user.name).sort()).toEqual(['Omar Khalil', 'Sara Haddad']);
+      const sameJob = data.messengerUsers.filter(
+        (item) => item.job?.title === 'Senior Robotics Engineer',
+      );
+      expect(sameJob.map((item) => item.candidate.user.name).sort()).toEqual([
+        'Omar Khalil',
+        'Sara Haddad',
+      ]);
     });
 
     it('treats an owner as a company', async () => {
@@ -134,9 +166,12 @@ describe(`messaging calls (${dialect})`, () => {
     it('returns date groups oldest first, the receiver and job, and marks the viewer’s unread as seen', async () => {
       const item = await conversationWith(sara, 'Acme Robotics');
       expect(item.is_seen_messages_count).toBe(2);
-      const response = await sara.call('POST', '/user/get/message', { receiver_id: item.company_id, job_id: item.job_id });
+      const response = await sara.call('POST', '/user/get/message', {
+        receiver_id: item.company_id,
+        job_id: item.job_id,
+      });
       expect(response.statusCode).toBe(200);
-      const body = getMessageResponseSchema.parse(response.json()) as GetMessageResponse;
+      const body = getMessageResponseSchema.parse(response.json());
       expect(body.messages.length).toBeGreaterThanOrEqual(2);
       const dates = body.messages.map((group) => group.date);
       expect([...dates].sort()).toEqual(dates);
@@ -144,7 +179,10 @@ describe(`messaging calls (${dialect})`, () => {
       expect([...ids].sort((a, b) => a - b)).toEqual(ids);
       expect(body.receiver).toMatchObject({ id: item.company_id, user: { name: 'Acme Robotics' } });
       expect(body.receiver.logo).toMatch(/\.svg$/);
-      expect(body.receiverJob).toMatchObject({ title: 'Senior Robotics Engineer', status: 'active' });
+      expect(body.receiverJob).toMatchObject({
+        title: 'Senior Robotics Engineer',
+        status: 'active',
+      });
       expect(body.application_group).toBeNull();
       expect(body.has_more).toBe(false);
       expect(body.messengerUser.is_seen_messages_count).toBe(0);
@@ -158,41 +196,80 @@ describe(`messaging calls (${dialect})`, () => {
 
     it('gives a company viewer the candidate’s photo and application group', async () => {
       const item = await conversationWith(acme, 'Sara Haddad', 'Senior Robotics Engineer');
-      const body = (await acme.call('POST', '/user/get/message', { receiver_id: item.candidate_id, job_id: item.job_id })).json();
+      const body = (
+        await acme.call('POST', '/user/get/message', {
+          receiver_id: item.candidate_id,
+          job_id: item.job_id,
+        })
+      ).json();
       expect(body.application_group).toEqual({ id: expect.any(Number), name: 'Interview' });
-      expect(body.receiver).toMatchObject({ id: item.candidate_id, user: { name: 'Sara Haddad', image_url: expect.stringMatching(/\.svg$/) } });
+      expect(body.receiver).toMatchObject({
+        id: item.candidate_id,
+        user: { name: 'Sara Haddad', image_url: expect.stringMatching(/\.svg$/) },
+      });
     });
 
     it('opens a conversation without a job (job_id null)', async () => {
       const item = await conversationWith(sara, 'Blue Harbor Logistics');
-      const response = await sara.call('POST', '/user/get/message', { receiver_id: item.company_id, job_id: null });
+      const response = await sara.call('POST', '/user/get/message', {
+        receiver_id: item.company_id,
+        job_id: null,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json().receiverJob).toBeNull();
     });
 
     it('pages back through history with before / limit / has_more', async () => {
       const item = await conversationWith(nile, 'Sara Haddad');
-      for (let index = 0; index < 7; index += 1) expect((await send(nile, item, `page message ${index}`)).statusCode).toBe(200);
-      const first = (await nile.call('POST', '/user/get/message', { receiver_id: item.candidate_id, job_id: item.job_id, limit: 4 })).json() as GetMessageResponse;
+      for (let index = 0; index < 7; index += 1)
+        expect((await send(nile, item, `page message ${index}`)).statusCode).toBe(200);
+      const first = (
+        await nile.call('POST', '/user/get/message', {
+          receiver_id: item.candidate_id,
+          job_id: item.job_id,
+          limit: 4,
+        })
+      ).json() as GetMessageResponse;
       const firstIds = first.messages.flatMap((group) => group.chats.map((chat) => chat.id));
       expect(firstIds).toHaveLength(4);
       expect(first.has_more).toBe(true);
       const oldest = firstIds[0];
-      const second = (await nile.call('POST', '/user/get/message', { receiver_id: item.candidate_id, job_id: item.job_id, limit: 4, before: oldest })).json() as GetMessageResponse;
+      const second = (
+        await nile.call('POST', '/user/get/message', {
+          receiver_id: item.candidate_id,
+          job_id: item.job_id,
+          limit: 4,
+          before: oldest,
+        })
+      ).json() as GetMessageResponse;
       const secondIds = second.messages.flatMap((group) => group.chats.map((chat) => chat.id));
       expect(secondIds).toHaveLength(4);
       expect(Math.max(...secondIds)).toBeLessThan(oldest ?? 0);
       expect(second.has_more).toBe(true);
-      const third = (await nile.call('POST', '/user/get/message', { receiver_id: item.candidate_id, job_id: item.job_id, limit: 4, before: secondIds[0] })).json() as GetMessageResponse;
+      const third = (
+        await nile.call('POST', '/user/get/message', {
+          receiver_id: item.candidate_id,
+          job_id: item.job_id,
+          limit: 4,
+          before: secondIds[0],
+        })
+      ).json() as GetMessageResponse;
       expect(third.messages.flatMap((group) => group.chats)).toHaveLength(1);
       expect(third.has_more).toBe(false);
-      const tooMany = await nile.call('POST', '/user/get/message', { receiver_id: item.candidate_id, job_id: item.job_id, limit: 101 });
+      const tooMany = await nile.call('POST', '/user/get/message', {
+        receiver_id: item.candidate_id,
+        job_id: item.job_id,
+        limit: 101,
+      });
       expect(tooMany.statusCode).toBe(422);
       expect(tooMany.json().errors).toHaveProperty('limit');
     });
 
     it('answers 404 when the viewer has no such conversation', async () => {
-      const response = await omar.call('POST', '/user/get/message', { receiver_id: nile.user.id, job_id: null });
+      const response = await omar.call('POST', '/user/get/message', {
+        receiver_id: nile.user.id,
+        job_id: null,
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json().message).toBeTruthy();
     });
@@ -204,7 +281,7 @@ describe(`messaging calls (${dialect})`, () => {
       const before = await conversationWith(acme, 'Omar Khalil', 'Senior Robotics Engineer');
       const response = await send(omar, item, '   Hello from Omar \n ');
       expect(response.statusCode).toBe(200);
-      const body = sendMessageResponseSchema.parse(response.json()) as SendMessageResponse;
+      const body = sendMessageResponseSchema.parse(response.json());
       expect(body.message).toMatchObject({
         message: 'Hello from Omar',
         sender_id: omar.user.id,
@@ -234,19 +311,38 @@ describe(`messaging calls (${dialect})`, () => {
     it('refuses empty, blank and over-long messages with 422 naming the field, storing nothing', async () => {
       const item = await conversationWith(omar, 'Acme Robotics');
       const count = async () =>
-        Number((await ctx.database.db.kysely.selectFrom('chats').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await ctx.database.db.kysely
+              .selectFrom('chats')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await count();
       for (const message of ['', '   \n  ', 'y'.repeat(5001)]) {
         const response = await send(omar, item, message);
         expect(response.statusCode).toBe(422);
         expect(response.json().errors).toHaveProperty('message');
       }
-      const missing = await omar.call('POST', '/user/send/message', { receiver_id: item.company_id, job_id: item.job_id });
+      const missing = await omar.call('POST', '/user/send/message', {
+        receiver_id: item.company_id,
+        job_id: item.job_id,
+      });
       expect(missing.statusCode).toBe(422);
-      expect(Object.keys(missing.json().errors)).toEqual(expect.arrayContaining(['messenger_user', 'message']));
-      const wrongType = await omar.call('POST', '/user/send/message', { receiver_id: 'abc', messenger_user: item.id, job_id: item.job_id, message: 42 });
+      expect(Object.keys(missing.json().errors)).toEqual(
+        expect.arrayContaining(['messenger_user', 'message']),
+      );
+      const wrongType = await omar.call('POST', '/user/send/message', {
+        receiver_id: 'abc',
+        messenger_user: item.id,
+        job_id: item.job_id,
+        message: 42,
+      });
       expect(wrongType.statusCode).toBe(422);
-      expect(Object.keys(wrongType.json().errors)).toEqual(expect.arrayContaining(['receiver_id', 'message']));
+      expect(Object.keys(wrongType.json().errors)).toEqual(
+        expect.arrayContaining(['receiver_id', 'message']),
+      );
       const wrongReceiver = await send(omar, item, 'hi', { receiver_id: nile.user.id });
       expect(wrongReceiver.statusCode).toBe(422);
       expect(wrongReceiver.json().errors).toHaveProperty('receiver_id');
@@ -261,16 +357,24 @@ describe(`messaging calls (${dialect})`, () => {
     it('stores a message once however often the same client_id is resent', async () => {
       const item = await conversationWith(sara, 'Blue Harbor Logistics');
       const clientId = randomUUID();
-      const responses = await Promise.all([1, 2, 3].map(() => send(sara, item, 'only once please', { client_id: clientId })));
+      const responses = await Promise.all(
+        [1, 2, 3].map(() => send(sara, item, 'only once please', { client_id: clientId })),
+      );
       const again = await send(sara, item, 'only once please', { client_id: clientId });
       const ids = [...responses, again].map((response) => {
         expect(response.statusCode).toBe(200);
         return response.json().message.id as number;
       });
       expect(new Set(ids).size).toBe(1);
-      const rows = await ctx.database.db.kysely.selectFrom('chats').select('id').where('client_id', '=', clientId).execute();
+      const rows = await ctx.database.db.kysely
+        .selectFrom('chats')
+        .select('id')
+        .where('client_id', '=', clientId)
+        .execute();
       expect(rows).toHaveLength(1);
-      expect(await freshUnread(item.id, item.company_id)).toBe((await conversationWith(harbor, 'Sara Haddad')).is_seen_messages_count);
+      expect(await freshUnread(item.id, item.company_id)).toBe(
+        (await conversationWith(harbor, 'Sara Haddad')).is_seen_messages_count,
+      );
       const badId = await send(sara, item, 'x', { client_id: 'not-a-uuid' });
       expect(badId.statusCode).toBe(422);
       expect(badId.json().errors).toHaveProperty('client_id');
@@ -295,9 +399,14 @@ describe(`messaging calls (${dialect})`, () => {
         .execute();
       const jobs = Array.from({ length: 200 }, (_, index) => {
         const fromCandidate = index % 2 === 0;
-        return send(fromCandidate ? omar : harbor, fromCandidate ? candidateView : companyView, `burst ${index}`, {
-          client_id: randomUUID(),
-        });
+        return send(
+          fromCandidate ? omar : harbor,
+          fromCandidate ? candidateView : companyView,
+          `burst ${index}`,
+          {
+            client_id: randomUUID(),
+          },
+        );
       });
       const responses = await Promise.all(jobs);
       expect(responses.map((response) => response.statusCode)).toEqual(Array(200).fill(200));
@@ -310,12 +419,22 @@ describe(`messaging calls (${dialect})`, () => {
       expect(rows).toHaveLength(200);
       expect(new Set(rows.map((row) => row.message)).size).toBe(200);
       expect(before.length + 200).toBe(
-        (await ctx.database.db.kysely.selectFrom('chats').select('id').where('messenger_user_id', '=', candidateView.id).execute()).length,
+        (
+          await ctx.database.db.kysely
+            .selectFrom('chats')
+            .select('id')
+            .where('messenger_user_id', '=', candidateView.id)
+            .execute()
+        ).length,
       );
       const candidateSide = await conversationWith(omar, 'Blue Harbor Logistics');
       const companySide = await conversationWith(harbor, 'Omar Khalil');
-      expect(candidateSide.is_seen_messages_count).toBe(await freshUnread(candidateView.id, omar.user.id));
-      expect(companySide.is_seen_messages_count).toBe(await freshUnread(candidateView.id, harbor.user.id));
+      expect(candidateSide.is_seen_messages_count).toBe(
+        await freshUnread(candidateView.id, omar.user.id),
+      );
+      expect(companySide.is_seen_messages_count).toBe(
+        await freshUnread(candidateView.id, harbor.user.id),
+      );
       expect(candidateSide.is_seen_messages_count).toBe(100);
     });
   });
@@ -324,11 +443,16 @@ describe(`messaging calls (${dialect})`, () => {
     it('marks the viewer’s unread messages as seen (with the CSRF header, as a state change)', async () => {
       const item = await conversationWith(acme, 'Omar Khalil', 'Senior Robotics Engineer');
       expect(item.is_seen_messages_count).toBeGreaterThan(0);
-      const noCsrf = await acme.call('GET', `/user/send/message/unseen/${item.id}`, undefined, { 'x-xsrf-token': '' });
+      const noCsrf = await acme.call('GET', `/user/send/message/unseen/${item.id}`, undefined, {
+        'x-xsrf-token': '',
+      });
       expect(noCsrf.statusCode).toBe(419);
       const response = await acme.call('GET', `/user/send/message/unseen/${item.id}`);
       expect(response.statusCode).toBe(200);
-      expect(response.json().messengerUser).toMatchObject({ id: item.id, is_seen_messages_count: 0 });
+      expect(response.json().messengerUser).toMatchObject({
+        id: item.id,
+        is_seen_messages_count: 0,
+      });
       expect(await freshUnread(item.id, acme.user.id)).toBe(0);
     });
 
@@ -336,12 +460,18 @@ describe(`messaging calls (${dialect})`, () => {
       const item = await conversationWith(sara, 'Nile Software');
       const archived = await sara.call('POST', `/user/messenger/${item.id}/archive`);
       expect(archived.statusCode).toBe(200);
-      expect(archived.json().messengerUser).toMatchObject({ candidate_archive: 1, company_archive: 0 });
+      expect(archived.json().messengerUser).toMatchObject({
+        candidate_archive: 1,
+        company_archive: 0,
+      });
       expect((await conversationWith(nile, 'Sara Haddad')).company_archive).toBe(0);
       const restored = await sara.call('POST', `/user/messenger/${item.id}/unarchive`);
       expect(restored.json().messengerUser).toMatchObject({ candidate_archive: 0 });
       const companyArchive = await nile.call('POST', `/user/messenger/${item.id}/archive`);
-      expect(companyArchive.json().messengerUser).toMatchObject({ candidate_archive: 0, company_archive: 1 });
+      expect(companyArchive.json().messengerUser).toMatchObject({
+        candidate_archive: 0,
+        company_archive: 1,
+      });
       expect((await nile.call('POST', '/user/messenger/999999/archive')).statusCode).toBe(404);
     });
   });
@@ -352,22 +482,46 @@ describe(`messaging calls (${dialect})`, () => {
       const target = await conversationWith(sara, 'Acme Robotics');
       const secret = `secret ${randomUUID()}`;
       expect((await send(sara, target, secret)).statusCode).toBe(200);
-      const targetState = await ctx.database.db.kysely.selectFrom('messenger_users').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow();
-      const chatCount = (await ctx.database.db.kysely.selectFrom('chats').select('id').where('messenger_user_id', '=', target.id).execute()).length;
+      const targetState = await ctx.database.db.kysely
+        .selectFrom('messenger_users')
+        .selectAll()
+        .where('id', '=', target.id)
+        .executeTakeFirstOrThrow();
+      const chatCount = (
+        await ctx.database.db.kysely
+          .selectFrom('chats')
+          .select('id')
+          .where('messenger_user_id', '=', target.id)
+          .execute()
+      ).length;
 
       for (const outsider of [omar, nile, harbor]) {
         // get message looks up the viewer's own conversation with receiver_id about job_id: whatever it
         // finds (Omar has his own with Acme about this job) is never the target.
         for (const receiverId of [target.company_id, target.candidate_id]) {
-          const response = await outsider.call('POST', '/user/get/message', { receiver_id: receiverId, job_id: target.job_id });
+          const response = await outsider.call('POST', '/user/get/message', {
+            receiver_id: receiverId,
+            job_id: target.job_id,
+          });
           expect([200, 403, 404]).toContain(response.statusCode);
           expect(response.body).not.toContain(secret);
-          if (response.statusCode === 200) expect(response.json().messengerUser.id).not.toBe(target.id);
+          if (response.statusCode === 200)
+            expect(response.json().messengerUser.id).not.toBe(target.id);
           else expect(response.body).not.toContain('Sara Haddad');
         }
         const calls = [
-          outsider.call('POST', '/user/send/message', { receiver_id: target.company_id, messenger_user: target.id, job_id: target.job_id, message: 'intrusion' }),
-          outsider.call('POST', '/user/send/message', { receiver_id: target.candidate_id, messenger_user: target.id, job_id: target.job_id, message: 'intrusion' }),
+          outsider.call('POST', '/user/send/message', {
+            receiver_id: target.company_id,
+            messenger_user: target.id,
+            job_id: target.job_id,
+            message: 'intrusion',
+          }),
+          outsider.call('POST', '/user/send/message', {
+            receiver_id: target.candidate_id,
+            messenger_user: target.id,
+            job_id: target.job_id,
+            message: 'intrusion',
+          }),
           outsider.call('GET', `/user/send/message/unseen/${target.id}`),
           outsider.call('POST', `/user/messenger/${target.id}/archive`),
           outsider.call('POST', `/user/messenger/${target.id}/unarchive`),
@@ -381,30 +535,60 @@ describe(`messaging calls (${dialect})`, () => {
         expect(list.messengerUsers.some((item) => item.id === target.id)).toBe(false);
         expect(JSON.stringify(list)).not.toContain(secret);
       }
-      const after = await ctx.database.db.kysely.selectFrom('messenger_users').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow();
+      const after = await ctx.database.db.kysely
+        .selectFrom('messenger_users')
+        .selectAll()
+        .where('id', '=', target.id)
+        .executeTakeFirstOrThrow();
       expect(after).toEqual(targetState);
-      expect((await ctx.database.db.kysely.selectFrom('chats').select('id').where('messenger_user_id', '=', target.id).execute()).length).toBe(chatCount);
+      expect(
+        (
+          await ctx.database.db.kysely
+            .selectFrom('chats')
+            .select('id')
+            .where('messenger_user_id', '=', target.id)
+            .execute()
+        ).length,
+      ).toBe(chatCount);
     });
   });
 
   describe('bad input', () => {
     it('answers 401 without the application key or with a wrong one, and without a session', async () => {
-      for (const url of ['/load/messengers/initial/data', '/load/messengers/initial/data?key=wrong']) {
+      for (const url of [
+        '/load/messengers/initial/data',
+        '/load/messengers/initial/data?key=wrong',
+      ]) {
         const response = await ctx.app.inject({ method: 'GET', url, cookies: sara.cookies });
         expect(response.statusCode).toBe(401);
         expect(response.json()).toEqual({ message: 'Invalid application key.' });
       }
-      const anonymous = await ctx.app.inject({ method: 'GET', url: '/load/messengers/initial/data?key=test-app-key' });
+      const anonymous = await ctx.app.inject({
+        method: 'GET',
+        url: '/load/messengers/initial/data?key=test-app-key',
+      });
       expect(anonymous.statusCode).toBe(401);
     });
 
     it('answers 419 for a cookie-authenticated change without or with a wrong CSRF token', async () => {
       const item = await conversationWith(sara, 'Acme Robotics');
-      const body = { receiver_id: item.company_id, messenger_user: item.id, job_id: item.job_id, message: 'csrf' };
-      const without = await ctx.app.inject({ method: 'POST', url: '/user/send/message?key=test-app-key', cookies: sara.cookies, payload: body });
+      const body = {
+        receiver_id: item.company_id,
+        messenger_user: item.id,
+        job_id: item.job_id,
+        message: 'csrf',
+      };
+      const without = await ctx.app.inject({
+        method: 'POST',
+        url: '/user/send/message?key=test-app-key',
+        cookies: sara.cookies,
+        payload: body,
+      });
       expect(without.statusCode).toBe(419);
       expect(without.json()).toEqual({ message: 'CSRF token mismatch.' });
-      const wrong = await sara.call('POST', '/user/send/message', body, { 'x-xsrf-token': 'forged' });
+      const wrong = await sara.call('POST', '/user/send/message', body, {
+        'x-xsrf-token': 'forged',
+      });
       expect(wrong.statusCode).toBe(419);
       const viaMeta = await ctx.app.inject({
         method: 'POST',
@@ -417,12 +601,21 @@ describe(`messaging calls (${dialect})`, () => {
     });
 
     it('answers 400 for malformed JSON or a non-object body, 413 over 64 KiB', async () => {
-      const malformed = await sara.call('POST', '/user/get/message', '{"receiver_id": 1,', { 'content-type': 'application/json' });
+      const malformed = await sara.call('POST', '/user/get/message', '{"receiver_id": 1,', {
+        'content-type': 'application/json',
+      });
       expect(malformed.statusCode).toBe(400);
       expect(malformed.json().message).toMatch(/JSON/);
-      const array = await sara.call('POST', '/user/get/message', '[1,2]', { 'content-type': 'application/json' });
+      const array = await sara.call('POST', '/user/get/message', '[1,2]', {
+        'content-type': 'application/json',
+      });
       expect(array.statusCode).toBe(400);
-      const huge = await sara.call('POST', '/user/send/message', JSON.stringify({ message: 'z'.repeat(70_000) }), { 'content-type': 'application/json' });
+      const huge = await sara.call(
+        'POST',
+        '/user/send/message',
+        JSON.stringify({ message: 'z'.repeat(70_000) }),
+        { 'content-type': 'application/json' },
+      );
       expect(huge.statusCode).toBe(413);
       expect(huge.json().message).toBeTruthy();
     });
@@ -449,12 +642,22 @@ describe(`messaging calls (${dialect})`, () => {
     });
 
     it('publishes the client configuration', async () => {
-      const response = await ctx.app.inject({ method: 'GET', url: '/messenger/config', headers: { host: 'localhost:3000' } });
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: '/messenger/config',
+        headers: { host: 'localhost:3000' },
+      });
       expect(response.json()).toMatchObject({
         key: 'test-app-key',
         locales: ['en', 'ar'],
         fallbackLocale: 'en',
-        broadcaster: { key: ctx.config.pusher.key, cluster: 'mt1', wsHost: 'localhost', wsPort: 3000, authEndpoint: '/broadcasting/auth' },
+        broadcaster: {
+          key: ctx.config.pusher.key,
+          cluster: 'mt1',
+          wsHost: 'localhost',
+          wsPort: 3000,
+          authEndpoint: '/broadcasting/auth',
+        },
       });
     });
   });
@@ -465,7 +668,9 @@ describe(`limits and outages (${dialect})`, () => {
     const ctx = await createTestApp(dialect, { SEND_RATE_BURST: '5', SEND_RATE_PER_SECOND: '0.1' });
     try {
       const omar = await signIn(ctx.app, 'candidate2@example.com');
-      const list = (await omar.call('GET', '/load/messengers/initial/data')).json() as InitialDataResponse;
+      const list = (
+        await omar.call('GET', '/load/messengers/initial/data')
+      ).json() as InitialDataResponse;
       const item = list.messengerUsers[0];
       if (!item) throw new Error('no conversation');
       const statuses: number[] = [];
@@ -483,7 +688,11 @@ describe(`limits and outages (${dialect})`, () => {
       expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
       expect(statuses.slice(5)).toEqual([429, 429, 429]);
       expect(Number(retryAfter)).toBeGreaterThan(0);
-      const stored = await ctx.database.db.kysely.selectFrom('chats').select('id').where('message', 'like', 'rate %').execute();
+      const stored = await ctx.database.db.kysely
+        .selectFrom('chats')
+        .select('id')
+        .where('message', 'like', 'rate %')
+        .execute();
       expect(stored).toHaveLength(5);
     } finally {
       await ctx.close();
@@ -493,7 +702,11 @@ describe(`limits and outages (${dialect})`, () => {
   it('answers 503 when the database cannot be reached, and keeps serving', async () => {
     const ctx = await createTestApp(dialect);
     const token = (
-      await ctx.app.inject({ method: 'POST', url: '/api/tokens', payload: { email: 'company@example.com', password: 'password' } })
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/tokens',
+        payload: { email: 'company@example.com', password: 'password' },
+      })
     ).json().token as string;
     const call = () =>
       ctx.app.inject({
@@ -513,7 +726,9 @@ describe(`limits and outages (${dialect})`, () => {
         });
         expect(response.statusCode).toBe(503);
         expect(response.json().message).toMatch(/unavailable/i);
-        expect((await app.inject({ method: 'GET', url: '/messenger/config' })).statusCode).toBe(200);
+        expect((await app.inject({ method: 'GET', url: '/messenger/config' })).statusCode).toBe(
+          200,
+        );
         await app.close();
         await unreachable.destroy();
       } else {

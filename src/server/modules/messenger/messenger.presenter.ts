@@ -4,7 +4,8 @@ import type { ChatRowWithSender, ConversationRow, Side } from './messenger.repos
 
 const PREVIEW_LENGTH = 100;
 
-export const previewOf = (message: string): string => [...message].slice(0, PREVIEW_LENGTH).join('');
+export const previewOf = (message: string): string =>
+  [...message].slice(0, PREVIEW_LENGTH).join('');
 
 const flag = (value: number): 0 | 1 => (value ? 1 : 0);
 
@@ -21,11 +22,19 @@ export const presentConversation = (row: ConversationRow, side: Side): Messenger
   job_id: row.job_id,
   job:
     row.job_id !== null && row.job_title !== null
-      ? presentJob({ id: row.job_id, title: row.job_title, status: row.job_status ?? '', deadline: row.job_deadline })
+      ? presentJob({
+          id: row.job_id,
+          title: row.job_title,
+          status: row.job_status ?? '',
+          deadline: row.job_deadline,
+        })
       : null,
   candidate_id: row.candidate_id,
   company_id: row.company_id,
-  candidate: { id: row.candidate_id, user: { name: row.candidate_name, image_url: row.candidate_image_url } },
+  candidate: {
+    id: row.candidate_id,
+    user: { name: row.candidate_name, image_url: row.candidate_image_url },
+  },
   company: { id: row.company_id, logo: row.company_logo, user: { name: row.company_name } },
   last_message: row.last_message,
   last_message_time: row.last_message_at ? displayRelative(row.last_message_at) : null,

@@ -10,8 +10,16 @@ export interface Side {
   archive: 'candidate_archive' | 'company_archive';
 }
 
-export const CANDIDATE_SIDE: Side = { party: 'candidate_id', unread: 'candidate_unread', archive: 'candidate_archive' };
-export const COMPANY_SIDE: Side = { party: 'company_id', unread: 'company_unread', archive: 'company_archive' };
+export const CANDIDATE_SIDE: Side = {
+  party: 'candidate_id',
+  unread: 'candidate_unread',
+  archive: 'candidate_archive',
+};
+export const COMPANY_SIDE: Side = {
+  party: 'company_id',
+  unread: 'company_unread',
+  archive: 'company_archive',
+};
 
 const conversationQuery = (db: Executor) =>
   db
@@ -39,7 +47,9 @@ const conversationQuery = (db: Executor) =>
       'j.deadline as job_deadline',
     ]);
 
-export type ConversationRow = Awaited<ReturnType<ReturnType<typeof conversationQuery>['executeTakeFirstOrThrow']>>;
+export type ConversationRow = Awaited<
+  ReturnType<ReturnType<typeof conversationQuery>['executeTakeFirstOrThrow']>
+>;
 
 const chatQuery = (db: Executor) =>
   db
@@ -58,10 +68,13 @@ const chatQuery = (db: Executor) =>
       's.name as sender_name',
     ]);
 
-export type ChatRowWithSender = Awaited<ReturnType<ReturnType<typeof chatQuery>['executeTakeFirstOrThrow']>>;
+export type ChatRowWithSender = Awaited<
+  ReturnType<ReturnType<typeof chatQuery>['executeTakeFirstOrThrow']>
+>;
 
 export const createMessengerRepository = (db: Kysely<Database>) => ({
-  transaction: <T>(work: (trx: Transaction<Database>) => Promise<T>) => db.transaction().execute(work),
+  transaction: <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
+    db.transaction().execute(work),
 
   listConversations: (viewerId: number, side: Side, jobId: number | null) => {
     let query = conversationQuery(db).where(`mu.${side.party}`, '=', viewerId);
@@ -108,10 +121,18 @@ export const createMessengerRepository = (db: Kysely<Database>) => ({
       .execute(),
 
   findJob: (id: number) =>
-    db.selectFrom('jobs').select(['id', 'title', 'status', 'deadline']).where('id', '=', id).executeTakeFirst(),
+    db
+      .selectFrom('jobs')
+      .select(['id', 'title', 'status', 'deadline'])
+      .where('id', '=', id)
+      .executeTakeFirst(),
 
   findUser: (id: number) =>
-    db.selectFrom('users').select(['id', 'name', 'role', 'image_url', 'logo']).where('id', '=', id).executeTakeFirst(),
+    db
+      .selectFrom('users')
+      .select(['id', 'name', 'role', 'image_url', 'logo'])
+      .where('id', '=', id)
+      .executeTakeFirst(),
 
   applicationGroup: (jobId: number, candidateId: number) =>
     db
@@ -130,14 +151,27 @@ export const createMessengerRepository = (db: Kysely<Database>) => ({
   },
 
   findChatByClientId: (senderId: number, clientId: string, executor: Executor = db) =>
-    chatQuery(executor).where('c.sender_id', '=', senderId).where('c.client_id', '=', clientId).executeTakeFirst(),
+    chatQuery(executor)
+      .where('c.sender_id', '=', senderId)
+      .where('c.client_id', '=', clientId)
+      .executeTakeFirst(),
 
   /**
    * Marks the viewer's unread messages of a conversation as seen. The counter row is updated first so
    * that, on PostgreSQL, a concurrent send (which also updates that row) is serialized with it.
    */
-  markSeen: async (trx: Transaction<Database>, conversationId: number, viewerId: number, side: Side, now: string) => {
-    await trx.updateTable('messenger_users').set({ [side.unread]: 0 }).where('id', '=', conversationId).execute();
+  markSeen: async (
+    trx: Transaction<Database>,
+    conversationId: number,
+    viewerId: number,
+    side: Side,
+    now: string,
+  ) => {
+    await trx
+      .updateTable('messenger_users')
+      .set({ [side.unread]: 0 })
+      .where('id', '=', conversationId)
+      .execute();
     await trx
       .updateTable('chats')
       .set({ seen_at: now })

@@ -17,7 +17,10 @@ const socketIdOf = (request: FastifyRequest): string | undefined => {
 };
 
 /** Thin routes: parse, one service call, status. Key, sign-in and CSRF are checked before the body is read. */
-export const messengerRoutes = async (app: FastifyInstance, options: { messengerService: MessengerService }) => {
+export const messengerRoutes = async (
+  app: FastifyInstance,
+  options: { messengerService: MessengerService },
+) => {
   const service = options.messengerService;
   app.addHook('onRequest', app.requireAppKey);
   app.addHook('onRequest', app.requireViewer);

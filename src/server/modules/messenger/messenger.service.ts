@@ -1,8 +1,22 @@
-import type { GetMessageResponse, InitialDataResponse, SendMessageResponse } from '../../../shared/api.js';
+import type {
+  GetMessageResponse,
+  InitialDataResponse,
+  SendMessageResponse,
+} from '../../../shared/api.js';
 import { PAGE_LIMIT_DEFAULT } from '../../../shared/api.js';
-import { CHAT_MESSAGE_EVENT, userChannelName, type ChatMessageEvent } from '../../../shared/events.js';
+import {
+  CHAT_MESSAGE_EVENT,
+  userChannelName,
+  type ChatMessageEvent,
+} from '../../../shared/events.js';
 import type { AuthUser, Chat, MessengerUser } from '../../../shared/models.js';
-import { forbidden, HttpError, notFound, tooManyRequests, validationFailed } from '../../lib/http-error.js';
+import {
+  forbidden,
+  HttpError,
+  notFound,
+  tooManyRequests,
+  validationFailed,
+} from '../../lib/http-error.js';
 import { TokenBucketLimiter } from '../../lib/rate-limiter.js';
 import { nowIso } from '../../lib/time.js';
 import {
@@ -12,7 +26,13 @@ import {
   type MessengerRepository,
   type Side,
 } from './messenger.repository.js';
-import { groupByDate, presentChat, presentConversation, presentJob, previewOf } from './messenger.presenter.js';
+import {
+  groupByDate,
+  presentChat,
+  presentConversation,
+  presentJob,
+  previewOf,
+} from './messenger.presenter.js';
 
 export interface Publisher {
   publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void>;
@@ -40,15 +60,22 @@ export interface GetMessageInput {
   limit?: number | undefined;
 }
 
-const sideOf = (viewer: AuthUser): Side => (viewer.role === 'candidate' ? CANDIDATE_SIDE : COMPANY_SIDE);
-const otherSideOf = (viewer: AuthUser): Side => (viewer.role === 'candidate' ? COMPANY_SIDE : CANDIDATE_SIDE);
+const sideOf = (viewer: AuthUser): Side =>
+  viewer.role === 'candidate' ? CANDIDATE_SIDE : COMPANY_SIDE;
+const otherSideOf = (viewer: AuthUser): Side =>
+  viewer.role === 'candidate' ? COMPANY_SIDE : CANDIDATE_SIDE;
 
 const isUniqueViolation = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 };
 
-export const createMessengerService = ({ repository, publisher, sendRate, onPublishError }: MessengerServiceOptions) => {
+export const createMessengerService = ({
+  repository,
+  publisher,
+  sendRate,
+  onPublishError,
+}: MessengerServiceOptions) => {
   const sendLimiter = new TokenBucketLimiter(sendRate.burst, sendRate.perSecond);
 
   /** The viewer's conversation, or 404 (none) / 403 (someone else's). */
@@ -60,7 +87,9 @@ export const createMessengerService = ({ repository, publisher, sendRate, onPubl
   };
 
   const markSeen = (viewer: AuthUser, conversationId: number) =>
-    repository.transaction((trx) => repository.markSeen(trx, conversationId, viewer.id, sideOf(viewer), nowIso()));
+    repository.transaction((trx) =>
+      repository.markSeen(trx, conversationId, viewer.id, sideOf(viewer), nowIso()),
+    );
 
   const present = async (viewer: AuthUser, id: number): Promise<MessengerUser> =>
     presentConversation(await ownConversation(viewer, id), sideOf(viewer));
@@ -99,7 +128,9 @@ export const createMessengerService = ({ repository, publisher, sendRate, onPubl
       ]);
       if (!row || !receiver) throw notFound('Conversation not found.');
       const group =
-        !isCandidate && input.job_id !== null ? await repository.applicationGroup(input.job_id, row.candidate_id) : undefined;
+        !isCandidate && input.job_id !== null
+          ? await repository.applicationGroup(input.job_id, row.candidate_id)
+          : undefined;
       const chats = page.slice(0, limit).reverse().map(presentChat);
       return {
         receiver: isCandidate
@@ -114,7 +145,11 @@ export const createMessengerService = ({ repository, publisher, sendRate, onPubl
     },
 
     /** Stores the message and updates the conversation in one transaction, then broadcasts it. */
-    async send(viewer: AuthUser, input: SendInput, socketId?: string): Promise<SendMessageResponse> {
+    async send(
+      viewer: AuthUser,
+      input: SendInput,
+      socketId?: string,
+    ): Promise<SendMessageResponse> {
       const wait = sendLimiter.take(String(viewer.id));
       if (wait > 0) throw tooManyRequests(wait, 'Too many messages. Please slow down.');
       const side = sideOf(viewer);
@@ -130,7 +165,10 @@ export const createMessengerService = ({ repository, publisher, sendRate, onPubl
           if (!conversation) throw notFound('Conversation not found.');
           if (conversation[side.party] !== viewer.id) throw forbidden();
           if (conversation[receiverSide.party] !== input.receiver_id) {
-            throw validationFailed('receiver_id', 'The receiver_id is not the other party of this conversation.');
+            throw validationFailed(
+              'receiver_id',
+              'The receiver_id is not the other party of this conversation.',
+            );
           }
           if (conversation.job_id !== input.job_id) {
             throw validationFailed('job_id', 'The job_id does not match this conversation.');
@@ -146,7 +184,13 @@ export const createMessengerService = ({ repository, publisher, sendRate, onPubl
             created_at: createdAt,
             seen_at: null,
           });
-          await repository.recordSend(trx, conversation.id, receiverSide, previewOf(input.message), createdAt);
+          await repository.recordSend(
+            trx,
+            conversation.id,
+            receiverSide,
+            previewOf(input.message),
+            createdAt,
+          );
           const chat = {
             id,
             sender_id: viewer.id,
@@ -199,7 +243,11 @@ export const createMessengerService = ({ repository, publisher, sendRate, onPubl
       return present(viewer, conversationId);
     },
 
-    async setArchived(viewer: AuthUser, conversationId: number, archived: boolean): Promise<MessengerUser> {
+    async setArchived(
+      viewer: AuthUser,
+      conversationId: number,
+      archived: boolean,
+    ): Promise<MessengerUser> {
       await ownConversation(viewer, conversationId);
       await repository.setArchive(conversationId, sideOf(viewer), archived);
       return present(viewer, conversationId);

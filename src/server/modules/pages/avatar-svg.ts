@@ -1,6 +1,16 @@
-const PALETTE = ['#2563eb', '#0d9488', '#7c3aed', '#db2777', '#ea580c', '#16a34a', '#0891b2', '#9333ea'];
+const PALETTE = [
+  '#2563eb',
+  '#0d9488',
+  '#7c3aed',
+  '#db2777',
+  '#ea580c',
+  '#16a34a',
+  '#0891b2',
+  '#9333ea',
+];
 
-const hash = (text: string) => [...text].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) >>> 0, 7);
+const hash = (text: string) =>
+  [...text].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) >>> 0, 7);
 
 /** A deterministic initials image for a slug like "acme-robotics" (demo logos and photos). */
 export const avatarSvg = (slug: string, shape: 'circle' | 'square'): string => {

@@ -16,7 +16,8 @@ export interface PagesOptions {
   webRoot: string;
 }
 
-const escapeAttribute = (value: string) => value.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeAttribute = (value: string) =>
+  value.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** Serves the built pages with a CSRF token, the static client files, and generated demo images. */
 export const pagesRoutes = async (app: FastifyInstance, options: PagesOptions) => {
@@ -26,7 +27,8 @@ export const pagesRoutes = async (app: FastifyInstance, options: PagesOptions) =
     const cached = templates.get(file);
     if (cached) return cached;
     const path = join(webRoot, file);
-    if (!existsSync(path)) throw new HttpError(503, 'The client is not built yet: run `npm run build`.');
+    if (!existsSync(path))
+      throw new HttpError(503, 'The client is not built yet: run `npm run build`.');
     const html = readFileSync(path, 'utf8');
     if (config.env === 'production') templates.set(file, html);
     return html;
@@ -48,19 +50,30 @@ export const pagesRoutes = async (app: FastifyInstance, options: PagesOptions) =
     return sendPage(request, reply, 'index.html');
   });
 
-  app.get('/login', { onRequest: [app.optionalViewer] }, async (request, reply) => sendPage(request, reply, 'login.html'));
+  app.get('/login', { onRequest: [app.optionalViewer] }, async (request, reply) =>
+    sendPage(request, reply, 'login.html'),
+  );
 
-  app.get<{ Params: { kind: string; file: string } }>('/images/:kind/:file', async (request, reply) => {
-    const { kind, file } = request.params;
-    const match = /^([a-z0-9-]{1,60})\.svg$/.exec(file);
-    if ((kind !== 'logos' && kind !== 'photos') || !match?.[1]) throw new HttpError(404, 'Not found.');
-    return reply
-      .type('image/svg+xml')
-      .header('cache-control', 'public, max-age=86400')
-      .send(avatarSvg(match[1], kind === 'logos' ? 'square' : 'circle'));
-  });
+  app.get<{ Params: { kind: string; file: string } }>(
+    '/images/:kind/:file',
+    async (request, reply) => {
+      const { kind, file } = request.params;
+      const match = /^([a-z0-9-]{1,60})\.svg$/.exec(file);
+      if ((kind !== 'logos' && kind !== 'photos') || !match?.[1])
+        throw new HttpError(404, 'Not found.');
+      return reply
+        .type('image/svg+xml')
+        .header('cache-control', 'public, max-age=86400')
+        .send(avatarSvg(match[1], kind === 'logos' ? 'square' : 'circle'));
+    },
+  );
 
   if (existsSync(webRoot)) {
-    await app.register(fastifyStatic, { root: webRoot, index: false, wildcard: false, serveDotFiles: false });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      index: false,
+      wildcard: false,
+      serveDotFiles: false,
+    });
   }
 };

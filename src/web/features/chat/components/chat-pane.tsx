@@ -1,6 +1,6 @@
 import { useCallback, useId, useMemo } from 'react';
 import type { SendMessageResponse } from '../../../../shared/api.js';
-import type { AuthUser } from '../../../../shared/models.js';
+import type { AuthUser, Job } from '../../../../shared/models.js';
 import { useSendMessage } from '../hooks/use-send-message.js';
 import { useThread } from '../hooks/use-thread.js';
 import { collectChats, type ThreadKeyParts } from '../utils/thread-cache.js';
@@ -13,6 +13,7 @@ export interface OpenConversation extends ThreadKeyParts {
   /** From the list row, shown until the conversation has loaded. */
   name: string;
   imageUrl: string | null;
+  job: Job | null;
 }
 
 interface ChatPaneProps {
@@ -46,7 +47,7 @@ const OpenChat = ({ viewer, conversation, onSent }: { viewer: AuthUser; conversa
       <ChatHeader
         viewerRole={viewer.role}
         receiver={latest?.receiver ?? null}
-        job={latest?.receiverJob ?? null}
+        job={latest ? latest.receiverJob : conversation.job}
         applicationGroup={latest?.application_group ?? null}
         fallbackName={conversation.name}
         fallbackImageUrl={conversation.imageUrl}

@@ -1,0 +1,110 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AuthUser, Chat } from '../../../shared/models.js';
+import { appendChat, mergeLatestPage, threadKeys } from '../../features/chat/utils/thread-cache.js';
+import {
+  applyIncomingToList,
+  conversationKeys,
+  setCachedUnread,
+} from '../../features/conversations/utils/conversation-cache.js';
+import type { ConversationSelection } from '../../features/conversations/utils/conversation-view.js';
+import { useRealtimeConnection } from '../../features/realtime/hooks/use-realtime-connection.js';
+import { useServices } from '../../lib/services.js';
+
+interface LiveUpdatesOptions {
+  auth: AuthUser | undefined;
+  selection: ConversationSelection | null;
+  jobFilter: string;
+  muted: boolean;
+  announce(message: string): void;
+}
+
+const threadKeyOf = (selection: ConversationSelection) =>
+  threadKeys.thread({ conversationId: selection.selectedItem, receiverId: selection.receiverId, jobId: selection.jobId });
+
+/** Shortest gap between two catch-ups triggered by the tab becoming visible. */
+const VISIBLE_RESYNC_MIN_GAP_MS = 2000;
+
+/**
+ * Live `ChatMessage` events (spec §4 "Incoming live message", matched by conversation id) and the
+ * catch-up after the connection comes back or the tab becomes visible again.
+ */
+export const useLiveUpdates = ({ auth, selection, jobFilter, muted, announce }: LiveUpdatesOptions) => {
+  const { api, sound } = useServices();
+  const queryClient = useQueryClient();
+  const { t } = useTranslation();
+  const latest = useRef({ auth, selection, jobFilter, muted, announce, t });
+  useEffect(() => {
+    latest.current = { auth, selection, jobFilter, muted, announce, t };
+  });
+
+  const connection = useRealtimeConnection(auth?.id);
+
+  /** Reload the list and merge the open conversation's latest page. */
+  const resync = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+    const { selection: open } = latest.current;
+    if (!open || open.receiverId === null) return;
+    const key = threadKeyOf(open);
+    if (!queryClient.getQueryData(key)) return; // still loading: that answer is fresh anyway
+    api
+      .getMessages({ receiver_id: open.receiverId, job_id: open.jobId })
+      .then((fresh) => {
+        queryClient.setQueryData(key, (data: Parameters<typeof mergeLatestPage>[0]) =>
+          data ? mergeLatestPage(data, fresh) : data,
+        );
+      })
+      .catch((error: unknown) => console.error('Could not catch up the open conversation', error));
+  }, [api, queryClient]);
+
+  const onChat = useCallback(
+    (chat: Chat) => {
+      const { auth: viewer, selection: open, jobFilter: filter, muted: isMuted, announce: say, t: translate } =
+        latest.current;
+      if (!viewer) return;
+      if (chat.receiver_id === viewer.id && !isMuted) sound.play();
+      if (chat.sender_id !== viewer.id) {
+        say(translate('chat.newMessageFrom', { name: chat.sender.name, message: chat.message }));
+      }
+      if (open && chat.messenger_user_id === open.selectedItem) {
+        queryClient.setQueryData(threadKeyOf(open), (data: Parameters<typeof appendChat>[0]) => appendChat(data, chat));
+        setCachedUnread(queryClient, open.selectedItem, 0);
+        api
+          .markUnseen(open.selectedItem)
+          .catch((error: unknown) => console.error('Could not mark the conversation as seen', error))
+          .finally(() => void queryClient.invalidateQueries({ queryKey: conversationKeys.all }));
+        return;
+      }
+      const inList = applyIncomingToList(queryClient, chat, viewer.id, conversationKeys.list(filter));
+      if (!inList) void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+    },
+    [api, queryClient, sound],
+  );
+
+  useEffect(() => {
+    if (!connection || auth?.id === undefined) return;
+    // anything sent between the first load and the subscription is caught up once subscribed
+    const stopListening = connection.listenForChatMessages(auth.id, onChat, resync);
+    const stopReconnect = connection.onReconnected(resync);
+    return () => {
+      stopListening();
+      stopReconnect();
+    };
+  }, [connection, auth?.id, onChat, resync]);
+
+  useEffect(() => {
+    let last = 0;
+    const onVisibility = () => {
+      if (document.visibilityState !== 'visible') return;
+      const now = Date.now();
+      if (now - last < VISIBLE_RESYNC_MIN_GAP_MS) return;
+      last = now;
+      resync();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [resync]);
+
+  return { connected: connection !== null };
+};

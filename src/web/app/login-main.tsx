@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { createApiClient } from '../lib/api-client.js';
+import { createI18n, detectLanguage } from '../lib/i18n.js';
+import { LoginPage } from './login-page.js';
+import '../styles/index.css';
+
+const boot = async () => {
+  const container = document.getElementById('login');
+  if (!container) throw new Error('#login is missing');
+  const appI18n = await createI18n({ language: detectLanguage() });
+  const client = createApiClient();
+  createRoot(container).render(
+    <StrictMode>
+      <I18nextProvider i18n={appI18n.i18n}>
+        <LoginPage client={client} appI18n={appI18n} search={location.search} navigate={(url) => location.assign(url)} />
+      </I18nextProvider>
+    </StrictMode>,
+  );
+};
+
+void boot();

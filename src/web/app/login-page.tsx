@@ -1,0 +1,56 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DEMO_PASSWORD, getDemoAccounts, type DemoAccount } from '../features/auth/api/get-demo-accounts.js';
+import { DemoAccounts } from '../features/auth/components/demo-accounts.js';
+import { LoginForm } from '../features/auth/components/login-form.js';
+import { useSignIn } from '../features/auth/hooks/use-sign-in.js';
+import { safeNextPath } from '../features/auth/utils/safe-next-path.js';
+import { LanguageSwitch } from '../features/preferences/components/language-switch.js';
+import type { ApiClient } from '../lib/api-client.js';
+import type { AppI18n } from '../lib/i18n.js';
+
+interface LoginPageProps {
+  client: ApiClient;
+  appI18n: AppI18n;
+  search: string;
+  navigate(url: string): void;
+}
+
+/** The sign-in page: email + password, and in demo mode the demo accounts one click away. */
+export const LoginPage = ({ client, appI18n, search, navigate }: LoginPageProps) => {
+  const { t } = useTranslation();
+  const [accounts, setAccounts] = useState<DemoAccount[]>([]);
+  const next = useMemo(() => safeNextPath(search), [search]);
+  const onSignedIn = useCallback(() => navigate(next), [navigate, next]);
+  const { signIn, pending, error } = useSignIn(client, onSignedIn);
+
+  useEffect(() => {
+    let cancelled = false;
+    getDemoAccounts(client)
+      .then((found) => {
+        if (!cancelled) setAccounts(found);
+      })
+      .catch((failure: unknown) => console.error(failure));
+    return () => {
+      cancelled = true;
+    };
+  }, [client]);
+
+  return (
+    <div className="login-page">
+      <div className="login-page__language">
+        <LanguageSwitch onChange={(language) => void appI18n.changeLanguage(language)} />
+      </div>
+      <main className="login-card">
+        <div className="login-card__brand">
+          <span className="topbar__logo" aria-hidden="true" />
+          <span className="login-card__product">{t('app.brand')}</span>
+        </div>
+        <h1 className="login-card__title">{t('login.title')}</h1>
+        <p className="login-card__subtitle">{t('login.subtitle')}</p>
+        <LoginForm pending={pending} error={error} onSubmit={(email, password) => void signIn(email, password)} />
+        <DemoAccounts accounts={accounts} pending={pending} onChoose={(account) => void signIn(account.email, DEMO_PASSWORD)} />
+      </main>
+    </div>
+  );
+};

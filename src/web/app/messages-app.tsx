@@ -1,0 +1,23 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { ServicesProvider, type Services } from '../lib/services.js';
+import { MessagesPage } from './messages-page.js';
+
+interface MessagesAppProps {
+  services: Services;
+  queryClient: QueryClient;
+}
+
+/** Providers (services, server state, translations) around the messaging page. */
+export const MessagesApp = ({ services, queryClient }: MessagesAppProps) => (
+  <StrictMode>
+    <ServicesProvider services={services}>
+      <QueryClientProvider client={queryClient}>
+        <I18nextProvider i18n={services.appI18n.i18n}>
+          <MessagesPage />
+        </I18nextProvider>
+      </QueryClientProvider>
+    </ServicesProvider>
+  </StrictMode>
+);

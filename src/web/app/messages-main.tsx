@@ -1,0 +1,55 @@
+import { createRoot } from 'react-dom/client';
+import { getMessengerConfig } from '../features/realtime/api/get-messenger-config.js';
+import { createApiClient, signInUrl } from '../lib/api-client.js';
+import { createI18n, detectLanguage } from '../lib/i18n.js';
+import type { Services } from '../lib/services.js';
+import { createNotificationSound, unlockOnFirstGesture } from '../lib/sound.js';
+import { createMessengerApi } from './create-messenger-api.js';
+import { createQueryClient } from './create-query-client.js';
+import { MessagesApp } from './messages-app.js';
+import { renderBootError } from './render-boot-error.js';
+import '../styles/index.css';
+
+const goToSignIn = () => location.assign(signInUrl(location));
+
+const boot = async () => {
+  const container = document.getElementById('messageChatBox');
+  if (!container) throw new Error('#messageChatBox is missing');
+
+  const bootClient = createApiClient({ onUnauthorized: goToSignIn });
+  const [appI18n, config] = await Promise.all([
+    createI18n({ language: detectLanguage() }),
+    getMessengerConfig(bootClient).catch((error: unknown) => error as Error),
+  ]);
+  if (config instanceof Error) {
+    console.error(config);
+    renderBootError(container, appI18n.i18n.t('app.loadFailed'), appI18n.i18n.t('app.retry'));
+    return;
+  }
+
+  let socketIdSource: (() => string | undefined) | null = null;
+  const client = createApiClient({
+    defaultQuery: () => ({ key: config.key, token: '' }),
+    socketId: () => socketIdSource?.(),
+    onUnauthorized: goToSignIn,
+  });
+  const sound = createNotificationSound();
+  unlockOnFirstGesture(sound);
+
+  const services: Services = {
+    api: createMessengerApi(client),
+    config,
+    connectRealtime: async (broadcaster) => (await import('../lib/echo.js')).connectEcho(broadcaster),
+    setSocketIdSource: (source) => {
+      socketIdSource = source;
+    },
+    sound,
+    appI18n,
+    navigate: (url) => location.assign(url),
+    initialSearch: location.search,
+  };
+
+  createRoot(container).render(<MessagesApp services={services} queryClient={createQueryClient()} />);
+};
+
+void boot();

@@ -1,0 +1,222 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SendMessageResponse } from '../../shared/api.js';
+import type { Job, MessengerUser } from '../../shared/models.js';
+import { LiveRegion, useAnnouncer } from '../components/live-region.js';
+import { Drawer } from '../components/drawer.js';
+import { Spinner } from '../components/spinner.js';
+import { ChatPane, type OpenConversation } from '../features/chat/components/chat-pane.js';
+import { ConversationPanel } from '../features/conversations/components/conversation-panel.js';
+import { useArchiveConversation } from '../features/conversations/hooks/use-archive-conversation.js';
+import { useConversations } from '../features/conversations/hooks/use-conversations.js';
+import {
+  conversationKeys,
+  replaceCachedConversation,
+  setCachedUnread,
+} from '../features/conversations/utils/conversation-cache.js';
+import {
+  otherPartyOf,
+  selectionFor,
+  type ConversationSelection,
+} from '../features/conversations/utils/conversation-view.js';
+import { LanguageSwitch } from '../features/preferences/components/language-switch.js';
+import { MuteToggle } from '../features/preferences/components/mute-toggle.js';
+import { useMuted } from '../features/preferences/hooks/use-muted.js';
+import { pagePaths } from '../lib/contract.js';
+import { useServices } from '../lib/services.js';
+import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
+import { useLiveUpdates } from './hooks/use-live-updates.js';
+import { readSelectionFromSearch, writeSelectionToUrl } from './url-selection.js';
+
+/** The job filter's options: every job seen so far, so choosing one job never hides the others. */
+const useJobOptions = (jobs: readonly Job[] | undefined): Job[] => {
+  const known = useRef(new Map<number, Job>());
+  return useMemo(() => {
+    for (const job of jobs ?? []) known.current.set(job.id, job);
+    return [...known.current.values()];
+  }, [jobs]);
+};
+
+/** The messaging page: conversation panel (sidebar or drawer), chat pane, live updates. */
+export const MessagesPage = () => {
+  const { t } = useTranslation();
+  const services = useServices();
+  const queryClient = useQueryClient();
+  const [jobFilter, setJobFilter] = useState('');
+  const [search, setSearch] = useState('');
+  const [selection, setSelection] = useState<ConversationSelection | null>(null);
+  const [openedFrom, setOpenedFrom] = useState<MessengerUser | null>(null);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [muted, setMuted] = useMuted();
+  const [announcement, announce] = useAnnouncer();
+  const isSmallScreen = useMediaQuery(SMALL_SCREEN_QUERY);
+
+  const conversations = useConversations(jobFilter);
+  const data = conversations.data;
+  const auth = data?.auth;
+  const jobs = useJobOptions(data?.jobs);
+  const archive = useArchiveConversation(auth?.role);
+
+  useLiveUpdates({ auth, selection, jobFilter, muted, announce });
+
+  const select = useCallback(
+    (item: MessengerUser) => {
+      if (!auth) return;
+      const next = selectionFor(item, auth.role);
+      setSelection((current) =>
+        current &&
+        current.selectedItem === next.selectedItem &&
+        current.receiverId === next.receiverId &&
+        current.jobId === next.jobId
+          ? current
+          : next,
+      );
+      setOpenedFrom(item);
+      setCachedUnread(queryClient, item.id, 0);
+      setDrawerOpen(false);
+      writeSelectionToUrl(next.receiverId, item.id);
+    },
+    [auth, queryClient],
+  );
+
+  // ?target=&tab= open a conversation once the list is there
+  const openedFromUrl = useRef(false);
+  useEffect(() => {
+    if (openedFromUrl.current || !data) return;
+    openedFromUrl.current = true;
+    const wanted = readSelectionFromSearch(services.initialSearch);
+    if (!wanted) return;
+    const item = data.messengerUsers.find((candidate) => candidate.id === wanted.tab);
+    if (item) select(item);
+    else setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab });
+  }, [data, select, services.initialSearch]);
+
+  const onToggleArchive = useCallback(
+    (item: MessengerUser, toArchive: boolean) => {
+      if (!auth) return;
+      archive.mutate({ item, archive: toArchive });
+      const name = otherPartyOf(item, auth.role).name;
+      announce(toArchive ? t('conversations.archivedNotice', { name }) : t('conversations.unarchivedNotice', { name }));
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- archive.mutate is stable
+    [auth, announce, t],
+  );
+
+  const onSent = useCallback(
+    (response: SendMessageResponse) => {
+      replaceCachedConversation(queryClient, response.messengerUser);
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+    },
+    [queryClient],
+  );
+
+  const onFilter = useCallback(() => {
+    void conversations.refetch();
+  }, [conversations]);
+
+  const signOut = async () => {
+    try {
+      await services.api.logout();
+    } catch (error) {
+      console.error(error);
+    }
+    services.navigate(pagePaths.login);
+  };
+
+  const openConversation: OpenConversation | null = useMemo(() => {
+    if (!selection) return null;
+    const item =
+      data?.messengerUsers.find((candidate) => candidate.id === selection.selectedItem) ??
+      (openedFrom?.id === selection.selectedItem ? openedFrom : undefined);
+    const party = item && auth ? otherPartyOf(item, auth.role) : null;
+    return {
+      conversationId: selection.selectedItem,
+      receiverId: selection.receiverId,
+      jobId: selection.jobId,
+      name: party?.name ?? '',
+      imageUrl: party?.imageUrl ?? null,
+      job: item?.job ?? null,
+    };
+  }, [selection, data, openedFrom, auth]);
+
+  const panel = (inDrawer: boolean) =>
+    auth ? (
+      <ConversationPanel
+        viewerRole={auth.role}
+        jobs={jobs}
+        conversations={data?.messengerUsers ?? []}
+        loading={conversations.isFetching}
+        selectedId={selection?.selectedItem ?? null}
+        search={search}
+        onSearchChange={setSearch}
+        jobFilter={jobFilter}
+        onJobFilterChange={setJobFilter}
+        onFilter={onFilter}
+        onSelect={select}
+        onToggleArchive={onToggleArchive}
+        inDrawer={inDrawer}
+      />
+    ) : null;
+
+  return (
+    <div className="messenger">
+      <div className="messenger__layout" inert={drawerOpen && isSmallScreen}>
+        <header className="topbar">
+          <div className="topbar__brand">
+            <span className="topbar__logo" aria-hidden="true" />
+            <h1 className="topbar__title">{t('app.title')}</h1>
+          </div>
+          <div className="topbar__controls">
+            {isSmallScreen ? (
+              <button
+                type="button"
+                className="button button--secondary"
+                data-testid="open-drawer"
+                aria-haspopup="dialog"
+                aria-expanded={drawerOpen}
+                onClick={() => setDrawerOpen(true)}
+              >
+                {t('conversations.openDrawer')}
+              </button>
+            ) : null}
+            <LanguageSwitch onChange={(language) => void services.appI18n.changeLanguage(language)} />
+            <MuteToggle muted={muted} onChange={setMuted} />
+            <button type="button" className="button button--ghost" onClick={() => void signOut()}>
+              {t('app.signOut')}
+            </button>
+          </div>
+        </header>
+
+        <div className="messenger__body">
+          {!isSmallScreen ? <aside className="messenger__sidebar" aria-label={t('conversations.heading')}>{panel(false)}</aside> : null}
+          <main className="messenger__main">
+            {!auth ? (
+              conversations.isError ? (
+                <div className="page-status" role="alert">
+                  <p>{t('app.loadFailed')}</p>
+                  <button type="button" className="button button--primary" onClick={() => void conversations.refetch()}>
+                    {t('app.retry')}
+                  </button>
+                </div>
+              ) : (
+                <div className="page-status">
+                  <Spinner label={t('app.loading')} />
+                </div>
+              )
+            ) : (
+              <ChatPane viewer={auth} conversation={openConversation} onSent={onSent} />
+            )}
+          </main>
+        </div>
+      </div>
+
+      {isSmallScreen && drawerOpen ? (
+        <Drawer title={t('conversations.drawerTitle')} closeLabel={t('conversations.closeDrawer')} onClose={() => setDrawerOpen(false)}>
+          {panel(true)}
+        </Drawer>
+      ) : null}
+      <LiveRegion message={announcement} />
+    </div>
+  );
+};
