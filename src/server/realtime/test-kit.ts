@@ -262,6 +262,7 @@ export const connected = (pusher: PusherJs, label = 'pusher-js connected'): Prom
 export const subscribed = (
   channel: Channel,
   label = `subscribed to ${channel.name}`,
+  ms = 10_000,
 ): Promise<unknown> =>
   within(
     new Promise((resolve, reject) => {
@@ -279,6 +280,7 @@ export const subscribed = (
       channel.bind('pusher:subscription_error', onError);
     }),
     label,
+    ms,
   );
 
 export const nextEvent = <T = unknown>(

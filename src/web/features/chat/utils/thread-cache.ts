@@ -7,7 +7,7 @@ import type { Chat, MessageGroup, MessengerUser } from '../../../../shared/model
  * messages are merged into it), later pages are older history fetched with `before`.
  */
 export type ThreadPageParam = number | undefined;
-export type ThreadData = InfiniteData<GetMessageResponse, ThreadPageParam>;
+export type ThreadData = InfiniteData<GetMessageResponse, unknown>;
 
 export interface ThreadKeyParts {
   conversationId: number;

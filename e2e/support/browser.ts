@@ -1,0 +1,113 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+
+export const WIDE = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 375, height: 812 } as const;
+
+/** What a page did that a test may have to fail on. */
+export interface PageProblems {
+  /** Uncaught exceptions and unhandled rejections in the page. */
+  pageErrors: string[];
+  /** `console.error` calls and failed resource loads the browser reports. */
+  consoleErrors: string[];
+  /** alert/confirm/prompt dialogs (the product opens none). */
+  dialogs: string[];
+}
+
+export interface UserPage {
+  context: BrowserContext;
+  page: Page;
+  problems: PageProblems;
+  /** A short label for messages (e.g. "candidate"). */
+  label: string;
+}
+
+/** Records page errors, console errors and dialogs of one page (dialogs are dismissed). */
+export const watchPage = (page: Page): PageProblems => {
+  const problems: PageProblems = { pageErrors: [], consoleErrors: [], dialogs: [] };
+  page.on('pageerror', (error) => problems.pageErrors.push(`${error.name}: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') {
+      const where = message.location();
+      problems.consoleErrors.push(`${message.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
+    }
+  });
+  page.on('dialog', (dialog) => {
+    problems.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss().catch(() => undefined);
+  });
+  return problems;
+};
+
+export interface NewUserPageOptions {
+  baseURL: string;
+  label: string;
+  viewport?: { width: number; height: number };
+  locale?: string;
+}
+
+/** A fresh browser context (own cookies and storage) with one watched page. */
+export const newUserPage = async (browser: Browser, options: NewUserPageOptions): Promise<UserPage> => {
+  const context = await browser.newContext({
+    baseURL: options.baseURL,
+    viewport: options.viewport ?? WIDE,
+    locale: options.locale ?? 'en-US',
+    timezoneId: 'UTC',
+  });
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(30_000);
+  const page = await context.newPage();
+  return { context, page, problems: watchPage(page), label: options.label };
+};
+
+/**
+ * Throws when a page had an uncaught error or opened a dialog; with `console: true` also on console errors.
+ * `allowConsole` lists patterns of console errors a test provokes on purpose (e.g. while offline).
+ */
+export const assertNoPageProblems = (
+  users: readonly UserPage[],
+  options: { console?: boolean; allowConsole?: readonly RegExp[] } = {},
+): void => {
+  const found: string[] = [];
+  for (const user of users) {
+    for (const error of user.problems.pageErrors) found.push(`[${user.label}] page error: ${error}`);
+    for (const dialog of user.problems.dialogs) found.push(`[${user.label}] dialog: ${dialog}`);
+    if (options.console) {
+      for (const error of user.problems.consoleErrors) {
+        if (!(options.allowConsole ?? []).some((pattern) => pattern.test(error)))
+          found.push(`[${user.label}] console error: ${error}`);
+      }
+    }
+  }
+  if (found.length > 0) throw new Error(`The page reported problems:\n${found.join('\n')}`);
+};
+
+/** Forget what was recorded (between tests that share a page). */
+export const resetPageProblems = (users: readonly UserPage[]): void => {
+  for (const user of users) {
+    user.problems.pageErrors.length = 0;
+    user.problems.consoleErrors.length = 0;
+    user.problems.dialogs.length = 0;
+  }
+};
+
+export const closeAll = async (browser: Browser | undefined, users: readonly UserPage[]): Promise<void> => {
+  for (const user of users) await user.context.close().catch(() => undefined);
+  await browser?.close().catch(() => undefined);
+};
