@@ -24,7 +24,9 @@ const sampleAt = (time: number): number => {
     const attack = Math.min(1, t / 0.008);
     const decay = Math.exp(-t * 7.5);
     const release = Math.min(1, (note.length - t) / 0.03);
-    const tone = Math.sin(2 * Math.PI * note.frequency * t) + 0.18 * Math.sin(4 * Math.PI * note.frequency * t);
+    const tone =
+      Math.sin(2 * Math.PI * note.frequency * t) +
+      0.18 * Math.sin(4 * Math.PI * note.frequency * t);
     value += (tone / 1.18) * attack * decay * release;
   }
   return value * PEAK;

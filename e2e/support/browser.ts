@@ -30,10 +30,19 @@ export interface PageProblems {
   dialogs: string[];
 }
 
+/** The page's live (Pusher protocol) sockets, seen from the browser. */
+export interface LiveSockets {
+  opened: number;
+  closed: number;
+  /** `pusher_internal:subscription_succeeded` frames received (one per private channel subscription). */
+  subscribed: number;
+}
+
 export interface UserPage {
   context: BrowserContext;
   page: Page;
   problems: PageProblems;
+  live: LiveSockets;
   /** A short label for messages (e.g. "candidate"). */
   label: string;
 }
@@ -62,6 +71,23 @@ export interface NewUserPageOptions {
   locale?: string;
 }
 
+/** Counts live sockets and confirmed channel subscriptions of one page. */
+export const watchLiveSockets = (page: Page): LiveSockets => {
+  const live: LiveSockets = { opened: 0, closed: 0, subscribed: 0 };
+  page.on('websocket', (socket) => {
+    if (!socket.url().includes('/app/')) return;
+    live.opened += 1;
+    socket.on('close', () => {
+      live.closed += 1;
+    });
+    socket.on('framereceived', (frame) => {
+      if (typeof frame.payload === 'string' && frame.payload.includes('pusher_internal:subscription_succeeded'))
+        live.subscribed += 1;
+    });
+  });
+  return live;
+};
+
 /** A fresh browser context (own cookies and storage) with one watched page. */
 export const newUserPage = async (browser: Browser, options: NewUserPageOptions): Promise<UserPage> => {
   const context = await browser.newContext({
@@ -73,7 +99,7 @@ export const newUserPage = async (browser: Browser, options: NewUserPageOptions)
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
   const page = await context.newPage();
-  return { context, page, problems: watchPage(page), label: options.label };
+  return { context, page, problems: watchPage(page), live: watchLiveSockets(page), label: options.label };
 };
 
 /**

@@ -12,7 +12,8 @@ export const createQueryClient = (options: { retry?: boolean } = {}): QueryClien
           options.retry === false
             ? false
             : (failureCount, error) =>
-                failureCount < 2 && !(isApiError(error) && error.status >= 400 && error.status < 500),
+                failureCount < 2 &&
+                !(isApiError(error) && error.status >= 400 && error.status < 500),
         refetchOnWindowFocus: false,
         refetchOnReconnect: false,
         staleTime: 0,

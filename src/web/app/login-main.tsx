@@ -14,7 +14,12 @@ const boot = async () => {
   createRoot(container).render(
     <StrictMode>
       <I18nextProvider i18n={appI18n.i18n}>
-        <LoginPage client={client} appI18n={appI18n} search={location.search} navigate={(url) => location.assign(url)} />
+        <LoginPage
+          client={client}
+          appI18n={appI18n}
+          search={location.search}
+          navigate={(url) => location.assign(url)}
+        />
       </I18nextProvider>
     </StrictMode>,
   );

@@ -1,6 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEMO_PASSWORD, getDemoAccounts, type DemoAccount } from '../features/auth/api/get-demo-accounts.js';
+import {
+  DEMO_PASSWORD,
+  getDemoAccounts,
+  type DemoAccount,
+} from '../features/auth/api/get-demo-accounts.js';
 import { DemoAccounts } from '../features/auth/components/demo-accounts.js';
 import { LoginForm } from '../features/auth/components/login-form.js';
 import { useSignIn } from '../features/auth/hooks/use-sign-in.js';
@@ -48,8 +52,16 @@ export const LoginPage = ({ client, appI18n, search, navigate }: LoginPageProps)
         </div>
         <h1 className="login-card__title">{t('login.title')}</h1>
         <p className="login-card__subtitle">{t('login.subtitle')}</p>
-        <LoginForm pending={pending} error={error} onSubmit={(email, password) => void signIn(email, password)} />
-        <DemoAccounts accounts={accounts} pending={pending} onChoose={(account) => void signIn(account.email, DEMO_PASSWORD)} />
+        <LoginForm
+          pending={pending}
+          error={error}
+          onSubmit={(email, password) => void signIn(email, password)}
+        />
+        <DemoAccounts
+          accounts={accounts}
+          pending={pending}
+          onChoose={(account) => void signIn(account.email, DEMO_PASSWORD)}
+        />
       </main>
     </div>
   );

@@ -1,4 +1,5 @@
 import { createRoot } from 'react-dom/client';
+import { preloadConversationList } from '../features/conversations/components/lazy-conversation-list.js';
 import { getMessengerConfig } from '../features/realtime/api/get-messenger-config.js';
 import { createApiClient, signInUrl } from '../lib/api-client.js';
 import { createI18n, detectLanguage } from '../lib/i18n.js';
@@ -13,6 +14,7 @@ import '../styles/index.css';
 const goToSignIn = () => location.assign(signInUrl(location));
 
 const boot = async () => {
+  void preloadConversationList();
   const container = document.getElementById('messageChatBox');
   if (!container) throw new Error('#messageChatBox is missing');
 
@@ -39,7 +41,8 @@ const boot = async () => {
   const services: Services = {
     api: createMessengerApi(client),
     config,
-    connectRealtime: async (broadcaster) => (await import('../lib/echo.js')).connectEcho(broadcaster),
+    connectRealtime: async (broadcaster) =>
+      (await import('../lib/echo.js')).connectEcho(broadcaster),
     setSocketIdSource: (source) => {
       socketIdSource = source;
     },
@@ -49,7 +52,9 @@ const boot = async () => {
     initialSearch: location.search,
   };
 
-  createRoot(container).render(<MessagesApp services={services} queryClient={createQueryClient()} />);
+  createRoot(container).render(
+    <MessagesApp services={services} queryClient={createQueryClient()} />,
+  );
 };
 
 void boot();

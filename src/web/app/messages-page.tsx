@@ -97,7 +97,11 @@ export const MessagesPage = () => {
       if (!auth) return;
       archive.mutate({ item, archive: toArchive });
       const name = otherPartyOf(item, auth.role).name;
-      announce(toArchive ? t('conversations.archivedNotice', { name }) : t('conversations.unarchivedNotice', { name }));
+      announce(
+        toArchive
+          ? t('conversations.archivedNotice', { name })
+          : t('conversations.unarchivedNotice', { name }),
+      );
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- archive.mutate is stable
     [auth, announce, t],
@@ -180,7 +184,9 @@ export const MessagesPage = () => {
                 {t('conversations.openDrawer')}
               </button>
             ) : null}
-            <LanguageSwitch onChange={(language) => void services.appI18n.changeLanguage(language)} />
+            <LanguageSwitch
+              onChange={(language) => void services.appI18n.changeLanguage(language)}
+            />
             <MuteToggle muted={muted} onChange={setMuted} />
             <button type="button" className="button button--ghost" onClick={() => void signOut()}>
               {t('app.signOut')}
@@ -189,13 +195,21 @@ export const MessagesPage = () => {
         </header>
 
         <div className="messenger__body">
-          {!isSmallScreen ? <aside className="messenger__sidebar" aria-label={t('conversations.heading')}>{panel(false)}</aside> : null}
+          {!isSmallScreen ? (
+            <aside className="messenger__sidebar" aria-label={t('conversations.heading')}>
+              {panel(false)}
+            </aside>
+          ) : null}
           <main className="messenger__main">
             {!auth ? (
               conversations.isError ? (
                 <div className="page-status" role="alert">
                   <p>{t('app.loadFailed')}</p>
-                  <button type="button" className="button button--primary" onClick={() => void conversations.refetch()}>
+                  <button
+                    type="button"
+                    className="button button--primary"
+                    onClick={() => void conversations.refetch()}
+                  >
                     {t('app.retry')}
                   </button>
                 </div>
@@ -212,7 +226,11 @@ export const MessagesPage = () => {
       </div>
 
       {isSmallScreen && drawerOpen ? (
-        <Drawer title={t('conversations.drawerTitle')} closeLabel={t('conversations.closeDrawer')} onClose={() => setDrawerOpen(false)}>
+        <Drawer
+          title={t('conversations.drawerTitle')}
+          closeLabel={t('conversations.closeDrawer')}
+          onClose={() => setDrawerOpen(false)}
+        >
           {panel(true)}
         </Drawer>
       ) : null}

@@ -1,5 +1,9 @@
 /** Without the configuration nothing works: say so plainly and offer a reload. */
-export const renderBootError = (container: HTMLElement, message: string, retryLabel: string): void => {
+export const renderBootError = (
+  container: HTMLElement,
+  message: string,
+  retryLabel: string,
+): void => {
   const wrapper = document.createElement('div');
   wrapper.className = 'page-status';
   wrapper.setAttribute('role', 'alert');

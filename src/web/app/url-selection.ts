@@ -3,7 +3,9 @@ export const readSelectionFromSearch = (search: string): { target: number; tab: 
   const params = new URLSearchParams(search);
   const target = Number(params.get('target'));
   const tab = Number(params.get('tab'));
-  return Number.isInteger(target) && target > 0 && Number.isInteger(tab) && tab > 0 ? { target, tab } : null;
+  return Number.isInteger(target) && target > 0 && Number.isInteger(tab) && tab > 0
+    ? { target, tab }
+    : null;
 };
 
 /** Keeps the open conversation in the address (so a reload or sign-in round trip comes back to it). */

@@ -5,7 +5,7 @@ export const initialsOf = (name: string): string => {
   const words = name.trim().split(/\s+/).filter(Boolean);
   const letters = words.length > 1 ? [words[0], words[words.length - 1]] : [words[0]];
   return letters
-    .map((word) => (word ? Array.from(word)[0] ?? '' : ''))
+    .map((word) => (word ? (Array.from(word)[0] ?? '') : ''))
     .join('')
     .toLocaleUpperCase();
 };
@@ -23,7 +23,13 @@ export const Avatar = ({ name, imageUrl, size = 'md' }: AvatarProps) => {
   return (
     <span className={`avatar avatar--${size}`} aria-hidden="true">
       {showImage ? (
-        <img src={imageUrl ?? undefined} alt="" loading="lazy" decoding="async" onError={() => setFailed(imageUrl ?? null)} />
+        <img
+          src={imageUrl ?? undefined}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          onError={() => setFailed(imageUrl ?? null)}
+        />
       ) : (
         <span className="avatar__initials">{initialsOf(name) || '?'}</span>
       )}

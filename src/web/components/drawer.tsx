@@ -71,9 +71,20 @@ export const Drawer = ({ title, closeLabel, onClose, children }: DrawerProps) =>
           <h2 className="drawer__title" id={titleId}>
             {title}
           </h2>
-          <button ref={closeRef} type="button" className="icon-button" aria-label={closeLabel} onClick={onClose}>
+          <button
+            ref={closeRef}
+            type="button"
+            className="icon-button"
+            aria-label={closeLabel}
+            onClick={onClose}
+          >
             <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+              <path
+                d="M6 6l12 12M18 6L6 18"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
             </svg>
           </button>
         </header>

@@ -55,12 +55,18 @@ const readError = async (response: Response): Promise<ApiError> => {
   } catch {
     body = null;
   }
-  const message = typeof body?.message === 'string' ? body.message : response.statusText || 'Request failed';
+  const message =
+    typeof body?.message === 'string' ? body.message : response.statusText || 'Request failed';
   return new ApiError(response.status, message, body?.errors);
 };
 
 export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
-  const request = async <T>(method: 'GET' | 'POST', path: string, body: unknown, requestOptions: RequestOptions = {}) => {
+  const request = async <T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    requestOptions: RequestOptions = {},
+  ) => {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'X-Requested-With': 'XMLHttpRequest',

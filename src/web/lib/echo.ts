@@ -6,7 +6,12 @@ import type { RealtimeConnection } from './realtime.js';
 type Broadcaster = MessengerConfig['broadcaster'];
 
 /** pusher-js connection states that mean the socket is (or was) gone. */
-const DROPPED_STATES: ReadonlySet<string> = new Set(['unavailable', 'disconnected', 'connecting', 'failed']);
+const DROPPED_STATES: ReadonlySet<string> = new Set([
+  'unavailable',
+  'disconnected',
+  'connecting',
+  'failed',
+]);
 
 /**
  * Tracks pusher connection states and reports "connected again after a drop".
@@ -31,11 +36,12 @@ export const createReconnectDetector = (onReconnected: () => void) => {
  * and listens on `private-chat.{userId}` for `App\Events\ChatMessage`.
  */
 export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeConnection> => {
-  const [{ default: Echo }, { default: Pusher }, { chatMessageEventSchema, EVENT_NAMESPACE }] = await Promise.all([
-    import('laravel-echo'),
-    import('pusher-js'),
-    import('../../shared/events.js'),
-  ]);
+  const [{ default: Echo }, { default: Pusher }, { chatMessageEventSchema, EVENT_NAMESPACE }] =
+    await Promise.all([
+      import('laravel-echo'),
+      import('pusher-js'),
+      import('../../shared/events.js'),
+    ]);
 
   const echo = new Echo({
     broadcaster: 'pusher',

@@ -1,7 +1,10 @@
 /** Dates and times through Intl, in the active language. */
 
 const cache = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
-const dateTimeFormat = (locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat => {
+const dateTimeFormat = (
+  locale: string,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat => {
   const key = `dt|${locale}|${JSON.stringify(options)}`;
   let format = cache.get(key) as Intl.DateTimeFormat | undefined;
   if (!format) {
@@ -35,11 +38,16 @@ const parseInstant = (value: string | null | undefined): Date | null => {
   return Number.isNaN(date.getTime()) ? null : date;
 };
 
-const startOfDay = (date: Date): number => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+const startOfDay = (date: Date): number =>
+  new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
 const DAY_MS = 86_400_000;
 
 /** "Today", "Yesterday", else e.g. "Sunday, November 22, 2026". */
-export const formatDateSeparator = (calendarDate: string, locale: string, now: Date = new Date()): string => {
+export const formatDateSeparator = (
+  calendarDate: string,
+  locale: string,
+  now: Date = new Date(),
+): string => {
   const date = parseCalendarDate(calendarDate);
   if (!date) return calendarDate;
   const days = Math.round((startOfDay(date) - startOfDay(now)) / DAY_MS);
@@ -47,7 +55,12 @@ export const formatDateSeparator = (calendarDate: string, locale: string, now: D
     const text = relativeTimeFormat(locale).format(days, 'day');
     return text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
   }
-  return dateTimeFormat(locale, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(date);
+  return dateTimeFormat(locale, {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  }).format(date);
 };
 
 /** A job deadline (`YYYY-MM-DD` or a timestamp) as a medium date. */
@@ -59,12 +72,16 @@ export const formatDeadline = (value: string, locale: string): string => {
 /** The message time from `created_at`, e.g. "9:30 AM"; falls back to the server's text. */
 export const formatMessageTime = (createdAt: string, fallback: string, locale: string): string => {
   const date = parseInstant(createdAt);
-  return date ? dateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(date) : fallback;
+  return date
+    ? dateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(date)
+    : fallback;
 };
 
 export const formatFullDateTime = (createdAt: string, locale: string): string | undefined => {
   const date = parseInstant(createdAt);
-  return date ? dateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' }).format(date) : undefined;
+  return date
+    ? dateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' }).format(date)
+    : undefined;
 };
 
 const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
@@ -78,7 +95,11 @@ const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
 ];
 
 /** "5 minutes ago" from `last_message_at`; null when there is no timestamp. */
-export const formatRelativeTime = (timestamp: string | null, locale: string, now: number = Date.now()): string | null => {
+export const formatRelativeTime = (
+  timestamp: string | null,
+  locale: string,
+  now: number = Date.now(),
+): string | null => {
   const date = parseInstant(timestamp);
   if (!date) return null;
   const diff = date.getTime() - now;

@@ -49,7 +49,8 @@ export const detectLanguage = (
   return FALLBACK_LANGUAGE;
 };
 
-export const directionOf = (language: string): 'rtl' | 'ltr' => (RTL_LANGUAGES.has(language) ? 'rtl' : 'ltr');
+export const directionOf = (language: string): 'rtl' | 'ltr' =>
+  RTL_LANGUAGES.has(language) ? 'rtl' : 'ltr';
 
 /** `<html lang dir>` follow the active language. */
 export const applyDocumentLanguage = (language: string): void => {
@@ -62,7 +63,9 @@ export type LoadTranslations = (language: Language) => Promise<ResourceLanguage>
 
 /** Fetches `/lang/{language}.json` (served from src/web/public/lang). */
 export const fetchTranslations: LoadTranslations = async (language) => {
-  const response = await fetch(`/lang/${language}.json`, { headers: { Accept: 'application/json' } });
+  const response = await fetch(`/lang/${language}.json`, {
+    headers: { Accept: 'application/json' },
+  });
   if (!response.ok) throw new Error(`Could not load /lang/${language}.json (${response.status})`);
   return (await response.json()) as ResourceLanguage;
 };
@@ -74,7 +77,11 @@ export interface CreateI18nOptions {
   load?: LoadTranslations;
 }
 
-const ensureLoaded = async (instance: I18n, language: Language, load: LoadTranslations): Promise<void> => {
+const ensureLoaded = async (
+  instance: I18n,
+  language: Language,
+  load: LoadTranslations,
+): Promise<void> => {
   if (instance.hasResourceBundle(language, 'translation')) return;
   try {
     instance.addResourceBundle(language, 'translation', await load(language), true, true);
@@ -89,7 +96,11 @@ export interface AppI18n {
   changeLanguage(language: Language): Promise<void>;
 }
 
-export const createI18n = async ({ language, resources = {}, load = fetchTranslations }: CreateI18nOptions): Promise<AppI18n> => {
+export const createI18n = async ({
+  language,
+  resources = {},
+  load = fetchTranslations,
+}: CreateI18nOptions): Promise<AppI18n> => {
   const instance = i18next.createInstance();
   instance.use(initReactI18next);
   instance.on('languageChanged', applyDocumentLanguage);
@@ -105,7 +116,10 @@ export const createI18n = async ({ language, resources = {}, load = fetchTransla
     returnNull: false,
     react: { useSuspense: false },
   });
-  await Promise.all([ensureLoaded(instance, language, load), ensureLoaded(instance, FALLBACK_LANGUAGE, load)]);
+  await Promise.all([
+    ensureLoaded(instance, language, load),
+    ensureLoaded(instance, FALLBACK_LANGUAGE, load),
+  ]);
   applyDocumentLanguage(language);
 
   return {

@@ -9,10 +9,16 @@ export interface RealtimeConnection {
    * Listens to `ChatMessage` on the viewer's private channel; `onSubscribed` runs once the
    * subscription is confirmed. Returns a function that stops.
    */
-  listenForChatMessages(userId: number, handler: (chat: Chat) => void, onSubscribed?: () => void): () => void;
+  listenForChatMessages(
+    userId: number,
+    handler: (chat: Chat) => void,
+    onSubscribed?: () => void,
+  ): () => void;
   /** Called when the connection is back after a drop; returns a function that stops. */
   onReconnected(handler: () => void): () => void;
   disconnect(): void;
 }
 
-export type ConnectRealtime = (broadcaster: MessengerConfig['broadcaster']) => Promise<RealtimeConnection>;
+export type ConnectRealtime = (
+  broadcaster: MessengerConfig['broadcaster'],
+) => Promise<RealtimeConnection>;

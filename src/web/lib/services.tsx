@@ -40,9 +40,13 @@ export interface Services {
 
 const ServicesContext = createContext<Services | null>(null);
 
-export const ServicesProvider = ({ services, children }: { services: Services; children: ReactNode }) => (
-  <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>
-);
+export const ServicesProvider = ({
+  services,
+  children,
+}: {
+  services: Services;
+  children: ReactNode;
+}) => <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>;
 
 export const useServices = (): Services => {
   const services = useContext(ServicesContext);

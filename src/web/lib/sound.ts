@@ -7,7 +7,9 @@ export interface NotificationSound {
 
 export const NOTIFICATION_SOUND_URL = '/sounds/notification.wav';
 
-export const createNotificationSound = (src: string = NOTIFICATION_SOUND_URL): NotificationSound => {
+export const createNotificationSound = (
+  src: string = NOTIFICATION_SOUND_URL,
+): NotificationSound => {
   let audio: HTMLAudioElement | null = null;
   let unlocked = false;
   const element = (): HTMLAudioElement => {
@@ -51,13 +53,18 @@ export const createNotificationSound = (src: string = NOTIFICATION_SOUND_URL): N
 };
 
 /** Unlocks the sound on the first pointer or key gesture anywhere on the page. */
-export const unlockOnFirstGesture = (sound: NotificationSound, target: Window = window): (() => void) => {
+export const unlockOnFirstGesture = (
+  sound: NotificationSound,
+  target: Window = window,
+): (() => void) => {
   const events = ['pointerdown', 'keydown', 'touchstart'] as const;
   const handler = () => {
     sound.unlock();
     remove();
   };
   const remove = () => events.forEach((name) => target.removeEventListener(name, handler, true));
-  events.forEach((name) => target.addEventListener(name, handler, { capture: true, passive: true }));
+  events.forEach((name) =>
+    target.addEventListener(name, handler, { capture: true, passive: true }),
+  );
   return remove;
 };

@@ -21,7 +21,11 @@ interface LiveUpdatesOptions {
 }
 
 const threadKeyOf = (selection: ConversationSelection) =>
-  threadKeys.thread({ conversationId: selection.selectedItem, receiverId: selection.receiverId, jobId: selection.jobId });
+  threadKeys.thread({
+    conversationId: selection.selectedItem,
+    receiverId: selection.receiverId,
+    jobId: selection.jobId,
+  });
 
 /** Shortest gap between two catch-ups triggered by the tab becoming visible. */
 const VISIBLE_RESYNC_MIN_GAP_MS = 2000;
@@ -30,7 +34,13 @@ const VISIBLE_RESYNC_MIN_GAP_MS = 2000;
  * Live `ChatMessage` events (spec §4 "Incoming live message", matched by conversation id) and the
  * catch-up after the connection comes back or the tab becomes visible again.
  */
-export const useLiveUpdates = ({ auth, selection, jobFilter, muted, announce }: LiveUpdatesOptions) => {
+export const useLiveUpdates = ({
+  auth,
+  selection,
+  jobFilter,
+  muted,
+  announce,
+}: LiveUpdatesOptions) => {
   const { api, sound } = useServices();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
@@ -60,23 +70,38 @@ export const useLiveUpdates = ({ auth, selection, jobFilter, muted, announce }: 
 
   const onChat = useCallback(
     (chat: Chat) => {
-      const { auth: viewer, selection: open, jobFilter: filter, muted: isMuted, announce: say, t: translate } =
-        latest.current;
+      const {
+        auth: viewer,
+        selection: open,
+        jobFilter: filter,
+        muted: isMuted,
+        announce: say,
+        t: translate,
+      } = latest.current;
       if (!viewer) return;
       if (chat.receiver_id === viewer.id && !isMuted) sound.play();
       if (chat.sender_id !== viewer.id) {
         say(translate('chat.newMessageFrom', { name: chat.sender.name, message: chat.message }));
       }
       if (open && chat.messenger_user_id === open.selectedItem) {
-        queryClient.setQueryData(threadKeyOf(open), (data: Parameters<typeof appendChat>[0]) => appendChat(data, chat));
+        queryClient.setQueryData(threadKeyOf(open), (data: Parameters<typeof appendChat>[0]) =>
+          appendChat(data, chat),
+        );
         setCachedUnread(queryClient, open.selectedItem, 0);
         api
           .markUnseen(open.selectedItem)
-          .catch((error: unknown) => console.error('Could not mark the conversation as seen', error))
+          .catch((error: unknown) =>
+            console.error('Could not mark the conversation as seen', error),
+          )
           .finally(() => void queryClient.invalidateQueries({ queryKey: conversationKeys.all }));
         return;
       }
-      const inList = applyIncomingToList(queryClient, chat, viewer.id, conversationKeys.list(filter));
+      const inList = applyIncomingToList(
+        queryClient,
+        chat,
+        viewer.id,
+        conversationKeys.list(filter),
+      );
       if (!inList) void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
     },
     [api, queryClient, sound],

@@ -31,7 +31,9 @@ export const DemoAccounts = ({ accounts, pending, onChoose }: DemoAccountsProps)
                 {account.name}
               </span>
               <span className="demo-account__email">{account.email}</span>
-              <span className={`role-chip role-chip--${account.role}`}>{t(`login.roles.${account.role}`)}</span>
+              <span className={`role-chip role-chip--${account.role}`}>
+                {t(`login.roles.${account.role}`)}
+              </span>
             </button>
           </li>
         ))}

@@ -22,7 +22,12 @@ export const LoginForm = ({ pending, error, onSubmit }: LoginFormProps) => {
   };
 
   return (
-    <form className="login-form" onSubmit={submit} noValidate={false} aria-describedby={error ? errorId : undefined}>
+    <form
+      className="login-form"
+      onSubmit={submit}
+      noValidate={false}
+      aria-describedby={error ? errorId : undefined}
+    >
       {error ? (
         <p className="form-error" id={errorId} role="alert">
           {t(`login.errors.${error}`)}
@@ -58,7 +63,12 @@ export const LoginForm = ({ pending, error, onSubmit }: LoginFormProps) => {
           onChange={(event) => setPassword(event.target.value)}
         />
       </div>
-      <button type="submit" className="button button--primary button--block" disabled={pending} aria-busy={pending}>
+      <button
+        type="submit"
+        className="button button--primary button--block"
+        disabled={pending}
+        aria-busy={pending}
+      >
         {t('login.signIn')}
       </button>
     </form>

@@ -3,5 +3,7 @@ import type { ApiClient } from '../../../lib/api-client.js';
 import { apiPaths } from '../../../lib/contract.js';
 
 /** `POST /user/send/message`; a repeated `client_id` returns the already stored message. */
-export const sendMessage = (client: ApiClient, body: SendMessageBody): Promise<SendMessageResponse> =>
-  client.post<SendMessageResponse>(apiPaths.sendMessage, body);
+export const sendMessage = (
+  client: ApiClient,
+  body: SendMessageBody,
+): Promise<SendMessageResponse> => client.post<SendMessageResponse>(apiPaths.sendMessage, body);

@@ -18,7 +18,8 @@ export const ChatFooter = ({ loading, sending, failed, onSend, onRetry }: ChatFo
   const hintId = useId();
   const canSend = !sending && !loading && draft.trim().length > 0;
 
-  const clearIfUnchanged = (sent: string) => setDraft((current) => (current.trim() === sent.trim() ? '' : current));
+  const clearIfUnchanged = (sent: string) =>
+    setDraft((current) => (current.trim() === sent.trim() ? '' : current));
 
   const submit = async () => {
     if (!canSend) return;
@@ -48,7 +49,12 @@ export const ChatFooter = ({ loading, sending, failed, onSend, onRetry }: ChatFo
       {failed ? (
         <p className="send-failed" data-testid="send-failed" role="status">
           <span>{t('chat.notSent')}</span>
-          <button type="button" className="button button--link" onClick={() => void retry()} disabled={sending}>
+          <button
+            type="button"
+            className="button button--link"
+            onClick={() => void retry()}
+            disabled={sending}
+          >
             {t('chat.retry')}
           </button>
         </p>
@@ -66,7 +72,12 @@ export const ChatFooter = ({ loading, sending, failed, onSend, onRetry }: ChatFo
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="submit" className="button button--primary chat-footer__send" disabled={!canSend} aria-busy={sending}>
+        <button
+          type="submit"
+          className="button button--primary chat-footer__send"
+          disabled={!canSend}
+          aria-busy={sending}
+        >
           {t('chat.send')}
         </button>
       </div>

@@ -27,7 +27,11 @@ export const ChatHeader = ({
   const { t, i18n } = useTranslation();
   const isCandidateViewer = viewerRole === 'candidate';
   const name = receiver?.user.name ?? fallbackName;
-  const imageUrl = receiver ? (isCandidateViewer ? receiver.logo : receiver.user.image_url) : fallbackImageUrl;
+  const imageUrl = receiver
+    ? isCandidateViewer
+      ? receiver.logo
+      : receiver.user.image_url
+    : fallbackImageUrl;
   const active = job?.status === 'active';
 
   return (
@@ -51,13 +55,16 @@ export const ChatHeader = ({
         </h2>
         <div className="chat-header__meta">
           {job ? (
-            <span className={`status-badge ${active ? 'status-badge--active' : 'status-badge--inactive'}`}>
+            <span
+              className={`status-badge ${active ? 'status-badge--active' : 'status-badge--inactive'}`}
+            >
               {active ? t('chat.active') : t('chat.inactive')}
             </span>
           ) : null}
           {job?.deadline ? (
             <span className="chat-header__deadline">
-              {t('chat.jobExpiresIn')} <time dateTime={job.deadline}>{formatDeadline(job.deadline, i18n.language)}</time>
+              {t('chat.jobExpiresIn')}{' '}
+              <time dateTime={job.deadline}>{formatDeadline(job.deadline, i18n.language)}</time>
             </span>
           ) : null}
         </div>

@@ -25,15 +25,31 @@ interface ChatPaneProps {
 /** The placeholder, or the open conversation: header, messages and the footer. */
 export const ChatPane = ({ viewer, conversation, onSent }: ChatPaneProps) =>
   conversation ? (
-    <OpenChat key={conversation.conversationId} viewer={viewer} conversation={conversation} onSent={onSent} />
+    <OpenChat
+      key={conversation.conversationId}
+      viewer={viewer}
+      conversation={conversation}
+      onSent={onSent}
+    />
   ) : (
     <ChatPlaceholder />
   );
 
-const OpenChat = ({ viewer, conversation, onSent }: { viewer: AuthUser; conversation: OpenConversation; onSent(response: SendMessageResponse): void }) => {
+const OpenChat = ({
+  viewer,
+  conversation,
+  onSent,
+}: {
+  viewer: AuthUser;
+  conversation: OpenConversation;
+  onSent(response: SendMessageResponse): void;
+}) => {
   const headingId = useId();
   const { conversationId, receiverId, jobId } = conversation;
-  const parts = useMemo(() => ({ conversationId, receiverId, jobId }), [conversationId, receiverId, jobId]);
+  const parts = useMemo(
+    () => ({ conversationId, receiverId, jobId }),
+    [conversationId, receiverId, jobId],
+  );
   const thread = useThread(parts);
   const chats = useMemo(() => collectChats(thread.data), [thread.data]);
   const latest = thread.data?.pages[0];
@@ -63,7 +79,13 @@ const OpenChat = ({ viewer, conversation, onSent }: { viewer: AuthUser; conversa
         onLoadOlder={loadOlder}
         labelledBy={headingId}
       />
-      <ChatFooter loading={loading} sending={sending} failed={failed} onSend={send} onRetry={retry} />
+      <ChatFooter
+        loading={loading}
+        sending={sending}
+        failed={failed}
+        onSend={send}
+        onRetry={retry}
+      />
     </section>
   );
 };

@@ -27,7 +27,11 @@ export const MessageBubble = memo(function MessageBubble({ chat, own }: MessageB
               {chat.sender.name}
             </span>
           )}
-          <time className="message__time" dateTime={chat.created_at} title={formatFullDateTime(chat.created_at, i18n.language)}>
+          <time
+            className="message__time"
+            dateTime={chat.created_at}
+            title={formatFullDateTime(chat.created_at, i18n.language)}
+          >
             {time}
           </time>
         </p>

@@ -99,7 +99,11 @@ export const MessageList = ({
             {loadingOlder ? (
               <Spinner size="sm" label={t('chat.loadingOlder')} />
             ) : hasOlder ? (
-              <button type="button" className="button button--ghost button--small" onClick={requestOlder}>
+              <button
+                type="button"
+                className="button button--ghost button--small"
+                onClick={requestOlder}
+              >
                 {t('chat.loadOlder')}
               </button>
             ) : chats.length > 0 ? (

@@ -4,7 +4,12 @@ import type { SendMessageResponse } from '../../../../shared/api.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { useServices } from '../../../lib/services.js';
 import { createUuid } from '../../../lib/uuid.js';
-import { appendChat, setThreadConversation, threadKeys, type ThreadKeyParts } from '../utils/thread-cache.js';
+import {
+  appendChat,
+  setThreadConversation,
+  threadKeys,
+  type ThreadKeyParts,
+} from '../utils/thread-cache.js';
 
 interface PendingSend {
   text: string;
@@ -15,7 +20,10 @@ interface PendingSend {
  * Sending with a fresh `client_id` per message, reused when the same text is retried after a
  * failure, so a message whose response got lost still lands once.
  */
-export const useSendMessage = (parts: ThreadKeyParts, onSent: (response: SendMessageResponse) => void) => {
+export const useSendMessage = (
+  parts: ThreadKeyParts,
+  onSent: (response: SendMessageResponse) => void,
+) => {
   const { api } = useServices();
   const queryClient = useQueryClient();
   const [sending, setSending] = useState(false);
@@ -41,8 +49,10 @@ export const useSendMessage = (parts: ThreadKeyParts, onSent: (response: SendMes
           client_id: clientId,
         });
         pending.current = null;
-        queryClient.setQueryData(threadKeys.thread(parts), (data: Parameters<typeof appendChat>[0]) =>
-          setThreadConversation(appendChat(data, response.message), response.messengerUser),
+        queryClient.setQueryData(
+          threadKeys.thread(parts),
+          (data: Parameters<typeof appendChat>[0]) =>
+            setThreadConversation(appendChat(data, response.message), response.messengerUser),
         );
         onSent(response);
         return true;

@@ -1,6 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useServices } from '../../../lib/services.js';
-import { oldestChatId, threadKeys, type ThreadKeyParts, type ThreadPageParam } from '../utils/thread-cache.js';
+import {
+  oldestChatId,
+  threadKeys,
+  type ThreadKeyParts,
+  type ThreadPageParam,
+} from '../utils/thread-cache.js';
 
 /**
  * The open conversation's messages: the latest page first, older pages on demand

@@ -21,11 +21,13 @@ export const threadKeys = {
     ['thread', conversationId, receiverId, jobId] as const,
 };
 
-const chatsOfPage = (page: GetMessageResponse): Chat[] => page.messages.flatMap((group) => group.chats);
+const chatsOfPage = (page: GetMessageResponse): Chat[] =>
+  page.messages.flatMap((group) => group.chats);
 
 export const oldestChatId = (page: GetMessageResponse): number | undefined => {
   let oldest: number | undefined;
-  for (const group of page.messages) for (const chat of group.chats) if (oldest === undefined || chat.id < oldest) oldest = chat.id;
+  for (const group of page.messages)
+    for (const chat of group.chats) if (oldest === undefined || chat.id < oldest) oldest = chat.id;
   return oldest;
 };
 
@@ -51,7 +53,9 @@ export const groupChatsByDate = (chats: readonly Chat[]): MessageGroup[] => {
 };
 
 const hasChat = (data: ThreadData, chatId: number): boolean =>
-  data.pages.some((page) => page.messages.some((group) => group.chats.some((chat) => chat.id === chatId)));
+  data.pages.some((page) =>
+    page.messages.some((group) => group.chats.some((chat) => chat.id === chatId)),
+  );
 
 /** Adds a chat to its date group on the latest page; a chat already there (same id) is not added twice. */
 export const appendChat = (data: ThreadData | undefined, chat: Chat): ThreadData | undefined => {
@@ -63,10 +67,16 @@ export const appendChat = (data: ThreadData | undefined, chat: Chat): ThreadData
 };
 
 /** The conversation record after a send (or any change). */
-export const setThreadConversation = (data: ThreadData | undefined, record: MessengerUser): ThreadData | undefined => {
+export const setThreadConversation = (
+  data: ThreadData | undefined,
+  record: MessengerUser,
+): ThreadData | undefined => {
   const [latest, ...older] = data?.pages ?? [];
   if (!data || !latest) return data;
-  return { ...data, pages: [{ ...latest, messengerUser: { ...latest.messengerUser, ...record } }, ...older] };
+  return {
+    ...data,
+    pages: [{ ...latest, messengerUser: { ...latest.messengerUser, ...record } }, ...older],
+  };
 };
 
 /**
@@ -74,7 +84,10 @@ export const setThreadConversation = (data: ThreadData | undefined, record: Mess
  * nothing missed stays missing and nothing shows twice. When the fresh page does not reach
  * back to what is loaded (more messages were missed than a page holds), it replaces everything.
  */
-export const mergeLatestPage = (data: ThreadData | undefined, fresh: GetMessageResponse): ThreadData => {
+export const mergeLatestPage = (
+  data: ThreadData | undefined,
+  fresh: GetMessageResponse,
+): ThreadData => {
   const single: ThreadData = { pages: [fresh], pageParams: [undefined] };
   const [latest, ...older] = data?.pages ?? [];
   if (!data || !latest) return single;
@@ -82,7 +95,12 @@ export const mergeLatestPage = (data: ThreadData | undefined, fresh: GetMessageR
   const newestKnown = known[known.length - 1]?.id;
   const freshChats = chatsOfPage(fresh);
   const freshOldest = oldestChatId(fresh);
-  if (fresh.has_more && freshOldest !== undefined && newestKnown !== undefined && freshOldest > newestKnown) {
+  if (
+    fresh.has_more &&
+    freshOldest !== undefined &&
+    newestKnown !== undefined &&
+    freshOldest > newestKnown
+  ) {
     return single;
   }
   const olderIds = new Set(older.flatMap(chatsOfPage).map((chat) => chat.id));
@@ -91,7 +109,9 @@ export const mergeLatestPage = (data: ThreadData | undefined, fresh: GetMessageR
   for (const chat of freshChats) if (!olderIds.has(chat.id)) merged.set(chat.id, chat);
   const latestOldest = oldestChatId(latest);
   const hasMore =
-    latestOldest !== undefined && (freshOldest === undefined || latestOldest <= freshOldest) ? latest.has_more : fresh.has_more;
+    latestOldest !== undefined && (freshOldest === undefined || latestOldest <= freshOldest)
+      ? latest.has_more
+      : fresh.has_more;
   return {
     ...data,
     pages: [

@@ -3,5 +3,8 @@ import type { ApiClient } from '../../../lib/api-client.js';
 import { apiPaths } from '../../../lib/contract.js';
 
 /** `GET /user/send/message/unseen/{id}`: marks the viewer's unread messages as seen (needs the CSRF header). */
-export const markUnseen = (client: ApiClient, messengerUserId: number): Promise<MessengerUserResponse> =>
+export const markUnseen = (
+  client: ApiClient,
+  messengerUserId: number,
+): Promise<MessengerUserResponse> =>
   client.get<MessengerUserResponse>(apiPaths.unseen(messengerUserId), { csrf: true });

@@ -42,11 +42,16 @@ export const ConversationList = ({
     estimateSize: () => CONVERSATION_ROW_HEIGHT,
     getItemKey: (index) => items[index]?.id ?? index,
     overscan: 6,
-    initialRect: { width: 320, height: Math.min(maxHeight, items.length * CONVERSATION_ROW_HEIGHT) },
+    initialRect: {
+      width: 320,
+      height: Math.min(maxHeight, items.length * CONVERSATION_ROW_HEIGHT),
+    },
   });
 
   const focusRow = useCallback((index: number) => {
-    const row = scrollRef.current?.querySelector<HTMLElement>(`[data-testid="conversation-row"][data-index="${index}"]`);
+    const row = scrollRef.current?.querySelector<HTMLElement>(
+      `[data-testid="conversation-row"][data-index="${index}"]`,
+    );
     if (row) {
       row.focus();
       pendingFocus.current = null;

@@ -1,10 +1,10 @@
-import { useDeferredValue, useMemo } from 'react';
+import { Suspense, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Job, MessengerUser, Role } from '../../../../shared/models.js';
 import { Spinner } from '../../../components/spinner.js';
 import { useNow } from '../hooks/use-now.js';
 import { filterByPartyName, splitByArchive } from '../utils/conversation-view.js';
-import { ConversationList } from './conversation-list.js';
+import { LazyConversationList as ConversationList } from './lazy-conversation-list.js';
 
 export const ACTIVE_LIST_MAX_HEIGHT = 944;
 export const ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE = 320;
@@ -51,13 +51,17 @@ export const ConversationPanel = ({
     [conversations, deferredSearch, viewerRole],
   );
   const searchPlaceholder =
-    viewerRole === 'candidate' ? t('conversations.searchCompany') : t('conversations.searchCandidates');
+    viewerRole === 'candidate'
+      ? t('conversations.searchCompany')
+      : t('conversations.searchCandidates');
   const hasArchived = archived.length > 0;
   const archivedHeadingId = inDrawer ? 'archived-heading-drawer' : 'archived-heading';
 
   return (
     <div className="conversation-panel">
-      {inDrawer ? null : <h2 className="conversation-panel__heading">{t('conversations.heading')}</h2>}
+      {inDrawer ? null : (
+        <h2 className="conversation-panel__heading">{t('conversations.heading')}</h2>
+      )}
       <form
         className="conversation-panel__filters"
         role="search"
@@ -92,7 +96,13 @@ export const ConversationPanel = ({
           </select>
           <button type="submit" className="button button--secondary">
             <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-              <path d="M4 5h16l-6 7.5V19l-4 1.5v-8L4 5z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+              <path
+                d="M4 5h16l-6 7.5V19l-4 1.5v-8L4 5z"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.8"
+                strokeLinejoin="round"
+              />
             </svg>
             <span>{t('conversations.filter')}</span>
           </button>
@@ -105,43 +115,53 @@ export const ConversationPanel = ({
         </div>
       ) : null}
 
-      <ConversationList
-        items={active}
-        viewerRole={viewerRole}
-        selectedId={selectedId}
-        archived={false}
-        label={t('conversations.listLabel')}
-        testId="conversation-list"
-        maxHeight={hasArchived ? ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE : ACTIVE_LIST_MAX_HEIGHT}
-        now={now}
-        onSelect={onSelect}
-        onToggleArchive={onToggleArchive}
-      />
-      {!loading && active.length === 0 ? (
-        <p className="conversation-panel__empty">
-          {search.trim() ? t('conversations.noMatch') : t('conversations.empty')}
-        </p>
-      ) : null}
+      <Suspense
+        fallback={
+          <div className="conversation-panel__status">
+            <Spinner label={t('conversations.loading')} />
+          </div>
+        }
+      >
+        <ConversationList
+          items={active}
+          viewerRole={viewerRole}
+          selectedId={selectedId}
+          archived={false}
+          label={t('conversations.listLabel')}
+          testId="conversation-list"
+          maxHeight={hasArchived ? ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE : ACTIVE_LIST_MAX_HEIGHT}
+          now={now}
+          onSelect={onSelect}
+          onToggleArchive={onToggleArchive}
+        />
+        {!loading && active.length === 0 ? (
+          <p className="conversation-panel__empty">
+            {search.trim() ? t('conversations.noMatch') : t('conversations.empty')}
+          </p>
+        ) : null}
 
-      {hasArchived ? (
-        <section className="archived-section" aria-labelledby={archivedHeadingId}>
-          <h3 className="archived-section__heading" id={archivedHeadingId}>
-            {inDrawer ? t('conversations.archivedHeadingDrawer') : t('conversations.archivedHeading')}
-          </h3>
-          <ConversationList
-            items={archived}
-            viewerRole={viewerRole}
-            selectedId={selectedId}
-            archived
-            label={t('conversations.archivedListLabel')}
-            testId="archived-list"
-            maxHeight={ARCHIVED_LIST_MAX_HEIGHT}
-            now={now}
-            onSelect={onSelect}
-            onToggleArchive={onToggleArchive}
-          />
-        </section>
-      ) : null}
+        {hasArchived ? (
+          <section className="archived-section" aria-labelledby={archivedHeadingId}>
+            <h3 className="archived-section__heading" id={archivedHeadingId}>
+              {inDrawer
+                ? t('conversations.archivedHeadingDrawer')
+                : t('conversations.archivedHeading')}
+            </h3>
+            <ConversationList
+              items={archived}
+              viewerRole={viewerRole}
+              selectedId={selectedId}
+              archived
+              label={t('conversations.archivedListLabel')}
+              testId="archived-list"
+              maxHeight={ARCHIVED_LIST_MAX_HEIGHT}
+              now={now}
+              onSelect={onSelect}
+              onToggleArchive={onToggleArchive}
+            />
+          </section>
+        ) : null}
+      </Suspense>
     </div>
   );
 };

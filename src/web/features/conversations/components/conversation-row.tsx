@@ -33,8 +33,11 @@ export const ConversationRow = memo(function ConversationRow({
   const { t, i18n } = useTranslation();
   const unread = item.is_seen_messages_count;
   const unreadText = unread > 0 ? t('conversations.unread', { count: unread }) : null;
-  const label = unreadText ? t('conversations.rowNameUnread', { name: party.name, unread: unreadText }) : party.name;
-  const when = formatRelativeTime(item.last_message_at, i18n.language, now) ?? item.last_message_time;
+  const label = unreadText
+    ? t('conversations.rowNameUnread', { name: party.name, unread: unreadText })
+    : party.name;
+  const when =
+    formatRelativeTime(item.last_message_at, i18n.language, now) ?? item.last_message_time;
   const detailsId = `conversation-${item.id}-details`;
   const nameId = `conversation-${item.id}-name`;
 
@@ -101,7 +104,9 @@ export const ConversationRow = memo(function ConversationRow({
         >
           <rect x="3" y="4" width="18" height="4" rx="1" />
           <path d="M5 8v10a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8" />
-          <path d={archived ? 'M12 17v-6m-2.5 2.5L12 11l2.5 2.5' : 'M12 11v6m-2.5-2.5L12 17l2.5-2.5'} />
+          <path
+            d={archived ? 'M12 17v-6m-2.5 2.5L12 11l2.5 2.5' : 'M12 11v6m-2.5-2.5L12 17l2.5-2.5'}
+          />
         </svg>
       </button>
     </div>

@@ -17,22 +17,34 @@ export const updateCachedConversations = (queryClient: QueryClient, update: List
   );
 };
 
-const mapOne = (id: number, change: (item: MessengerUser) => MessengerUser): ListUpdater => (items) => {
-  let changed = false;
-  const next = items.map((item) => {
-    if (item.id !== id) return item;
-    changed = true;
-    return change(item);
-  });
-  return changed ? next : items;
-};
+const mapOne =
+  (id: number, change: (item: MessengerUser) => MessengerUser): ListUpdater =>
+  (items) => {
+    let changed = false;
+    const next = items.map((item) => {
+      if (item.id !== id) return item;
+      changed = true;
+      return change(item);
+    });
+    return changed ? next : items;
+  };
 
-export const setCachedUnread = (queryClient: QueryClient, conversationId: number, count: number): void =>
-  updateCachedConversations(queryClient, mapOne(conversationId, (item) => ({ ...item, is_seen_messages_count: count })));
+export const setCachedUnread = (
+  queryClient: QueryClient,
+  conversationId: number,
+  count: number,
+): void =>
+  updateCachedConversations(
+    queryClient,
+    mapOne(conversationId, (item) => ({ ...item, is_seen_messages_count: count })),
+  );
 
 /** Replaces a conversation record everywhere it is cached (it is not added to lists it isn't in). */
 export const replaceCachedConversation = (queryClient: QueryClient, record: MessengerUser): void =>
-  updateCachedConversations(queryClient, mapOne(record.id, (item) => ({ ...item, ...record })));
+  updateCachedConversations(
+    queryClient,
+    mapOne(record.id, (item) => ({ ...item, ...record })),
+  );
 
 /**
  * A live message for a conversation that isn't open: +1 unread (when addressed to the viewer)
@@ -52,7 +64,8 @@ export const applyIncomingToList = (
     if (!current) return items;
     const updated: MessengerUser = {
       ...current,
-      is_seen_messages_count: current.is_seen_messages_count + (chat.receiver_id === viewerId ? 1 : 0),
+      is_seen_messages_count:
+        current.is_seen_messages_count + (chat.receiver_id === viewerId ? 1 : 0),
       last_message: chat.message.slice(0, 100),
       last_message_at: chat.created_at,
       last_message_time: chat.messaging_time,

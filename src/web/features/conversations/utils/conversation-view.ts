@@ -12,14 +12,22 @@ export interface OtherParty {
 
 export const otherPartyOf = (item: MessengerUser, viewerRole: Role): OtherParty =>
   isCandidate(viewerRole)
-    ? { name: item.company.user.name, imageUrl: item.company.logo, jobTitle: item.job?.title ?? null }
+    ? {
+        name: item.company.user.name,
+        imageUrl: item.company.logo,
+        jobTitle: item.job?.title ?? null,
+      }
     : { name: item.candidate.user.name, imageUrl: item.candidate.user.image_url, jobTitle: null };
 
 /** Archived by the viewer's own side: `candidate_archive` for a candidate, `company_archive` otherwise. */
 export const isArchivedFor = (item: MessengerUser, viewerRole: Role): boolean =>
   (isCandidate(viewerRole) ? item.candidate_archive : item.company_archive) === 1;
 
-export const withArchiveFlag = (item: MessengerUser, viewerRole: Role, archived: boolean): MessengerUser =>
+export const withArchiveFlag = (
+  item: MessengerUser,
+  viewerRole: Role,
+  archived: boolean,
+): MessengerUser =>
   isCandidate(viewerRole)
     ? { ...item, candidate_archive: archived ? 1 : 0 }
     : { ...item, company_archive: archived ? 1 : 0 };
@@ -38,10 +46,16 @@ export const selectionFor = (item: MessengerUser, viewerRole: Role): Conversatio
 });
 
 /** Case-insensitive "contains" on the other party's name. */
-export const filterByPartyName = (items: readonly MessengerUser[], query: string, viewerRole: Role): MessengerUser[] => {
+export const filterByPartyName = (
+  items: readonly MessengerUser[],
+  query: string,
+  viewerRole: Role,
+): MessengerUser[] => {
   const needle = query.trim().toLocaleLowerCase();
   if (!needle) return [...items];
-  return items.filter((item) => otherPartyOf(item, viewerRole).name.toLocaleLowerCase().includes(needle));
+  return items.filter((item) =>
+    otherPartyOf(item, viewerRole).name.toLocaleLowerCase().includes(needle),
+  );
 };
 
 export const splitByArchive = (

@@ -12,7 +12,9 @@ const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ar: 'العر�
 export const LanguageSwitch = ({ onChange }: LanguageSwitchProps) => {
   const { t, i18n } = useTranslation();
   const id = useId();
-  const current = isSupportedLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : i18n.language;
+  const current = isSupportedLanguage(i18n.resolvedLanguage)
+    ? i18n.resolvedLanguage
+    : i18n.language;
   return (
     <div className="language-switch">
       <label className="visually-hidden" htmlFor={id}>
