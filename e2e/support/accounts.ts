@@ -7,8 +7,28 @@ export interface DemoAccount {
   role: 'candidate' | 'company' | 'owner';
 }
 
-export const SARA: DemoAccount = { email: 'candidate@example.com', name: 'Sara Haddad', role: 'candidate' };
-export const OMAR: DemoAccount = { email: 'candidate2@example.com', name: 'Omar Khalil', role: 'candidate' };
-export const ACME: DemoAccount = { email: 'company@example.com', name: 'Acme Robotics', role: 'company' };
-export const NILE: DemoAccount = { email: 'company2@example.com', name: 'Nile Software', role: 'company' };
-export const HARBOR: DemoAccount = { email: 'owner@example.com', name: 'Blue Harbor Logistics', role: 'owner' };
+export const SARA: DemoAccount = {
+  email: 'candidate@example.com',
+  name: 'Sara Haddad',
+  role: 'candidate',
+};
+export const OMAR: DemoAccount = {
+  email: 'candidate2@example.com',
+  name: 'Omar Khalil',
+  role: 'candidate',
+};
+export const ACME: DemoAccount = {
+  email: 'company@example.com',
+  name: 'Acme Robotics',
+  role: 'company',
+};
+export const NILE: DemoAccount = {
+  email: 'company2@example.com',
+  name: 'Nile Software',
+  role: 'company',
+};
+export const HARBOR: DemoAccount = {
+  email: 'owner@example.com',
+  name: 'Blue Harbor Logistics',
+  role: 'owner',
+};

@@ -36,6 +36,8 @@ export interface LiveSockets {
   closed: number;
   /** `pusher_internal:subscription_succeeded` frames received (one per private channel subscription). */
   subscribed: number;
+  /** Whether an open socket has a confirmed subscription right now. */
+  isLive(): boolean;
 }
 
 export interface UserPage {
@@ -43,6 +45,8 @@ export interface UserPage {
   page: Page;
   problems: PageProblems;
   live: LiveSockets;
+  /** Present when the page's live sockets run through the test (`controlLive`): cut them at will. */
+  liveGate?: LiveGate;
   /** A short label for messages (e.g. "candidate"). */
   label: string;
 }
@@ -54,7 +58,9 @@ export const watchPage = (page: Page): PageProblems => {
   page.on('console', (message) => {
     if (message.type() === 'error') {
       const where = message.location();
-      problems.consoleErrors.push(`${message.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
+      problems.consoleErrors.push(
+        `${message.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`,
+      );
     }
   });
   page.on('dialog', (dialog) => {
@@ -64,32 +70,130 @@ export const watchPage = (page: Page): PageProblems => {
   return problems;
 };
 
+/** Cuts the page's live sockets and refuses new ones until restored, like a dead network would. */
+export interface LiveGate {
+  readonly down: boolean;
+  drop(): void;
+  restore(): void;
+}
+
+/**
+ * Routes the context's live sockets through the test (a transparent proxy to the real server), counting
+ * them like `watchLiveSockets`. Chromium's offline emulation holds WebSocket frames and delivers them once
+ * back online, so a real drop of the live connection is made here: `drop()` closes every socket
+ * abnormally and refuses reconnects until `restore()`.
+ */
+const routeLiveSockets = async (
+  context: BrowserContext,
+): Promise<{ live: LiveSockets; gate: LiveGate }> => {
+  const confirmed = new Set<object>();
+  const live: LiveSockets = {
+    opened: 0,
+    closed: 0,
+    subscribed: 0,
+    isLive: () => confirmed.size > 0,
+  };
+  const cutters = new Set<() => void>();
+  let down = false;
+  await context.routeWebSocket(/\/app\//, (socket) => {
+    if (down) {
+      void socket.close({ code: 1006, reason: 'network down' });
+      return;
+    }
+    live.opened += 1;
+    const server = socket.connectToServer();
+    let closed = false;
+    const finish = () => {
+      if (closed) return;
+      closed = true;
+      live.closed += 1;
+      confirmed.delete(socket);
+      cutters.delete(cut);
+    };
+    const cut = () => {
+      finish();
+      void socket.close({ code: 1006, reason: 'network down' });
+      void server.close({ code: 1001, reason: 'network down' });
+    };
+    cutters.add(cut);
+    server.onMessage((message) => {
+      if (
+        typeof message === 'string' &&
+        message.includes('pusher_internal:subscription_succeeded')
+      ) {
+        live.subscribed += 1;
+        confirmed.add(socket);
+      }
+      socket.send(message);
+    });
+    socket.onMessage((message) => server.send(message));
+    socket.onClose((code, reason) => {
+      finish();
+      void server.close({ code, reason });
+    });
+    server.onClose((code, reason) => {
+      finish();
+      void socket.close({ code, reason });
+    });
+  });
+  const gate: LiveGate = {
+    get down() {
+      return down;
+    },
+    drop() {
+      down = true;
+      for (const cut of [...cutters]) cut();
+    },
+    restore() {
+      down = false;
+    },
+  };
+  return { live, gate };
+};
+
 export interface NewUserPageOptions {
   baseURL: string;
   label: string;
+  /** Route the live sockets through the test so that it can cut them (`UserPage.liveGate`). */
+  controlLive?: boolean;
   viewport?: { width: number; height: number };
   locale?: string;
 }
 
 /** Counts live sockets and confirmed channel subscriptions of one page. */
 export const watchLiveSockets = (page: Page): LiveSockets => {
-  const live: LiveSockets = { opened: 0, closed: 0, subscribed: 0 };
+  const confirmed = new Set<object>();
+  const live: LiveSockets = {
+    opened: 0,
+    closed: 0,
+    subscribed: 0,
+    isLive: () => confirmed.size > 0,
+  };
   page.on('websocket', (socket) => {
     if (!socket.url().includes('/app/')) return;
     live.opened += 1;
     socket.on('close', () => {
       live.closed += 1;
+      confirmed.delete(socket);
     });
     socket.on('framereceived', (frame) => {
-      if (typeof frame.payload === 'string' && frame.payload.includes('pusher_internal:subscription_succeeded'))
+      if (
+        typeof frame.payload === 'string' &&
+        frame.payload.includes('pusher_internal:subscription_succeeded')
+      ) {
         live.subscribed += 1;
+        confirmed.add(socket);
+      }
     });
   });
   return live;
 };
 
 /** A fresh browser context (own cookies and storage) with one watched page. */
-export const newUserPage = async (browser: Browser, options: NewUserPageOptions): Promise<UserPage> => {
+export const newUserPage = async (
+  browser: Browser,
+  options: NewUserPageOptions,
+): Promise<UserPage> => {
   const context = await browser.newContext({
     baseURL: options.baseURL,
     viewport: options.viewport ?? WIDE,
@@ -98,8 +202,16 @@ export const newUserPage = async (browser: Browser, options: NewUserPageOptions)
   });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
+  const routed = options.controlLive ? await routeLiveSockets(context) : null;
   const page = await context.newPage();
-  return { context, page, problems: watchPage(page), live: watchLiveSockets(page), label: options.label };
+  return {
+    context,
+    page,
+    problems: watchPage(page),
+    live: routed?.live ?? watchLiveSockets(page),
+    ...(routed ? { liveGate: routed.gate } : {}),
+    label: options.label,
+  };
 };
 
 /**
@@ -112,7 +224,8 @@ export const assertNoPageProblems = (
 ): void => {
   const found: string[] = [];
   for (const user of users) {
-    for (const error of user.problems.pageErrors) found.push(`[${user.label}] page error: ${error}`);
+    for (const error of user.problems.pageErrors)
+      found.push(`[${user.label}] page error: ${error}`);
     for (const dialog of user.problems.dialogs) found.push(`[${user.label}] dialog: ${dialog}`);
     if (options.console) {
       for (const error of user.problems.consoleErrors) {
@@ -133,7 +246,10 @@ export const resetPageProblems = (users: readonly UserPage[]): void => {
   }
 };
 
-export const closeAll = async (browser: Browser | undefined, users: readonly UserPage[]): Promise<void> => {
+export const closeAll = async (
+  browser: Browser | undefined,
+  users: readonly UserPage[],
+): Promise<void> => {
   for (const user of users) await user.context.close().catch(() => undefined);
   await browser?.close().catch(() => undefined);
 };

@@ -10,7 +10,11 @@ const arriveOnMessages = async (page: Page) => {
 };
 
 /** Signs in through the real sign-in page: the "Email" and "Password" fields and the "Sign in" button. */
-export const signInWithForm = async (page: Page, account: DemoAccount, next = '/messages'): Promise<void> => {
+export const signInWithForm = async (
+  page: Page,
+  account: DemoAccount,
+  next = '/messages',
+): Promise<void> => {
   await page.goto(loginUrl(next));
   await page.getByLabel('Email', { exact: true }).fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
@@ -19,8 +23,14 @@ export const signInWithForm = async (page: Page, account: DemoAccount, next = '/
 };
 
 /** Signs in with one click on the sign-in page's demo account button ("Name (email)"). */
-export const signInWithDemoButton = async (page: Page, account: DemoAccount, next = '/messages'): Promise<void> => {
+export const signInWithDemoButton = async (
+  page: Page,
+  account: DemoAccount,
+  next = '/messages',
+): Promise<void> => {
   await page.goto(loginUrl(next));
-  await page.getByRole('button', { name: `${account.name} (${account.email})`, exact: true }).click();
+  await page
+    .getByRole('button', { name: `${account.name} (${account.email})`, exact: true })
+    .click();
   await arriveOnMessages(page);
 };

@@ -48,6 +48,14 @@ export const conversationWith = async (session: HttpSession, otherUserId: number
   return found;
 };
 
+/** A conversation (by id) as seen by this viewer. */
+export const conversationById = async (session: HttpSession, conversationId: number): Promise<Conversation> => {
+  const { messengerUsers } = await initialData(session);
+  const record = messengerUsers.find((candidate) => candidate.id === conversationId);
+  if (!record) throw new Error(`conversation ${conversationId} is not one of user ${session.userId}'s`);
+  return conversationOf(session.userId, record);
+};
+
 export type SendOutcome =
   | { ok: true; status: number; chat: Chat }
   | { ok: false; status: number; retryAfter: string | null; body: string };
@@ -162,6 +170,8 @@ export interface LiveClientOptions {
   channelName?: string;
 }
 
+const liveClients = new Set<LiveClient>();
+
 /**
  * A model of the messaging page on stock pusher-js: load the open conversations, subscribe to the
  * viewer's `private-chat.{id}`, and after every `subscription_succeeded` (the first one and each
@@ -217,6 +227,7 @@ export class LiveClient {
       ...options.pusher,
     });
     this.pusher.connection.bind('state_change', ({ current }: { current: string }) => this.states.push(current));
+    liveClients.add(this);
   }
 
   /** Subscribes to the viewer's channel (or `channelName`); every success triggers a catch-up. */
@@ -271,6 +282,7 @@ export class LiveClient {
   }
 
   async close(): Promise<void> {
+    liveClients.delete(this);
     this.pusher.disconnect();
     await until(() => this.state === 'disconnected' || this.state === 'failed', 'pusher-js disconnected', 5_000).catch(() => undefined);
   }
@@ -280,11 +292,8 @@ export class LiveClient {
     this.catchingUp = this.catchingUp
       .then(async () => {
         for (const conversation of this.options.watch ?? []) {
-          // Everything up to the newest chat shown was there before: page back only that far.
-          const newestKnown = this.thread(conversation.id).at(-1)?.id;
-          const fetched = await this.withRetries(() =>
-            fetchHistory(this.options.session, conversation, newestKnown === undefined ? {} : { stopAtId: newestKnown }),
-          );
+          // The whole history, page by page: a message committed late with a lower id is found too.
+          const fetched = await this.withRetries(() => fetchHistory(this.options.session, conversation));
           this.catchUps.push(fetched);
           this.merge(fetched);
         }
@@ -308,6 +317,11 @@ export class LiveClient {
     }
   }
 }
+
+/** Disconnects every live client still open (afterAll safety net, also after a failed setup). */
+export const closeAllLiveClients = async (): Promise<void> => {
+  await Promise.all([...liveClients].map((client) => client.close()));
+};
 
 /** Opens a live client and waits until it is subscribed and caught up. */
 export const openLiveClient = async (options: LiveClientOptions): Promise<LiveClient> => {

@@ -11,6 +11,7 @@ export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private mode: 'forward' | 'blackhole' = 'forward';
+  private frozen: Socket[] = [];
   /** Connections accepted since the start (for assertions that something really reconnected). */
   accepted = 0;
 
@@ -34,9 +35,11 @@ export class TcpProxy {
     return this.sockets.size;
   }
 
-  /** Listens (again) on the same port, forwarding to the target. */
+  /** Listens (again) on the same port, forwarding to the target; frozen connections flow again. */
   async up(): Promise<void> {
     this.mode = 'forward';
+    for (const socket of this.frozen) socket.resume();
+    this.frozen = [];
     if (this.server) return;
     const server = createServer((client) => this.onConnection(client));
     await new Promise<void>((resolve, reject) => {
@@ -68,6 +71,20 @@ export class TcpProxy {
     await this.up();
     this.mode = 'blackhole';
     this.cutAll();
+  }
+
+  /**
+   * A network partition: open connections stay open but nothing flows either way (bytes wait in
+   * the kernel as on a real link that stopped), new connections are accepted and hear nothing.
+   * `up()` heals it: the open connections flow again.
+   */
+  async freeze(): Promise<void> {
+    await this.up();
+    this.mode = 'blackhole';
+    for (const socket of this.sockets) {
+      socket.pause();
+      this.frozen.push(socket);
+    }
   }
 
   async close(): Promise<void> {

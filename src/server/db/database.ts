@@ -45,11 +45,13 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     return { kysely, dialect, destroy: () => kysely.destroy() };
   }
+  // Both bounds keep "PostgreSQL unreachable" a quick 503: a new connection that cannot be opened,
+  // or a query on an open connection whose server went silent (a partition), fails within seconds.
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 2000,
-    query_timeout: 10_000,
+    query_timeout: 3000,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
   // An idle client losing its server must not crash the process; the next query reports it.

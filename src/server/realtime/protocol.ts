@@ -37,8 +37,6 @@ export const CloseCode = {
   UnsupportedProtocolVersion: 4007,
   /** Connection is unauthorized: failed sign-in, or its session ended (logout). */
   Unauthorized: 4009,
-  /** Over capacity: the client does not read fast enough. */
-  OverCapacity: 4100,
   /** Generic reconnect immediately (server shutting down). */
   Reconnect: 4200,
   /** No reply to a ping within the pong timeout. */

@@ -1,10 +1,13 @@
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createRealtime } from './create-realtime.js';
 import { signChannel, signUser } from './signatures.js';
 import {
   RawClient,
   TEST_ORIGIN,
-  connected,
+  credentials,
   disconnectPusher,
   nextEvent,
   pusherJsClient,
@@ -44,7 +47,11 @@ const start = async (overrides: Parameters<typeof startInstance>[0] = {}): Promi
 
 /** pusher-js authorized the way /broadcasting/auth does it: through realtime.authorizeChannel. */
 const appClient = (instance: Instance) =>
-  trackPusher(pusherJsClient(instance, (socketId, channel) => instance.realtime.authorizeChannel(socketId, channel)));
+  trackPusher(
+    pusherJsClient(instance, (socketId, channel) =>
+      instance.realtime.authorizeChannel(socketId, channel),
+    ),
+  );
 
 describe('embedded Pusher endpoint (protocol 7)', () => {
   it('delivers a published event to a stock pusher-js subscriber with the exact name and payload', async () => {
@@ -63,15 +70,29 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     const client = track(await RawClient.connect(instance.socketUrl()));
     const established = await client.next((f) => f.event === 'pusher:connection_established');
     expect(typeof established.data).toBe('string');
-    const data = JSON.parse(established.data as string) as { socket_id: string; activity_timeout: number };
+    const data = JSON.parse(established.data as string) as {
+      socket_id: string;
+      activity_timeout: number;
+    };
     expect(data.socket_id).toMatch(/^\d+\.\d+$/);
     expect(data.activity_timeout).toBe(45);
 
-    const answer = await client.subscribe('private-chat.2', signChannel(instance.options, data.socket_id, 'private-chat.2'));
-    expect(answer).toEqual({ event: 'pusher_internal:subscription_succeeded', channel: 'private-chat.2', data: '{}' });
+    const answer = await client.subscribe(
+      'private-chat.2',
+      signChannel(instance.options, data.socket_id, 'private-chat.2'),
+    );
+    expect(answer).toEqual({
+      event: 'pusher_internal:subscription_succeeded',
+      channel: 'private-chat.2',
+      data: '{}',
+    });
     await instance.realtime.broadcaster.publish(['private-chat.2'], CHAT_EVENT, chat(5));
     const event = await client.next((f) => f.event === CHAT_EVENT);
-    expect(event).toEqual({ event: CHAT_EVENT, channel: 'private-chat.2', data: JSON.stringify(chat(5)) });
+    expect(event).toEqual({
+      event: CHAT_EVENT,
+      channel: 'private-chat.2',
+      data: JSON.stringify(chat(5)),
+    });
   });
 
   it('excludes the socket named by exceptSocketId, and only that one', async () => {
@@ -86,7 +107,12 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     const senderEvents: unknown[] = [];
     senderChannel.bind(CHAT_EVENT, (data: unknown) => senderEvents.push(data));
     const otherFirst = nextEvent(otherChannel, CHAT_EVENT);
-    await instance.realtime.broadcaster.publish(['private-chat.1'], CHAT_EVENT, chat(1), senderSocketId);
+    await instance.realtime.broadcaster.publish(
+      ['private-chat.1'],
+      CHAT_EVENT,
+      chat(1),
+      senderSocketId,
+    );
     expect(await otherFirst).toEqual(chat(1));
 
     // A later event for everyone arrives after the excluded one would have: the sender got only that.
@@ -100,17 +126,30 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     const instance = await start();
     const { client, socketId } = await RawClient.established(instance.socketUrl());
     track(client);
-    const { socketId: otherSocketId, client: other } = await RawClient.established(instance.socketUrl());
+    const { socketId: otherSocketId, client: other } = await RawClient.established(
+      instance.socketUrl(),
+    );
     track(other);
     const target = 'private-chat.2';
     const attempts: Record<string, string | undefined> = {
       'no auth': undefined,
       'empty auth': '',
       forged: `${instance.options.key}:${'0'.repeat(64)}`,
-      'other secret': signChannel({ key: instance.options.key, secret: 'guessed' }, socketId, target),
+      'other secret': signChannel(
+        { key: instance.options.key, secret: 'guessed' },
+        socketId,
+        target,
+      ),
       'transplanted from another socket': signChannel(instance.options, otherSocketId, target),
-      'own channel signature used for another channel': signChannel(instance.options, socketId, 'private-chat.1'),
-      'other key prefix': signChannel(instance.options, socketId, target).replace(instance.options.key, 'other-key'),
+      'own channel signature used for another channel': signChannel(
+        instance.options,
+        socketId,
+        'private-chat.1',
+      ),
+      'other key prefix': signChannel(instance.options, socketId, target).replace(
+        instance.options.key,
+        'other-key',
+      ),
     };
     for (const [label, auth] of Object.entries(attempts)) {
       const answer = await client.subscribe(target, auth);
@@ -127,7 +166,10 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     expect(presenceAnswer.event).toBe('pusher:subscription_error');
 
     // The own channel works; events on the refused one never arrive (delivery is in order).
-    const own = await client.subscribe('private-chat.1', signChannel(instance.options, socketId, 'private-chat.1'));
+    const own = await client.subscribe(
+      'private-chat.1',
+      signChannel(instance.options, socketId, 'private-chat.1'),
+    );
     expect(own.event).toBe('pusher_internal:subscription_succeeded');
     await instance.realtime.broadcaster.publish([target], CHAT_EVENT, chat(1));
     await instance.realtime.broadcaster.publish(['presence-room'], CHAT_EVENT, chat(2));
@@ -142,10 +184,15 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     const instance = await start();
     // A signature made for some other socket id.
     const pusher = trackPusher(
-      pusherJsClient(instance, (_socketId, channel) => instance.realtime.authorizeChannel('1.1', channel)),
+      pusherJsClient(instance, (_socketId, channel) =>
+        instance.realtime.authorizeChannel('1.1', channel),
+      ),
     );
     const channel = pusher.subscribe('private-chat.2');
-    const error = await nextEvent<{ type: string; status: number }>(channel, 'pusher:subscription_error');
+    const error = await nextEvent<{ type: string; status: number }>(
+      channel,
+      'pusher:subscription_error',
+    );
     expect(error).toMatchObject({ type: 'AuthError', status: 401 });
     expect(channel.subscribed).toBe(false);
   });
@@ -172,7 +219,10 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     track(client);
     client.send({ event: 'pusher:ping', data: {} });
     expect((await client.next((f) => f.event === 'pusher:pong')).event).toBe('pusher:pong');
-    const pong = within(new Promise<Buffer>((resolve) => client.ws.once('pong', resolve)), 'ws pong');
+    const pong = within(
+      new Promise<Buffer>((resolve) => client.ws.once('pong', resolve)),
+      'ws pong',
+    );
     client.ws.ping(Buffer.from('hi'));
     expect((await pong).toString()).toBe('hi');
   });
@@ -182,7 +232,10 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     // autoPong: false, so not even WebSocket-level pings are answered.
     const { client } = await RawClient.established(instance.socketUrl(), { autoPong: false });
     track(client);
-    const wsPing = within(new Promise<void>((resolve) => client.ws.once('ping', () => resolve())), 'ws ping');
+    const wsPing = within(
+      new Promise<void>((resolve) => client.ws.once('ping', () => resolve())),
+      'ws ping',
+    );
     await client.next((f) => f.event === 'pusher:ping', 'pusher:ping');
     await wsPing;
     const closed = await within(client.closed, 'close 4201');
@@ -209,18 +262,31 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     const instance = await start();
     const { client, socketId } = await RawClient.established(instance.socketUrl());
     track(client);
-    await client.subscribe('private-chat.1', signChannel(instance.options, socketId, 'private-chat.1'));
+    await client.subscribe(
+      'private-chat.1',
+      signChannel(instance.options, socketId, 'private-chat.1'),
+    );
 
     client.send({ event: 'client-typing', channel: 'private-chat.1', data: {} });
-    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({ code: 4301 });
+    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({
+      code: 4301,
+    });
     client.send('{not json');
-    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({ code: 4200 });
+    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({
+      code: 4200,
+    });
     client.send({ no: 'event' });
-    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({ code: 4200 });
+    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({
+      code: 4200,
+    });
     client.send({ event: 'pusher:subscribe', data: 'nonsense' });
-    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({ code: 4200 });
+    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({
+      code: 4200,
+    });
     client.ws.send(Buffer.from([1, 2, 3]), { binary: true });
-    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({ code: 4200 });
+    expect((await client.next((f) => f.event === 'pusher:error')).data).toMatchObject({
+      code: 4200,
+    });
 
     // Still alive and subscribed; nobody else got a client event.
     await instance.realtime.broadcaster.publish(['private-chat.1'], CHAT_EVENT, chat(1));
@@ -279,22 +345,36 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     const join = async (userId: string) => {
       const { client, socketId } = await RawClient.established(instance.socketUrl());
       track(client);
-      const channelData = JSON.stringify({ user_id: userId, user_info: { name: `user ${userId}` } });
-      const answer = await client.subscribe(channel, signChannel(instance.options, socketId, channel, channelData), channelData);
+      const channelData = JSON.stringify({
+        user_id: userId,
+        user_info: { name: `user ${userId}` },
+      });
+      const answer = await client.subscribe(
+        channel,
+        signChannel(instance.options, socketId, channel, channelData),
+        channelData,
+      );
       expect(answer.event).toBe('pusher_internal:subscription_succeeded');
       return { client, answer };
     };
     const memberEvents = (client: RawClient) =>
       client.frames
         .filter((f) => f.event.startsWith('pusher_internal:member_'))
-        .map((f) => `${f.event.replace('pusher_internal:member_', '')}:${(JSON.parse(f.data as string) as { user_id: string }).user_id}`);
+        .map(
+          (f) =>
+            `${f.event.replace('pusher_internal:member_', '')}:${(JSON.parse(f.data as string) as { user_id: string }).user_id}`,
+        );
 
     const { client: observer } = await join('A');
     const { client: b1 } = await join('B');
     await observer.next((f) => f.event === 'pusher_internal:member_added');
     const { client: b2, answer: secondSocket } = await join('B');
     expect(JSON.parse(secondSocket.data as string)).toEqual({
-      presence: { ids: ['A', 'B'], hash: { A: { name: 'user A' }, B: { name: 'user B' } }, count: 2 },
+      presence: {
+        ids: ['A', 'B'],
+        hash: { A: { name: 'user A' }, B: { name: 'user B' } },
+        count: 2,
+      },
     });
     const { client: c } = await join('C');
     await observer.next((f) => f.event === 'pusher_internal:member_added'); // C
@@ -317,7 +397,10 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     const presenceClient = (userId: string) =>
       trackPusher(
         pusherJsClient(instance, (socketId, channel) =>
-          instance.realtime.authorizeChannel(socketId, channel, { user_id: userId, user_info: { name: userId } }),
+          instance.realtime.authorizeChannel(socketId, channel, {
+            user_id: userId,
+            user_info: { name: userId },
+          }),
         ),
       );
     const alice = presenceClient('alice');
@@ -357,18 +440,27 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     const instance = await start();
     const { client, socketId } = await RawClient.established(instance.socketUrl());
     track(client);
-    const { auth, user_data } = instance.realtime.authenticateUser(socketId, { id: '7', user_info: { name: 'Sara' } });
+    const { auth, user_data } = instance.realtime.authenticateUser(socketId, {
+      id: '7',
+      user_info: { name: 'Sara' },
+    });
     client.send({ event: 'pusher:signin', data: { auth, user_data } });
     const success = await client.next((f) => f.event === 'pusher:signin_success');
     expect(JSON.parse(success.data as string)).toEqual({ user_data });
     // Its own server-to-user channel is allowed; another user's is not.
-    expect((await client.subscribe('#server-to-user-7')).event).toBe('pusher_internal:subscription_succeeded');
+    expect((await client.subscribe('#server-to-user-7')).event).toBe(
+      'pusher_internal:subscription_succeeded',
+    );
     expect((await client.subscribe('#server-to-user-8')).event).toBe('pusher:subscription_error');
 
-    const { client: forger, socketId: forgerId } = await RawClient.established(instance.socketUrl());
+    const { client: forger, socketId: forgerId } = await RawClient.established(
+      instance.socketUrl(),
+    );
     track(forger);
     forger.send({ event: 'pusher:signin', data: { auth, user_data } }); // signed for another socket
-    expect((await forger.next((f) => f.event === 'pusher:error')).data).toMatchObject({ code: 4009 });
+    expect((await forger.next((f) => f.event === 'pusher:error')).data).toMatchObject({
+      code: 4009,
+    });
     expect((await within(forger.closed, 'close 4009')).code).toBe(4009);
     expect(forgerId).not.toBe(socketId);
     expect(signUser(instance.options, socketId, user_data)).toBe(auth);
@@ -377,11 +469,16 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
   it('signs in a stock pusher-js client through userAuthentication', async () => {
     const instance = await start();
     const pusher = trackPusher(
-      pusherJsClient(instance, (socketId, channel) => instance.realtime.authorizeChannel(socketId, channel), {
-        userAuthentication: {
-          customHandler: ({ socketId }, callback) => callback(null, instance.realtime.authenticateUser(socketId, { id: '7' })),
+      pusherJsClient(
+        instance,
+        (socketId, channel) => instance.realtime.authorizeChannel(socketId, channel),
+        {
+          userAuthentication: {
+            customHandler: ({ socketId }, callback) =>
+              callback(null, instance.realtime.authenticateUser(socketId, { id: '7' })),
+          },
         },
-      }),
+      ),
     );
     pusher.signin();
     await within(pusher.user.signinDonePromise, 'signin done');
@@ -392,13 +489,18 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     const instance = await start();
     const { client: loggedOut, socketId } = await RawClient.established(instance.socketUrl());
     track(loggedOut);
-    const { client: otherSession, socketId: otherId } = await RawClient.established(instance.socketUrl());
+    const { client: otherSession, socketId: otherId } = await RawClient.established(
+      instance.socketUrl(),
+    );
     track(otherSession);
     for (const [client, id] of [
       [loggedOut, socketId],
       [otherSession, otherId],
     ] as const) {
-      await client.subscribe('private-chat.1', instance.realtime.authorizeChannel(id, 'private-chat.1').auth);
+      await client.subscribe(
+        'private-chat.1',
+        instance.realtime.authorizeChannel(id, 'private-chat.1').auth,
+      );
     }
     instance.realtime.bindSocketToSession(socketId, 'session-a');
     instance.realtime.bindSocketToSession(otherId, 'session-b');
@@ -414,30 +516,56 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('shuts down with 4200; pusher-js reconnects and re-subscribes by itself to a new instance on the same port', async () => {
     const first = await startInstance();
+    cleanups.unshift(() => first.close());
     const pusher = trackPusher(
-      pusherJsClient(first, (socketId, channel) => first.realtime.authorizeChannel(socketId, channel)),
+      pusherJsClient(first, (socketId, channel) =>
+        first.realtime.authorizeChannel(socketId, channel),
+      ),
     );
     const channel = pusher.subscribe('private-chat.3');
     await subscribed(channel);
     const firstSocketId = pusher.connection.socket_id;
     const closeCodes: number[] = [];
-    pusher.connection.bind('error', (error: { data?: { code?: number } }) => {
-      if (error.data?.code) closeCodes.push(error.data.code);
+    pusher.connection.bind('error', (error: { error?: { data?: { code?: number } } }) => {
+      const code = error.error?.data?.code;
+      if (code !== undefined) closeCodes.push(code);
     });
+    const raw = track(await RawClient.connect(first.socketUrl()));
 
-    const raw = await RawClient.connect(first.socketUrl());
     await first.close();
     expect((await within(raw.closed, 'close 4200')).code).toBe(4200);
+    expect(closeCodes).toContain(4200);
 
-    // A new instance (same credentials) on the same port.
+    // A new instance (same credentials) on the same port. pusher-js retried at once (4200 means
+    // "reconnect now"), found nothing listening, and tries again on its own timer (~15 s).
+    const resubscribed = subscribed(channel, 'pusher-js re-subscribed on the new instance', 45_000);
     const second = await start({ ...first.options, port: first.port });
-    const resubscribed = subscribed(channel, 'resubscribed');
     await resubscribed;
     expect(pusher.connection.socket_id).not.toBe(firstSocketId);
-    expect(closeCodes).toContain(4200);
+    expect(second.realtime.connectionCount()).toBe(1);
     const received = nextEvent(channel, CHAT_EVENT);
     await second.realtime.broadcaster.publish(['private-chat.3'], CHAT_EVENT, chat(9));
     expect(await received).toEqual(chat(9));
+  }, 60_000);
+
+  it('closing the http server (Fastify app.close with an onClose hook) shuts the endpoint down with 4200', async () => {
+    const options = {
+      ...credentials(),
+      allowedOrigins: [],
+      activityTimeoutSeconds: 30,
+      pongTimeoutSeconds: 30,
+    };
+    const realtime = createRealtime(options);
+    const app = Fastify({ logger: false, return503OnClosing: true });
+    realtime.attach(app.server);
+    app.addHook('onClose', async () => realtime.close());
+    await app.register(realtime.triggerRoutes);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const { client } = await RawClient.established(`ws://127.0.0.1:${port}/app/${options.key}`);
+    await within(app.close(), 'app.close() with open websockets');
+    expect((await within(client.closed, 'close 4200')).code).toBe(4200);
+    expect(realtime.connectionCount()).toBe(0);
   });
 
   it('authorizeChannel/authenticateUser answer like /broadcasting/auth and throw on malformed input', async () => {
@@ -446,7 +574,10 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     expect(realtime.authorizeChannel('1.2', 'private-chat.1')).toEqual({
       auth: signChannel(options, '1.2', 'private-chat.1'),
     });
-    const presence = realtime.authorizeChannel('1.2', 'presence-room', { user_id: '5', user_info: { n: 1 } });
+    const presence = realtime.authorizeChannel('1.2', 'presence-room', {
+      user_id: '5',
+      user_info: { n: 1 },
+    });
     expect(presence.channel_data).toBe('{"user_id":"5","user_info":{"n":1}}');
     expect(presence.auth).toBe(signChannel(options, '1.2', 'presence-room', presence.channel_data));
     expect(() => realtime.authorizeChannel('12', 'private-chat.1')).toThrow();

@@ -117,9 +117,12 @@ export class PusherServer {
   private readonly sockets = new Set<WebSocket>();
   private readonly registry = new ChannelRegistry<Connection>();
   private readonly sessions = new Map<string, Set<Connection>>();
-  private readonly upgradeListeners = new Map<
+  private readonly attachments = new Map<
     Server,
-    (req: IncomingMessage, socket: Duplex, head: Buffer) => void
+    {
+      listener: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+      restoreClose: () => void;
+    }
   >();
   private heartbeat: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
@@ -139,12 +142,31 @@ export class PusherServer {
     });
   }
 
-  /** Handles `upgrade` requests for `/app/…` on this server (other paths are left to other listeners). */
+  /**
+   * Handles `upgrade` requests for `/app/…` on this server (other paths are left to other
+   * listeners). Closing the http server (`server.close()`, as Fastify's `app.close()` does) also
+   * shuts the endpoint down (4200 to every socket): otherwise open websockets would keep the
+   * server's close from ever completing.
+   */
   attach(server: Server): void {
-    if (this.closing || this.upgradeListeners.has(server)) return;
+    if (this.closing || this.attachments.has(server)) return;
     const listener = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
       this.onUpgrade(server, req, socket, head);
-    this.upgradeListeners.set(server, listener);
+    const ownClose = Object.getOwnPropertyDescriptor(server, 'close');
+    const originalClose = server.close.bind(server);
+    const close = ((callback?: (error?: Error) => void) => {
+      void this.close();
+      return originalClose(callback);
+    }) as Server['close'];
+    server.close = close;
+    this.attachments.set(server, {
+      listener,
+      restoreClose: () => {
+        if (server.close !== close) return;
+        if (ownClose) Object.defineProperty(server, 'close', ownClose);
+        else delete (server as { close?: unknown }).close;
+      },
+    });
     server.on('upgrade', listener);
     this.startHeartbeat();
   }
@@ -218,8 +240,11 @@ export class PusherServer {
           }),
       ),
     );
-    for (const [server, listener] of this.upgradeListeners) server.off('upgrade', listener);
-    this.upgradeListeners.clear();
+    for (const [server, { listener, restoreClose }] of this.attachments) {
+      server.off('upgrade', listener);
+      restoreClose();
+    }
+    this.attachments.clear();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import PusherModule from 'pusher-js';
 import type { Channel, Options as PusherJsOptions } from 'pusher-js';
 import WebSocket from 'ws';
+import { loadConfig } from '../config.js';
 import { createRealtime } from './create-realtime.js';
 import type { Realtime, RealtimeOptions } from './types.js';
 
@@ -19,7 +20,7 @@ const Pusher: PusherClass =
   (PusherModule as unknown as { default?: PusherClass }).default ??
   (PusherModule as unknown as PusherClass);
 
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEST_REDIS_URL = loadConfig().test.redisUrl;
 export const TEST_ORIGIN = 'http://app.test';
 
 /** Rejects after `ms` (generous: these are failure guards, not timing assertions). */
@@ -123,7 +124,7 @@ export class RawClient {
     });
     ws.on('error', () => undefined);
     ws.on('message', (raw) => {
-      const frame = JSON.parse(String(raw)) as Frame;
+      const frame = JSON.parse((raw as Buffer).toString('utf8')) as Frame;
       this.frames.push(frame);
       this.waiters = this.waiters.filter((waiter) => {
         if (!waiter.predicate(frame)) return true;

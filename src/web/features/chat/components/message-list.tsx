@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, type UIEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../../shared/models.js';
 import { Spinner } from '../../../components/spinner.js';
@@ -67,6 +67,19 @@ export const MessageList = ({
     rememberDistance();
   }, [threadKey, firstId, lastId, chats.length, rememberDistance]);
 
+  // when the content changes size (fonts, wrapping, a resized window) keep the same distance from the bottom
+  const contentRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = scrollRef.current;
+    const content = contentRef.current;
+    if (!element || !content || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      element.scrollTop = element.scrollHeight - distanceFromBottom.current;
+    });
+    observer.observe(content);
+    return () => observer.disconnect();
+  }, [loading]);
+
   const requestOlder = useCallback(() => {
     if (!hasOlder || loadingOlder || loading) return;
     rememberDistance();
@@ -94,7 +107,7 @@ export const MessageList = ({
           <Spinner label={t('chat.loading')} />
         </div>
       ) : (
-        <>
+        <div ref={contentRef} className="message-list__content">
           <div className="message-list__older">
             {loadingOlder ? (
               <Spinner size="sm" label={t('chat.loadingOlder')} />
@@ -124,7 +137,7 @@ export const MessageList = ({
               </ol>
             </section>
           ))}
-        </>
+        </div>
       )}
     </div>
   );

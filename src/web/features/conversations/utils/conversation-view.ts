@@ -6,7 +6,7 @@ const isCandidate = (role: Role): boolean => role === 'candidate';
 export interface OtherParty {
   name: string;
   imageUrl: string | null;
-  /** Only candidate viewers see the job title on the row. */
+  /** Only candidate viewers see the job title on the row ('' = no job: shown as 'No Title'). */
   jobTitle: string | null;
 }
 
@@ -15,7 +15,7 @@ export const otherPartyOf = (item: MessengerUser, viewerRole: Role): OtherParty 
     ? {
         name: item.company.user.name,
         imageUrl: item.company.logo,
-        jobTitle: item.job?.title ?? null,
+        jobTitle: item.job?.title ?? '',
       }
     : { name: item.candidate.user.name, imageUrl: item.candidate.user.image_url, jobTitle: null };
 

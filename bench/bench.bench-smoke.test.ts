@@ -1,0 +1,128 @@
+/**
+ * Every benchmark scenario once at the tiny size, so the harness cannot rot. Only counts and shapes
+ * are checked (no timing assertions): sends delivered once each, rows present, no scenario error.
+ * Needs the built server and client (`npm run build`), PostgreSQL and Redis.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { dropStaleBenchDatabases } from './lib/database.js';
+import { runScenario } from './lib/runner.js';
+import type { Scenario, ScenarioResult } from './lib/types.js';
+import { connections } from './scenarios/connections.js';
+import { dataScale } from './scenarios/data-scale.js';
+import { pageWeight } from './scenarios/page-weight.js';
+import { sendThroughput } from './scenarios/send-throughput.js';
+import { sendToDeliver } from './scenarios/send-to-deliver.js';
+import { twoInstances } from './scenarios/two-instances.js';
+import { SCENARIOS } from './scenarios/index.js';
+
+const run = (scenario: Scenario): Promise<ScenarioResult> => runScenario(scenario, { size: 'tiny', log: () => undefined });
+
+const expectCompleted = (result: ScenarioResult) => {
+  expect(result.error).toBeUndefined();
+  expect(result.rows.length).toBeGreaterThan(0);
+  for (const row of result.rows) {
+    expect(row.metric).toBeTruthy();
+    expect(['met', 'missed', 'info', 'skipped']).toContain(row.status);
+  }
+};
+
+describe('benchmarks at tiny size', () => {
+  beforeAll(async () => {
+    expect(existsSync(resolve(import.meta.dirname, '../dist/server/main.js'))).toBe(true);
+    await dropStaleBenchDatabases();
+  });
+
+  it('lists every scenario once', () => {
+    expect(SCENARIOS.map((scenario) => scenario.name)).toEqual([
+      'send-to-deliver',
+      'send-throughput',
+      'two-instances',
+      'connections',
+      'data-scale',
+      'page-weight',
+    ]);
+  });
+
+  it('send-to-deliver: every send delivered once to its receiver, app and relay', async () => {
+    const result = await run(sendToDeliver);
+    expectCompleted(result);
+    const c = result.checks;
+    expect(c.clients).toBe(c.expectedClients);
+    expect(c.sent).toBeGreaterThan(0);
+    expect(c.accepted).toBe(c.sent);
+    expect(c.delivered).toBe(c.accepted);
+    expect(c.lost).toBe(0);
+    expect(c.duplicates).toBe(0);
+    expect(c.echoes).toBe(0);
+    expect(c.misdelivered).toBe(0);
+    expect(c.relayDelivered).toBe(c.relaySent);
+    expect(c.relayDuplicates).toBe(0);
+  });
+
+  it('send-throughput: every accepted send broadcast once, on SQLite and PostgreSQL', async () => {
+    const result = await run(sendThroughput);
+    expectCompleted(result);
+    const c = result.checks;
+    for (const dialect of ['sqlite', 'postgres']) {
+      expect(c[`${dialect}Accepted`]).toBeGreaterThan(0);
+      expect(c[`${dialect}Non2xx`]).toBe(0);
+      expect(c[`${dialect}Delivered`]).toBe(c[`${dialect}Accepted`]);
+      expect(c[`${dialect}Duplicates`]).toBe(0);
+      expect(c[`${dialect}Misdelivered`]).toBe(0);
+      expect(c[`${dialect}RawOk`]).toBeGreaterThan(0);
+    }
+  });
+
+  it('two-instances: sends on A reach receivers on B once each', async () => {
+    const result = await run(twoInstances);
+    expectCompleted(result);
+    const c = result.checks;
+    expect(c.singleDelivered).toBe(c.singleSent);
+    expect(c.singleDuplicates).toBe(0);
+    expect(c.accepted).toBe(c.sent);
+    expect(c.delivered).toBe(c.accepted);
+    expect(c.lost).toBe(0);
+    expect(c.duplicates).toBe(0);
+    expect(c.echoes).toBe(0);
+    expect(c.misdelivered).toBe(0);
+  });
+
+  it('connections: every connection held and still receiving', async () => {
+    const result = await run(connections);
+    expectCompleted(result);
+    const c = result.checks;
+    expect(c.connected).toBe(c.requested);
+    expect(c.failed).toBe(0);
+    expect(c.dropped).toBe(0);
+    expect(c.probeSent).toBeGreaterThan(0);
+    expect(c.probeDelivered).toBe(c.probeSent);
+    expect(c.probeDuplicates).toBe(0);
+  });
+
+  it('data-scale: seeded counts as asked, every call answered, the list shows rows', async () => {
+    const result = await run(dataScale);
+    expectCompleted(result);
+    const c = result.checks;
+    for (const dialect of ['sqlite', 'postgres']) {
+      expect(c[`${dialect}Conversations`]).toBe(50);
+      expect(c[`${dialect}Messages`]).toBe(500);
+      expect(c[`${dialect}InitialRuns`]).toBeGreaterThan(0);
+      expect(c[`${dialect}OpenRuns`]).toBeGreaterThan(0);
+      expect(c[`${dialect}Non200`]).toBe(0);
+    }
+    if (c.browser === 'ran') {
+      expect(c.browserRowsShown).toBeGreaterThan(0);
+      expect(c.scrollFrames).toBeGreaterThan(0);
+    }
+  });
+
+  it('page-weight: the built client references files that exist', async () => {
+    const result = await run(pageWeight);
+    expectCompleted(result);
+    if (result.checks.built === true) {
+      expect(result.checks.messagesFiles).toBeGreaterThan(0);
+      expect(result.checks.messagesGzipBytes).toBeGreaterThan(0);
+    }
+  });
+});

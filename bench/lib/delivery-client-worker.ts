@@ -1,0 +1,494 @@
+/**
+ * Load generator for live delivery (run with `node --import tsx`, driven by spawn.ts):
+ * holds many Pusher-protocol websocket clients (plain `ws`), subscribes each to its user's private
+ * channel, sends messages at a fixed rate (through POST /user/send/message, or through a raw ws relay
+ * for the baseline), and measures send → ChatMessage at the receiver in an HDR histogram.
+ *
+ * Every message text carries its sequence number and the send time (`b:<seq>:<epoch ms>`), taken
+ * from `performance.timeOrigin + performance.now()`, so receivers in any process can time it.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { CHAT_MESSAGE_EVENT, userChannelName } from '../../src/shared/events.js';
+import { createHistogram, encodeHistogram, recordMs } from './histogram.js';
+import { serveWorker } from './worker-runtime.js';
+
+export interface ClientSpec {
+  userId: number;
+  token: string;
+  /** ws://…/app/{key} (pusher) or ws://…/?id= (relay). */
+  wsUrl: string;
+}
+
+export interface ConnectRequest {
+  clients: ClientSpec[];
+  mode: 'pusher' | 'relay';
+  /** sign: compute the subscription signature here; http: ask POST /broadcasting/auth like pusher-js does. */
+  auth: 'sign' | 'http';
+  /** Base URL of the server for auth: 'http'. */
+  httpUrl?: string;
+  pusherKey: string;
+  pusherSecret: string;
+  /** Handshakes in flight at most. */
+  concurrency: number;
+  /** New connections per second (paced); unpaced when absent. */
+  ratePerSecond?: number;
+  timeoutMs: number;
+}
+
+export interface ConnectResult {
+  requested: number;
+  connected: number;
+  failed: number;
+  errors: string[];
+  /** connect → (auth) → subscription_succeeded, µs. */
+  histogram: string;
+  elapsedMs: number;
+}
+
+export interface PartySpec {
+  id: number;
+  token: string;
+}
+
+export interface ConversationSpec {
+  id: number;
+  jobId: number | null;
+  a: PartySpec;
+  b: PartySpec;
+}
+
+export interface SendRequest {
+  via: 'http' | 'relay';
+  httpUrl?: string;
+  /** Query string of every call (`key=…&token=`). */
+  query?: string;
+  conversations: ConversationSpec[];
+  /** alternate: a→b then b→a by rounds over the conversations; a-to-b: always a → b. */
+  direction: 'alternate' | 'a-to-b';
+  rate: number;
+  count: number;
+  /** Send the sender socket's id as X-Socket-ID (the server then skips that socket). */
+  excludeSenderSocket: boolean;
+  /** How long to wait for outstanding deliveries after the last response. */
+  drainMs: number;
+}
+
+export interface SendResult {
+  attempted: number;
+  ok: number;
+  failed: number;
+  statuses: Record<string, number>;
+  errors: string[];
+  /** Deliveries of a sent message to its receiver (first copy). */
+  delivered: number;
+  /** Extra copies of a message at its receiver. */
+  duplicates: number;
+  /** Sent (accepted) but never delivered to the receiver. */
+  lost: number;
+  /** Copies that reached the sender's own (excluded) socket. */
+  echoes: number;
+  /** Copies at a socket of neither party. */
+  misdelivered: number;
+  /** send → ChatMessage at the receiver, µs. */
+  latency: string;
+  /** HTTP response time of the send call, µs (http only). */
+  response: string;
+  elapsedMs: number;
+}
+
+export interface ListenStats {
+  framesReceived: number;
+  toReceiver: number;
+  uniqueToReceiver: number;
+  duplicates: number;
+  echoes: number;
+  misdelivered: number;
+  openSockets: number;
+  closedUnexpectedly: number;
+}
+
+interface Client {
+  userId: number;
+  ws: WebSocket;
+  socketId: string;
+}
+
+const nowMs = (): number => performance.timeOrigin + performance.now();
+
+const clients = new Map<number, Client>();
+let closing = false;
+let closedUnexpectedly = 0;
+
+// Delivery accounting (reset per phase).
+let framesReceived = 0;
+let toReceiver = 0;
+let duplicates = 0;
+let echoes = 0;
+let misdelivered = 0;
+const seenChatIds = new Set<number>();
+/** seq → copies at the receiver, for the current send phase. */
+let seqCopies = new Uint8Array(0);
+let latency = createHistogram();
+
+const resetStats = (): void => {
+  framesReceived = 0;
+  toReceiver = 0;
+  duplicates = 0;
+  echoes = 0;
+  misdelivered = 0;
+  seenChatIds.clear();
+  latency = createHistogram();
+};
+
+const BENCH_TEXT = /^b:(\d+):(\d+(?:\.\d+)?)/;
+
+interface ChatPayload {
+  chatMessage?: { id?: number; sender_id?: number; receiver_id?: number; message?: string };
+}
+
+const onChatMessage = (client: Client, data: unknown): void => {
+  const receivedAt = nowMs();
+  framesReceived += 1;
+  let payload: ChatPayload;
+  try {
+    payload = (typeof data === 'string' ? JSON.parse(data) : data) as ChatPayload;
+  } catch {
+    return;
+  }
+  const chat = payload.chatMessage;
+  if (!chat) return;
+  if (chat.receiver_id === client.userId) {
+    toReceiver += 1;
+    if (typeof chat.id === 'number') {
+      if (seenChatIds.has(chat.id)) duplicates += 1;
+      else seenChatIds.add(chat.id);
+    }
+    const match = BENCH_TEXT.exec(chat.message ?? '');
+    if (match) {
+      const seq = Number(match[1]);
+      if (seq < seqCopies.length) {
+        const copies = seqCopies[seq] ?? 0;
+        seqCopies[seq] = Math.min(255, copies + 1);
+        if (copies === 0) recordMs(latency, receivedAt - Number(match[2]));
+      }
+    }
+  } else if (chat.sender_id === client.userId) {
+    echoes += 1;
+  } else {
+    misdelivered += 1;
+  }
+};
+
+const sign = (secret: string, key: string, socketId: string, channel: string): string =>
+  `${key}:${createHmac('sha256', secret).update(`${socketId}:${channel}`).digest('hex')}`;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+
+const postJson = (
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> =>
+  new Promise((resolve, reject) => {
+    const url = new URL(path, baseUrl);
+    const text = JSON.stringify(body);
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(text), ...headers },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        response.on('error', reject);
+      },
+    );
+    request.setTimeout(15_000, () => request.destroy(new Error('request timeout')));
+    request.on('error', reject);
+    request.end(text);
+  });
+
+const openClient = (spec: ClientSpec, request: ConnectRequest, histogram: ReturnType<typeof createHistogram>): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    const startedAt = performance.now();
+    const channel = userChannelName(spec.userId);
+    const ws = new WebSocket(spec.wsUrl, { perMessageDeflate: false });
+    const client: Client = { userId: spec.userId, ws, socketId: '' };
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        ws.terminate();
+        reject(error);
+        return;
+      }
+      recordMs(histogram, performance.now() - startedAt);
+      clients.set(spec.userId, client);
+      resolve();
+    };
+    const timer = setTimeout(() => finish(new Error(`user ${spec.userId}: not subscribed within ${request.timeoutMs} ms`)), request.timeoutMs);
+    ws.on('error', (error) => finish(error));
+    ws.on('close', () => {
+      if (!settled) finish(new Error(`user ${spec.userId}: closed during the handshake`));
+      else if (!closing && clients.get(spec.userId) === client) {
+        closedUnexpectedly += 1;
+        clients.delete(spec.userId);
+      }
+    });
+    if (request.mode === 'relay') {
+      ws.on('open', () => {
+        client.socketId = String(spec.userId);
+        finish();
+      });
+    }
+    const subscribe = async (socketId: string) => {
+      let auth: string;
+      if (request.auth === 'sign') {
+        auth = sign(request.pusherSecret, request.pusherKey, socketId, channel);
+      } else {
+        const response = await postJson(request.httpUrl ?? '', '/broadcasting/auth', { socket_id: socketId, channel_name: channel }, { authorization: `Bearer ${spec.token}` });
+        if (response.status !== 200) throw new Error(`user ${spec.userId}: /broadcasting/auth answered ${response.status} ${response.body.slice(0, 200)}`);
+        auth = (JSON.parse(response.body) as { auth: string }).auth;
+      }
+      ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth } }));
+    };
+    ws.on('message', (raw: WebSocket.RawData) => {
+      let frame: { event?: string; channel?: string; data?: unknown };
+      try {
+        frame = JSON.parse(raw.toString()) as typeof frame;
+      } catch {
+        return;
+      }
+      switch (frame.event) {
+        case CHAT_MESSAGE_EVENT:
+          onChatMessage(client, frame.data);
+          return;
+        case 'pusher:connection_established': {
+          const data = JSON.parse(String(frame.data)) as { socket_id: string };
+          client.socketId = data.socket_id;
+          subscribe(data.socket_id).catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
+          return;
+        }
+        case 'pusher_internal:subscription_succeeded':
+          if (frame.channel === channel) finish();
+          return;
+        case 'pusher:subscription_error':
+        case 'pusher:error':
+          finish(new Error(`user ${spec.userId}: ${JSON.stringify(frame.data)}`));
+          return;
+        case 'pusher:ping':
+          ws.send('{"event":"pusher:pong","data":{}}');
+          return;
+        default:
+          return;
+      }
+    });
+  });
+
+const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
+  const histogram = createHistogram();
+  const started = performance.now();
+  const errors: string[] = [];
+  let failed = 0;
+  let connected = 0;
+  let inFlight = 0;
+  let next = 0;
+  const total = request.clients.length;
+  await new Promise<void>((resolveAll) => {
+    if (total === 0) {
+      resolveAll();
+      return;
+    }
+    let done = 0;
+    const pump = () => {
+      const allowed = request.ratePerSecond ? Math.min(total, Math.floor(((performance.now() - started) * request.ratePerSecond) / 1000) + 1) : total;
+      while (next < allowed && inFlight < request.concurrency) {
+        const spec = request.clients[next++]!;
+        inFlight += 1;
+        openClient(spec, request, histogram)
+          .then(
+            () => {
+              connected += 1;
+            },
+            (error: unknown) => {
+              failed += 1;
+              if (errors.length < 10) errors.push(error instanceof Error ? error.message : String(error));
+            },
+          )
+          .finally(() => {
+            inFlight -= 1;
+            done += 1;
+            if (done === total) resolveAll();
+            else pump();
+          });
+      }
+      if (next < total && inFlight < request.concurrency && request.ratePerSecond) {
+        const nextAt = started + (next * 1000) / request.ratePerSecond;
+        setTimeout(pump, Math.max(0, nextAt - performance.now()));
+      }
+    };
+    pump();
+  });
+  return { requested: total, connected, failed, errors, histogram: encodeHistogram(histogram), elapsedMs: performance.now() - started };
+};
+
+const send = async (request: SendRequest): Promise<SendResult> => {
+  resetStats();
+  seqCopies = new Uint8Array(request.count);
+  const response = createHistogram();
+  const statuses: Record<string, number> = {};
+  const errors: string[] = [];
+  const accepted: number[] = [];
+  let failed = 0;
+  let relayMissing = 0;
+  const inflight = new Set<Promise<void>>();
+  const n = request.conversations.length;
+
+  const fire = (seq: number) => {
+    const conversation = request.conversations[seq % n]!;
+    const forward = request.direction === 'a-to-b' || Math.floor(seq / n) % 2 === 0;
+    const from = forward ? conversation.a : conversation.b;
+    const to = forward ? conversation.b : conversation.a;
+    const sentAt = nowMs();
+    const text = `b:${seq}:${sentAt.toFixed(3)} hello from ${from.id}`;
+    if (request.via === 'relay') {
+      const sender = clients.get(from.id);
+      if (!sender || sender.ws.readyState !== WebSocket.OPEN) {
+        relayMissing += 1;
+        return;
+      }
+      sender.ws.send(
+        JSON.stringify({
+          to: to.id,
+          chatMessage: { id: seq + 1, sender_id: from.id, receiver_id: to.id, messenger_user_id: conversation.id, job_id: conversation.jobId, message: text },
+        }),
+      );
+      accepted.push(seq);
+      return;
+    }
+    const socketId = clients.get(from.id)?.socketId;
+    const headers: Record<string, string> = { authorization: `Bearer ${from.token}` };
+    if (request.excludeSenderSocket && socketId) headers['x-socket-id'] = socketId;
+    const started = performance.now();
+    const call = postJson(
+      request.httpUrl ?? '',
+      `/user/send/message?${request.query ?? ''}`,
+      { receiver_id: to.id, messenger_user: conversation.id, job_id: conversation.jobId, message: text, client_id: randomUUID() },
+      headers,
+    ).then(
+      (result) => {
+        recordMs(response, performance.now() - started);
+        statuses[result.status] = (statuses[result.status] ?? 0) + 1;
+        if (result.status === 200) accepted.push(seq);
+        else {
+          failed += 1;
+          if (errors.length < 10) errors.push(`${result.status} ${result.body.slice(0, 200)}`);
+        }
+      },
+      (error: unknown) => {
+        failed += 1;
+        statuses.error = (statuses.error ?? 0) + 1;
+        if (errors.length < 10) errors.push(error instanceof Error ? error.message : String(error));
+      },
+    );
+    inflight.add(call);
+    void call.finally(() => inflight.delete(call));
+  };
+
+  const started = performance.now();
+  await new Promise<void>((resolveAll) => {
+    let seq = 0;
+    const tick = () => {
+      const due = Math.min(request.count, Math.floor(((performance.now() - started) * request.rate) / 1000) + 1);
+      while (seq < due) fire(seq++);
+      if (seq >= request.count) {
+        resolveAll();
+        return;
+      }
+      const nextAt = started + (seq * 1000) / request.rate;
+      setTimeout(tick, Math.max(0, nextAt - performance.now()));
+    };
+    tick();
+  });
+  while (inflight.size > 0) await Promise.all([...inflight]);
+
+  const isDelivered = () => accepted.every((seq) => (seqCopies[seq] ?? 0) > 0);
+  const drainUntil = performance.now() + request.drainMs;
+  while (!isDelivered() && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 20));
+  // A little longer, so late duplicates are counted too.
+  await new Promise((r) => setTimeout(r, Math.min(200, request.drainMs)));
+
+  let delivered = 0;
+  let lost = 0;
+  let seqDuplicates = 0;
+  for (const seq of accepted) {
+    const copies = seqCopies[seq] ?? 0;
+    if (copies === 0) lost += 1;
+    else delivered += 1;
+    if (copies > 1) seqDuplicates += copies - 1;
+  }
+  return {
+    attempted: request.count,
+    ok: accepted.length,
+    failed: failed + relayMissing,
+    statuses,
+    errors: relayMissing ? [...errors, `${relayMissing} senders had no open socket`] : errors,
+    delivered,
+    duplicates: Math.max(seqDuplicates, duplicates),
+    lost,
+    echoes,
+    misdelivered,
+    latency: encodeHistogram(latency),
+    response: encodeHistogram(response),
+    elapsedMs: performance.now() - started,
+  };
+};
+
+const stats = (): ListenStats => ({
+  framesReceived,
+  toReceiver,
+  uniqueToReceiver: seenChatIds.size,
+  duplicates,
+  echoes,
+  misdelivered,
+  openSockets: [...clients.values()].filter((client) => client.ws.readyState === WebSocket.OPEN).length,
+  closedUnexpectedly,
+});
+
+/** Drops every client (the map is cleared first, so their close events do not count as unexpected). */
+const closeAll = async (): Promise<void> => {
+  const all = [...clients.values()];
+  clients.clear();
+  for (const client of all) client.ws.terminate();
+};
+
+const exitWorker = async (): Promise<void> => {
+  closing = true;
+  await closeAll();
+  agent.destroy();
+};
+
+serveWorker(
+  {
+    connect: (payload: ConnectRequest) => connect(payload),
+    send: (payload: SendRequest) => send(payload),
+    stats: () => stats(),
+    reset: () => {
+      resetStats();
+      return stats();
+    },
+    closeAll: () => closeAll(),
+  },
+  exitWorker,
+);

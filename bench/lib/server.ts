@@ -1,0 +1,102 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { randomToken } from '../../src/server/lib/crypto.js';
+import { startServer, type ServerProcess } from '../../src/server/test-support/server-process.js';
+
+/** Credentials of every benchmark server (custom, so the servers run with NODE_ENV=production). */
+export const BENCH_APP_KEY = 'bench-app-key';
+export const BENCH_PUSHER_KEY = 'bench-pusher-key';
+export const BENCH_PUSHER_SECRET = 'bench-pusher-secret';
+
+export interface BenchServer extends ServerProcess {
+  wsUrl: string;
+  /** Resident set size of the server process, from /proc. */
+  rssBytes: () => number;
+}
+
+export interface StartBenchServerOptions {
+  databaseUrl: string;
+  redisUrl?: string | undefined;
+  /**
+   * Pusher app id: also names the Redis fan-out channel, so a run never crosses events with other
+   * servers on the same Redis. Instances of one deployment share it.
+   */
+  appId?: string;
+  profileDir?: string | undefined;
+  env?: Record<string, string>;
+}
+
+export const uniqueAppId = (): string => `bench-${process.pid}-${randomToken(6)}`;
+
+/** In-process CPU profiler loaded through NODE_OPTIONS (`--cpu-prof` itself is not allowed there). */
+const PROFILE_PRELOAD = `import { Session } from 'node:inspector';
+import { mkdirSync, writeFileSync } from 'node:fs';
+const dir = process.env.BENCH_CPU_PROFILE_DIR;
+if (dir) {
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 250 });
+  session.post('Profiler.start');
+  process.on('exit', () => {
+    session.post('Profiler.stop', (error, result) => {
+      if (error) return;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(dir + '/server-' + process.pid + '-' + Date.now() + '.cpuprofile', JSON.stringify(result.profile));
+    });
+  });
+}
+`;
+
+const preloadUrl = (): string => {
+  const file = join(tmpdir(), 'bench-cpu-profile-preload.mjs');
+  let current = '';
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    // written below
+  }
+  if (current !== PROFILE_PRELOAD) writeFileSync(file, PROFILE_PRELOAD);
+  return pathToFileURL(file).href;
+};
+
+export const readRssBytes = (pid: number): number => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+};
+
+/** The built server (dist/server/main.js) as a child process, tuned for load: no demo data, no send limits. */
+export const startBenchServer = async (options: StartBenchServerOptions): Promise<BenchServer> => {
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    DATABASE_URL: options.databaseUrl,
+    DEMO_SEED: 'off',
+    APP_KEY: BENCH_APP_KEY,
+    PUSHER_APP_ID: options.appId ?? uniqueAppId(),
+    PUSHER_KEY: BENCH_PUSHER_KEY,
+    PUSHER_SECRET: BENCH_PUSHER_SECRET,
+    SEND_RATE_BURST: '1000000',
+    SEND_RATE_PER_SECOND: '1000000',
+    LOG_LEVEL: 'error',
+    REDIS_URL: options.redisUrl ?? '',
+    ...options.env,
+  };
+  if (options.profileDir) {
+    mkdirSync(options.profileDir, { recursive: true });
+    env.BENCH_CPU_PROFILE_DIR = options.profileDir;
+    env.NODE_OPTIONS = `--import=${preloadUrl()}`;
+  }
+  const server = await startServer({ env, timeoutMs: 60_000 });
+  const pid = server.child.pid ?? 0;
+  return {
+    ...server,
+    wsUrl: `ws://127.0.0.1:${server.port}/app/${BENCH_PUSHER_KEY}?protocol=7&client=bench&version=1.0`,
+    rssBytes: () => readRssBytes(pid),
+  };
+};
+
+/** Query string every messaging call carries. */
+export const callQuery = `key=${BENCH_APP_KEY}&token=`;

@@ -1,0 +1,12 @@
+import type { Scenario } from '../lib/types.js';
+import { connections } from './connections.js';
+import { dataScale } from './data-scale.js';
+import { pageWeight } from './page-weight.js';
+import { sendThroughput } from './send-throughput.js';
+import { sendToDeliver } from './send-to-deliver.js';
+import { twoInstances } from './two-instances.js';
+
+/** Every scenario, in the order a full run takes them. */
+export const SCENARIOS: Scenario[] = [sendToDeliver, sendThroughput, twoInstances, connections, dataScale, pageWeight];
+
+export const scenarioNames = (): string[] => SCENARIOS.map((scenario) => scenario.name);

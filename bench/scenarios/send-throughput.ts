@@ -1,0 +1,188 @@
+import type { DialectName } from '../../src/server/db/database.js';
+import type { LoadRequest, LoadResult } from '../lib/autocannon-worker.js';
+import { createBenchDatabase, seedPairs, type BenchDatabase } from '../lib/database.js';
+import { clientSpecs, conversationSpecs } from '../lib/delivery.js';
+import type { ConnectRequest, ConnectResult, ListenStats } from '../lib/delivery-client-worker.js';
+import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, callQuery, startBenchServer } from '../lib/server.js';
+import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
+import { atLeast, bySize, exactly, info, type Checks, type ResultRow, type Scenario } from '../lib/types.js';
+
+const SIZES = {
+  tiny: { pairs: 10, sweep: [2, 8], seconds: 1, warmupSeconds: 1 },
+  full: { pairs: 500, sweep: [4, 8, 16, 32, 64], seconds: 5, warmupSeconds: 2 },
+};
+
+const P99_LIMIT_MS = 25;
+
+export interface SweepStep extends LoadResult {
+  withinLimit: boolean;
+}
+
+export interface SweepOutcome {
+  warmup: LoadResult;
+  steps: SweepStep[];
+  /** The step with the most 2xx/s among those with p99 ≤ the limit. */
+  best: SweepStep | undefined;
+}
+
+/**
+ * Closed-loop sweep: autocannon with more and more connections; each step runs `seconds`.
+ * Stops once p99 is over the limit and throughput no longer grows.
+ */
+export const sweep = async (
+  loader: WorkerHandle,
+  base: Omit<LoadRequest, 'connections' | 'durationSeconds'>,
+  connections: number[],
+  seconds: number,
+  warmupSeconds: number,
+  log: (message: string) => void,
+): Promise<SweepOutcome> => {
+  const warmup = await loader.call<LoadResult>('run', { ...base, connections: connections[0] ?? 4, durationSeconds: warmupSeconds }, 120_000);
+  const steps: SweepStep[] = [];
+  for (const count of connections) {
+    const result = await loader.call<LoadResult>('run', { ...base, connections: count, durationSeconds: seconds }, 120_000);
+    const step = { ...result, withinLimit: result.latency.p99 <= P99_LIMIT_MS && result.non2xx === 0 && result.errors === 0 };
+    steps.push(step);
+    log(`  c=${count}: ${Math.round(result.okPerSecond)} 2xx/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+    const previous = steps.at(-2);
+    if (!step.withinLimit && previous && step.okPerSecond <= previous.okPerSecond * 1.05) break;
+    if (step.latency.p99 > P99_LIMIT_MS * 3) break;
+  }
+  const best = steps.filter((step) => step.withinLimit).sort((a, b) => b.okPerSecond - a.okPerSecond)[0];
+  return { warmup, steps, best };
+};
+
+const runOn = async (
+  dialect: DialectName,
+  config: (typeof SIZES)['full'],
+  log: (message: string) => void,
+  profileDir: string | undefined,
+): Promise<{ rows: ResultRow[]; checks: Checks; notes: string[] }> => {
+  const bench: BenchDatabase = await createBenchDatabase(dialect, `tp${dialect}`);
+  const loader = await spawnWorker('autocannon-worker.ts', { deadlineMs: 600_000 });
+  const listener = await spawnWorker('delivery-client-worker.ts', { deadlineMs: 600_000 });
+  try {
+    const pairs = await seedPairs(bench, config.pairs);
+    await bench.close();
+    const conversations = conversationSpecs(pairs);
+
+    log(`${dialect}: server (persist + broadcast to ${pairs.length * 2} connected clients)`);
+    const server = await startBenchServer({ databaseUrl: bench.url, profileDir });
+    let app: SweepOutcome;
+    let received: ListenStats;
+    try {
+      const connect: ConnectRequest = {
+        clients: clientSpecs(pairs, () => server.wsUrl),
+        mode: 'pusher',
+        auth: 'sign',
+        pusherKey: BENCH_PUSHER_KEY,
+        pusherSecret: BENCH_PUSHER_SECRET,
+        concurrency: 100,
+        timeoutMs: 20_000,
+      };
+      const connected = await listener.call<ConnectResult>('connect', connect, 120_000);
+      if (connected.failed > 0) throw new Error(`listeners failed to connect: ${connected.errors.join('; ')}`);
+      await listener.call('reset');
+      app = await sweep(
+        loader,
+        { url: server.url, path: `/user/send/message?${callQuery}`, method: 'POST', send: { conversations, raw: false } },
+        config.sweep,
+        config.seconds,
+        config.warmupSeconds,
+        log,
+      );
+      // Let the last broadcasts arrive, then count what the receivers got.
+      const expected = app.warmup.ok + app.steps.reduce((sum, step) => sum + step.ok, 0);
+      const until = Date.now() + 10_000;
+      received = await listener.call<ListenStats>('stats');
+      while (received.uniqueToReceiver < expected && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        received = await listener.call<ListenStats>('stats');
+      }
+      await listener.call('closeAll');
+    } finally {
+      await server.stop();
+    }
+
+    log(`${dialect}: bare node:http + one driver insert`);
+    const rawProcess = await spawnWorker('raw-insert-server.ts', { deadlineMs: 600_000 });
+    let raw: SweepOutcome;
+    try {
+      const { port } = await rawProcess.call<{ port: number }>('listen', { driver: dialect, url: bench.url });
+      raw = await sweep(
+        loader,
+        { url: `http://127.0.0.1:${port}`, path: '/insert', method: 'POST', send: { conversations, raw: true } },
+        config.sweep,
+        config.seconds,
+        config.warmupSeconds,
+        log,
+      );
+    } finally {
+      await rawProcess.stop();
+    }
+
+    const measuredOk = app.warmup.ok + app.steps.reduce((sum, step) => sum + step.ok, 0);
+    const bestApp = app.best;
+    const bestRaw = raw.best;
+    const ratio = bestApp && bestRaw ? Math.round((bestApp.okPerSecond / bestRaw.okPerSecond) * 100) / 100 : null;
+    const rows: ResultRow[] = [
+      atLeast(
+        `${dialect}: sends/s at p99 ≤ ${P99_LIMIT_MS} ms`,
+        bestApp ? Math.round(bestApp.okPerSecond) : 0,
+        3000,
+        '/s',
+        bestApp ? `${bestApp.connections} connections, p50 ${bestApp.latency.p50} ms, p99 ${bestApp.latency.p99} ms` : 'no step kept p99 within the limit',
+      ),
+      info(
+        `${dialect}: bare node:http + insert at p99 ≤ ${P99_LIMIT_MS} ms`,
+        bestRaw ? Math.round(bestRaw.okPerSecond) : 0,
+        '/s',
+        bestRaw ? `${bestRaw.connections} connections, p99 ${bestRaw.latency.p99} ms` : 'no step within the limit',
+      ),
+      atLeast(`${dialect}: sends/s ÷ bare baseline`, ratio, 0.6, '×'),
+      exactly(`${dialect}: non-2xx / errors during the sweep`, app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0), 0),
+      exactly(`${dialect}: sends not broadcast to their receiver`, Math.max(0, measuredOk - received.uniqueToReceiver), 0),
+    ];
+    const checks: Checks = {
+      [`${dialect}Accepted`]: measuredOk,
+      [`${dialect}Delivered`]: received.uniqueToReceiver,
+      [`${dialect}Duplicates`]: received.duplicates,
+      [`${dialect}Misdelivered`]: received.misdelivered,
+      [`${dialect}Non2xx`]: app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0),
+      [`${dialect}RawOk`]: raw.steps.reduce((sum, step) => sum + step.ok, 0),
+      [`${dialect}Steps`]: app.steps.length,
+    };
+    const notes = [
+      `${dialect} sweep (connections: 2xx/s, p99 ms): app ${app.steps.map((s) => `${s.connections}: ${Math.round(s.okPerSecond)}, ${s.latency.p99}`).join('; ')} — bare ${raw.steps.map((s) => `${s.connections}: ${Math.round(s.okPerSecond)}, ${s.latency.p99}`).join('; ')}`,
+    ];
+    return { rows, checks, notes };
+  } finally {
+    await listener.stop();
+    await loader.stop();
+    await bench.drop();
+  }
+};
+
+/**
+ * The most sends per second (persist + broadcast) the server answers with p99 ≤ 25 ms, on SQLite and
+ * on PostgreSQL, against a bare node:http server doing one driver insert per request.
+ */
+export const sendThroughput: Scenario = {
+  name: 'send-throughput',
+  title: 'Sends/s at p99 ≤ 25 ms (SQLite, PostgreSQL), against node:http + one insert',
+  run: async ({ size, log, profileDir }) => {
+    const config = bySize(size, SIZES);
+    const rows: ResultRow[] = [];
+    const checks: Checks = {};
+    const notes: string[] = [
+      'Closed loop: autocannon (own process) with 4…64 connections, each step run for a fixed time; the best step whose p99 ≤ 25 ms and without errors counts. Every send has its own text and client_id; senders alternate over the conversations, with every user connected and subscribed, so each send is also broadcast to the receiver and to the sender’s socket. autocannon reports latency in whole milliseconds.',
+    ];
+    for (const dialect of ['sqlite', 'postgres'] as const) {
+      const result = await runOn(dialect, config, log, profileDir);
+      rows.push(...result.rows);
+      Object.assign(checks, result.checks);
+      notes.push(...result.notes);
+    }
+    return { rows, checks, notes };
+  },
+};

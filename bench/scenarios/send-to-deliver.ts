@@ -1,0 +1,90 @@
+import { createBenchDatabase, seedPairs } from '../lib/database.js';
+import { clientSpecs, conversationSpecs, runDeliveryPhase, type DeliveryPhaseResult } from '../lib/delivery.js';
+import { startBenchServer } from '../lib/server.js';
+import { spawnWorker } from '../lib/spawn.js';
+import { atMost, bySize, exactly, info, type Checks, type ResultRow, type Scenario } from '../lib/types.js';
+
+const SIZES = {
+  tiny: { pairs: 10, rate: 20, seconds: 1, warmupSeconds: 0.5 },
+  full: { pairs: 1000, rate: 200, seconds: 25, warmupSeconds: 3 },
+};
+
+/**
+ * 2 × pairs connected clients in `pairs` two-person conversations; sends at a fixed rate through
+ * POST /user/send/message (alternating direction, X-Socket-ID of the sender's socket); time from
+ * the send to ChatMessage at the receiver. Then the same harness against a bare ws relay.
+ */
+export const sendToDeliver: Scenario = {
+  name: 'send-to-deliver',
+  title: 'Send → ChatMessage at the receiver (SQLite), against a raw ws relay',
+  run: async ({ size, log, profileDir }) => {
+    const config = bySize(size, SIZES);
+    const bench = await createBenchDatabase('sqlite', 'deliver');
+    const worker = await spawnWorker('delivery-client-worker.ts', { deadlineMs: 600_000 });
+    try {
+      const pairs = await seedPairs(bench, config.pairs);
+      await bench.close();
+      const conversations = conversationSpecs(pairs);
+      const phase = { conversations, direction: 'alternate' as const, rate: config.rate, seconds: config.seconds, warmupSeconds: config.warmupSeconds, log };
+
+      log(`server: ${pairs.length * 2} clients, ${config.rate} sends/s for ${config.seconds} s`);
+      const server = await startBenchServer({ databaseUrl: bench.url, profileDir });
+      let app: DeliveryPhaseResult;
+      try {
+        app = await runDeliveryPhase(worker, { ...phase, mode: 'pusher', httpUrl: server.url, clients: clientSpecs(pairs, () => server.wsUrl) });
+      } finally {
+        await server.stop();
+      }
+
+      log('raw ws relay baseline');
+      const relayProcess = await spawnWorker('ws-relay.ts', { deadlineMs: 300_000 });
+      let relay: DeliveryPhaseResult;
+      try {
+        const { port } = await relayProcess.call<{ port: number }>('listen');
+        relay = await runDeliveryPhase(worker, { ...phase, mode: 'relay', clients: clientSpecs(pairs, (user) => `ws://127.0.0.1:${port}/?id=${user.id}`) });
+      } finally {
+        await relayProcess.stop();
+      }
+
+      const m = app.measured;
+      const ratio = relay.latency.p99 > 0 ? app.latency.p99 / relay.latency.p99 : null;
+      const rows: ResultRow[] = [
+        info('connected clients', app.connect.connected, '', `${pairs.length} conversations`),
+        info('sends (after warm-up)', m.attempted, '', `${config.rate}/s for ${config.seconds} s`),
+        atMost('send → ChatMessage p50', app.latency.p50, 5, 'ms'),
+        atMost('send → ChatMessage p99', app.latency.p99, 20, 'ms', `max ${app.latency.max} ms`),
+        exactly('sends refused or failed', m.failed, 0),
+        exactly('lost (accepted, never delivered)', m.lost, 0),
+        exactly('doubled at the receiver', m.duplicates, 0),
+        exactly("copies at the sender's excluded socket", m.echoes + m.misdelivered, 0),
+        info('send call response p99', app.response.p99, 'ms'),
+        info('raw ws relay p50', relay.latency.p50, 'ms'),
+        info('raw ws relay p99', relay.latency.p99, 'ms', `same clients, same rate; lost ${relay.measured.lost}`),
+        atMost('p99 ÷ raw ws relay p99', ratio === null ? null : Math.round(ratio * 100) / 100, 2, '×'),
+      ];
+      const checks: Checks = {
+        clients: app.connect.connected,
+        expectedClients: pairs.length * 2,
+        sent: m.attempted,
+        accepted: m.ok,
+        delivered: m.delivered,
+        lost: m.lost,
+        duplicates: m.duplicates,
+        echoes: m.echoes,
+        misdelivered: m.misdelivered,
+        relaySent: relay.measured.ok,
+        relayDelivered: relay.measured.delivered,
+        relayDuplicates: relay.measured.duplicates,
+      };
+      const notes = [
+        `Open loop: sends are fired on schedule whatever the responses; latency is taken from the send call to the frame's arrival, in one client process (${pairs.length * 2} sockets), recorded in an HDR histogram (µs).`,
+        `The relay is a bare \`ws\` server forwarding \`{to, chatMessage}\` as a ChatMessage frame: no HTTP, no database, no auth.`,
+      ];
+      if (m.errors.length > 0) notes.push(`send errors: ${m.errors.slice(0, 3).join('; ')}`);
+      return { rows, checks, notes };
+    } finally {
+      await worker.stop();
+      await bench.drop();
+    }
+  },
+};

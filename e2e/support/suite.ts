@@ -1,0 +1,127 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import {
+  assertNoPageProblems,
+  closeAll,
+  launchBrowser,
+  newUserPage,
+  resetPageProblems,
+  type NewUserPageOptions,
+  type UserPage,
+} from './browser.js';
+import { saveScreenshot } from './screenshots.js';
+import { startE2eServer, type E2eServer } from './server.js';
+
+export interface SuiteOptions {
+  /** Fail a test on console errors too (uncaught page errors and dialogs always fail it). */
+  failOnConsoleErrors?: boolean;
+  /** Console errors a file provokes on purpose. */
+  allowConsole?: readonly RegExp[];
+}
+
+export interface Suite {
+  readonly url: string;
+  readonly server: E2eServer;
+  readonly browser: Browser;
+  /** A new browser context + page for one user; closed in afterAll (or earlier with `close`). */
+  newUser(
+    label: string,
+    options?: Omit<NewUserPageOptions, 'baseURL' | 'label'>,
+  ): Promise<UserPage>;
+  close(user: UserPage): Promise<void>;
+}
+
+const safeName = (text: string) =>
+  text
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60)
+    .toLowerCase();
+
+/**
+ * Per test file: the real server on a fresh seeded SQLite database and one Chromium; after each test
+ * the pages' uncaught errors (and dialogs) fail it; on a failure every open page is photographed into
+ * test-results/screenshots and the server's output is printed.
+ */
+export const useE2eSuite = (options: SuiteOptions = {}): Suite => {
+  let server: E2eServer | undefined;
+  let browser: Browser | undefined;
+  const users: UserPage[] = [];
+
+  beforeAll(async () => {
+    server = await startE2eServer();
+    browser = await launchBrowser();
+  });
+
+  afterEach(async (context) => {
+    const failed =
+      (context.task.result?.errors?.length ?? 0) > 0 || context.task.result?.state === 'fail';
+    if (failed) {
+      for (const user of users) {
+        await saveScreenshot(
+          user.page,
+          `failure-${safeName(context.task.name)}-${user.label}`,
+        ).catch(() => undefined);
+      }
+      const output = server?.server.output() ?? '';
+      if (output) console.error(`server output:\n${output.slice(-4000)}`);
+      for (const user of users) {
+        if (user.problems.consoleErrors.length > 0)
+          console.error(
+            `[${user.label}] console errors:\n${user.problems.consoleErrors.join('\n')}`,
+          );
+      }
+    }
+    try {
+      assertNoPageProblems(users, {
+        console: options.failOnConsoleErrors ?? false,
+        allowConsole: options.allowConsole ?? [],
+      });
+    } finally {
+      resetPageProblems(users);
+    }
+  });
+
+  afterAll(async () => {
+    await closeAll(browser, users.splice(0));
+    await server?.stop();
+  });
+
+  const required = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not running (beforeAll failed?)`);
+    return value;
+  };
+
+  return {
+    get url() {
+      return required(server, 'the server').url;
+    },
+    get server() {
+      return required(server, 'the server');
+    },
+    get browser() {
+      return required(browser, 'the browser');
+    },
+    async newUser(label, userOptions = {}) {
+      const user = await newUserPage(required(browser, 'the browser'), {
+        ...userOptions,
+        baseURL: required(server, 'the server').url,
+        label,
+      });
+      users.push(user);
+      return user;
+    },
+    async close(user) {
+      const index = users.indexOf(user);
+      if (index >= 0) users.splice(index, 1);
+      try {
+        assertNoPageProblems([user], {
+          console: options.failOnConsoleErrors ?? false,
+          allowConsole: options.allowConsole ?? [],
+        });
+      } finally {
+        await user.context.close().catch(() => undefined);
+      }
+    },
+  };
+};

@@ -1,0 +1,155 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { makeChat, users } from '../../test/fixtures.js';
+import {
+  conversationList,
+  messageTexts,
+  renderMessagesPage,
+  rowFor,
+} from '../../test/render-messages-page.js';
+
+const openAcme = async () => {
+  const page = await renderMessagesPage();
+  await page.user.click(rowFor('Acme Robotics'));
+  await screen.findByText('Can you do an interview on Monday?');
+  const acme = page.fake.state.conversations.find((item) => item.id === 1)!;
+  return { page, acme };
+};
+
+describe('live updates', () => {
+  it('listens on the viewer’s own channel', async () => {
+    const page = await renderMessagesPage();
+    expect(page.realtime.listenedUserIds).toContain(1);
+    expect(page.realtime.connect).toHaveBeenCalledWith(
+      expect.objectContaining({ key: 'pk', cluster: 'mt1' }),
+    );
+  });
+
+  it('a message for the open conversation: appended once (even if delivered twice), marked seen, list reloaded, announced', async () => {
+    const { page, acme } = await openAcme();
+    const listLoads = page.api.getInitialData.mock.calls.length;
+    const chat = makeChat(acme, users.acme, 'Monday at 10 works?', { id: 7001 });
+    page.fake.receive(chat);
+
+    act(() => page.realtime.emit(chat));
+    act(() => page.realtime.emit(chat));
+
+    await waitFor(() =>
+      expect(messageTexts().filter((text) => text === 'Monday at 10 works?')).toHaveLength(1),
+    );
+    expect(page.api.markUnseen).toHaveBeenCalledWith(1);
+    await waitFor(() =>
+      expect(page.api.getInitialData.mock.calls.length).toBeGreaterThan(listLoads),
+    );
+    expect(
+      within(rowFor('Acme Robotics', conversationList())).queryByTestId('unread-badge'),
+    ).not.toBeInTheDocument();
+    expect(screen.getByTestId('live-region')).toHaveTextContent(
+      'New message from Acme Robotics: Monday at 10 works?',
+    );
+    expect(page.sound.play).toHaveBeenCalled();
+  });
+
+  it('a message for another conversation increments its unread badge and updates its preview', async () => {
+    const { page } = await openAcme();
+    const nile = page.fake.state.conversations.find((item) => item.id === 2)!;
+    const chat = makeChat(nile, users.nile, 'Actually, we reopened the role', { id: 7002 });
+    const listLoads = page.api.getInitialData.mock.calls.length;
+
+    act(() => page.realtime.emit(chat));
+
+    const row = await waitFor(() =>
+      within(conversationList()).getByRole('button', { name: 'Nile Software, 1 unread' }),
+    );
+    expect(within(row).getByTestId('unread-badge')).toHaveTextContent('1');
+    expect(within(row).getByText('Actually, we reopened the role')).toBeInTheDocument();
+    expect(messageTexts()).not.toContain('Actually, we reopened the role');
+    expect(page.api.markUnseen).not.toHaveBeenCalled();
+    expect(page.api.getInitialData.mock.calls.length).toBe(listLoads);
+
+    act(() => page.realtime.emit({ ...chat, id: 7003 }));
+    await waitFor(() =>
+      expect(
+        within(conversationList()).getByRole('button', { name: 'Nile Software, 2 unread' }),
+      ).toBeInTheDocument(),
+    );
+  });
+
+  it('a message for a conversation not in the list reloads the list', async () => {
+    const page = await renderMessagesPage();
+    const listLoads = page.api.getInitialData.mock.calls.length;
+    const brandNew = { ...page.fake.state.conversations[0]!, id: 77, company_id: 55 };
+    act(() =>
+      page.realtime.emit(
+        makeChat(brandNew, { id: 55, role: 'company', name: 'New Co' }, 'Hi!', { id: 7004 }),
+      ),
+    );
+    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 1));
+  });
+
+  it('the sound plays only for messages addressed to the viewer, and never when muted', async () => {
+    const { page, acme } = await openAcme();
+    const ownFromOtherTab = makeChat(acme, users.sara, 'sent from my phone', { id: 7005 });
+    act(() => page.realtime.emit(ownFromOtherTab));
+    await waitFor(() => expect(messageTexts()).toContain('sent from my phone'));
+    expect(page.sound.play).not.toHaveBeenCalled();
+
+    act(() => page.realtime.emit(makeChat(acme, users.acme, 'ding', { id: 7006 })));
+    expect(page.sound.play).toHaveBeenCalledTimes(1);
+
+    const toggle = screen.getByTestId('mute-toggle');
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await page.user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    expect(localStorage.getItem('messenger.muted')).toBe('1');
+    act(() => page.realtime.emit(makeChat(acme, users.acme, 'silent', { id: 7007 })));
+    await waitFor(() => expect(messageTexts()).toContain('silent'));
+    expect(page.sound.play).toHaveBeenCalledTimes(1);
+  });
+
+  it('the mute choice is remembered', async () => {
+    localStorage.setItem('messenger.muted', '1');
+    const page = await renderMessagesPage();
+    expect(screen.getByTestId('mute-toggle')).toHaveAttribute('aria-pressed', 'true');
+    const acme = page.fake.state.conversations[0]!;
+    act(() => page.realtime.emit(makeChat(acme, users.acme, 'quiet', { id: 7008 })));
+    expect(page.sound.play).not.toHaveBeenCalled();
+  });
+
+  it('after a reconnect, missed messages appear once and the list reloads', async () => {
+    const { page, acme } = await openAcme();
+    const listLoads = page.api.getInitialData.mock.calls.length;
+    const seenLive = makeChat(acme, users.acme, 'delivered live', { id: 7010 });
+    page.fake.receive(seenLive);
+    act(() => page.realtime.emit(seenLive));
+    await waitFor(() => expect(messageTexts()).toContain('delivered live'));
+    // while the connection was down
+    page.fake.receive(makeChat(acme, users.acme, 'missed while offline', { id: 7011 }));
+    page.fake.receive(makeChat(acme, users.acme, 'also missed', { id: 7012 }));
+
+    act(() => page.realtime.reconnect());
+
+    await waitFor(() => expect(messageTexts()).toContain('also missed'));
+    expect(messageTexts()).toEqual([
+      'Thanks for applying!',
+      'Happy to be here.',
+      'Can you do an interview on Monday?',
+      'delivered live',
+      'missed while offline',
+      'also missed',
+    ]);
+    expect(page.api.getMessages).toHaveBeenLastCalledWith({ receiver_id: 10, job_id: 100 });
+    await waitFor(() =>
+      expect(page.api.getInitialData.mock.calls.length).toBeGreaterThan(listLoads),
+    );
+  });
+
+  it('the tab becoming visible again catches up too', async () => {
+    const { page, acme } = await openAcme();
+    page.fake.receive(makeChat(acme, users.acme, 'while you were away', { id: 7020 }));
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await waitFor(() => expect(messageTexts()).toContain('while you were away'));
+    expect(messageTexts().filter((text) => text === 'while you were away')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,120 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { companyScenario } from '../test/fixtures.js';
+import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
+
+describe('messages page: conversation panel and selecting', () => {
+  it('shows the placeholder until a conversation is selected', async () => {
+    await renderMessagesPage();
+    expect(screen.getByRole('heading', { name: 'all messages' })).toBeInTheDocument();
+    expect(screen.getByText('no message item selected')).toBeInTheDocument();
+    expect(screen.getByText('please select message item from messages list')).toBeInTheDocument();
+    expect(screen.queryByPlaceholderText('Write Message...')).not.toBeInTheDocument();
+  });
+
+  it('names each row by the other party and its unread count; the badge shows only when non-zero', async () => {
+    await renderMessagesPage();
+    const list = conversationList();
+    const acme = within(list).getByRole('button', { name: 'Acme Robotics, 2 unread' });
+    expect(within(acme).getByTestId('unread-badge')).toHaveTextContent('2');
+    const nile = within(list).getByRole('button', { name: 'Nile Software' });
+    expect(within(nile).queryByTestId('unread-badge')).not.toBeInTheDocument();
+    // a candidate sees the company's name, logo and the job title
+    expect(within(acme).getByText('Robotics Engineer')).toBeInTheDocument();
+    expect(acme.querySelector('img')).toHaveAttribute('src', '/images/companies/acme.svg');
+    // no logo: initials
+    expect(within(nile).getByText('NS')).toBeInTheDocument();
+    // a conversation without a job reads 'No Title'
+    expect(within(rowFor('Blue Harbor Logistics', list)).getByText('No Title')).toBeInTheDocument();
+  });
+
+  it('a company sees candidate names and photos, not job titles', async () => {
+    await renderMessagesPage({ scenario: companyScenario() });
+    const list = conversationList();
+    const sara = within(list).getByRole('button', { name: 'Sara Haddad' });
+    expect(sara.querySelector('img')).toHaveAttribute('src', '/images/candidates/sara.svg');
+    expect(within(sara).queryByText('Robotics Engineer')).not.toBeInTheDocument();
+    expect(within(list).getByRole('button', { name: 'Omar Khalil, 1 unread' })).toBeInTheDocument();
+  });
+
+  it('selecting: highlighted, spinner and disabled input while loading, unread to 0, then the messages', async () => {
+    const page = await renderMessagesPage();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const original = page.api.getMessages.getMockImplementation()!;
+    page.api.getMessages.mockImplementationOnce(async (body) => {
+      await gate;
+      return original(body);
+    });
+
+    await page.user.click(rowFor('Acme Robotics'));
+
+    expect(page.api.getMessages).toHaveBeenCalledWith({ receiver_id: 10, job_id: 100 });
+    expect(screen.getByText('Loading messages…')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Write Message...')).toBeDisabled();
+    const row = within(conversationList()).getByRole('button', { name: 'Acme Robotics' });
+    expect(row).toHaveAttribute('aria-current', 'true');
+    expect(within(row).queryByTestId('unread-badge')).not.toBeInTheDocument();
+
+    release();
+    expect(await screen.findByText('Can you do an interview on Monday?')).toBeInTheDocument();
+    expect(screen.queryByText('Loading messages…')).not.toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Write Message...')).toBeEnabled();
+    expect(screen.getAllByTestId('chat-message')).toHaveLength(3);
+    expect(screen.getAllByTestId('date-separator')).toHaveLength(2);
+  });
+
+  it('the header shows the job, its status and deadline, and the company for a candidate', async () => {
+    const page = await renderMessagesPage();
+    await page.user.click(rowFor('Acme Robotics'));
+    const chat = await screen.findByTestId('chat-pane');
+    await within(chat).findByText('Can you do an interview on Monday?');
+    expect(
+      within(chat).getByRole('heading', { level: 2, name: 'Robotics Engineer' }),
+    ).toBeInTheDocument();
+    expect(within(chat).getByText('active')).toBeInTheDocument();
+    expect(within(chat).getByText(/job expires in/)).toHaveTextContent(
+      'job expires in Dec 31, 2026',
+    );
+
+    await page.user.click(rowFor('Nile Software'));
+    await within(screen.getByTestId('chat-pane')).findByText('The role is closed, sorry.');
+    expect(within(screen.getByTestId('chat-pane')).getByText('inactive')).toBeInTheDocument();
+
+    await page.user.click(rowFor('Blue Harbor Logistics'));
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('chat-pane')).getByRole('heading', { level: 2 }),
+      ).toHaveTextContent('No Title'),
+    );
+  });
+
+  it('a company sees the candidate and the application group in the header', async () => {
+    const page = await renderMessagesPage({ scenario: companyScenario() });
+    await page.user.click(rowFor('Omar Khalil'));
+    const chat = screen.getByTestId('chat-pane');
+    await within(chat).findByText('Hi from Omar');
+    expect(page.api.getMessages).toHaveBeenCalledWith({ receiver_id: 2, job_id: 100 });
+    expect(within(chat).getByText('Application group: Shortlist')).toBeInTheDocument();
+    // others' messages carry the sender name
+    expect(within(screen.getByTestId('chat-message')).getByText('Omar Khalil')).toBeInTheDocument();
+  });
+
+  it('opens the conversation named by ?target=&tab= on load and keeps the address in step', async () => {
+    const page = await renderMessagesPage({ search: '?target=11&tab=2' });
+    expect(await screen.findByText('The role is closed, sorry.')).toBeInTheDocument();
+    expect(page.api.getMessages).toHaveBeenCalledWith({ receiver_id: 11, job_id: 101 });
+
+    await page.user.click(rowFor('Acme Robotics'));
+    expect(new URL(location.href).searchParams.get('target')).toBe('10');
+    expect(new URL(location.href).searchParams.get('tab')).toBe('1');
+  });
+
+  it('signs out', async () => {
+    const page = await renderMessagesPage();
+    await page.user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(page.api.logout).toHaveBeenCalled();
+    await waitFor(() => expect(page.navigate).toHaveBeenCalledWith('/login'));
+  });
+});

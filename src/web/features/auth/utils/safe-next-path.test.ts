@@ -1,0 +1,14 @@
+import { safeNextPath } from './safe-next-path.js';
+
+describe('safeNextPath', () => {
+  it.each([
+    ['?next=%2Fmessages%3Ftab%3D2', '/messages?tab=2'],
+    ['?next=%2F%2Fevil.example', '/messages'],
+    ['?next=https%3A%2F%2Fevil.example', '/messages'],
+    ['?next=%2F%5Cevil.example', '/messages'],
+    ['?next=', '/messages'],
+    ['', '/messages'],
+  ])('%s → %s', (search, expected) => {
+    expect(safeNextPath(search)).toBe(expected);
+  });
+});

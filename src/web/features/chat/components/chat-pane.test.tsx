@@ -1,0 +1,215 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ApiError } from '../../../lib/api-client.js';
+import { candidateScenario, makeChat, users } from '../../../test/fixtures.js';
+import {
+  conversationList,
+  messageTexts,
+  renderMessagesPage,
+  rowFor,
+} from '../../../test/render-messages-page.js';
+
+const openAcme = async () => {
+  const page = await renderMessagesPage();
+  await page.user.click(rowFor('Acme Robotics'));
+  await screen.findByText('Can you do an interview on Monday?');
+  return page;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('chat pane: sending', () => {
+  it('Send is disabled for an empty or whitespace-only message', async () => {
+    const page = await openAcme();
+    const send = screen.getByRole('button', { name: 'Send' });
+    expect(send).toBeDisabled();
+    await page.user.type(screen.getByPlaceholderText('Write Message...'), '   ');
+    expect(send).toBeDisabled();
+    await page.user.keyboard('{Enter}');
+    expect(page.api.sendMessage).not.toHaveBeenCalled();
+  });
+
+  it('sends: appended to today, input cleared, conversation record refreshed, list reloaded', async () => {
+    const page = await openAcme();
+    const listLoads = page.api.getInitialData.mock.calls.length;
+    const input = screen.getByPlaceholderText('Write Message...');
+    await page.user.type(input, 'See you on Monday');
+    await page.user.click(screen.getByRole('button', { name: 'Send' }));
+
+    await waitFor(() => expect(messageTexts()).toContain('See you on Monday'));
+    expect(page.api.sendMessage).toHaveBeenCalledWith({
+      receiver_id: 10,
+      messenger_user: 1,
+      job_id: 100,
+      message: 'See you on Monday',
+      client_id: expect.stringMatching(UUID),
+    });
+    expect(input).toHaveValue('');
+    // appended to the last (today's) date group, own message on the end side
+    const groups = screen.getAllByTestId('date-separator');
+    expect(groups).toHaveLength(2);
+    const lastGroup = groups[1]!.closest('section')!;
+    const sent = within(lastGroup).getAllByTestId('chat-message').at(-1)!;
+    expect(sent).toHaveTextContent('See you on Monday');
+    expect(sent).toHaveClass('message--own');
+    expect(sent.querySelector('.message__text')).toHaveAttribute('dir', 'auto');
+    await waitFor(() =>
+      expect(page.api.getInitialData.mock.calls.length).toBeGreaterThan(listLoads),
+    );
+    // the row shows the new preview
+    await waitFor(() =>
+      expect(
+        within(rowFor('Acme Robotics', conversationList())).getByText('See you on Monday'),
+      ).toBeInTheDocument(),
+    );
+  });
+
+  it('Enter sends; Shift+Enter adds a new line', async () => {
+    const page = await openAcme();
+    const input = screen.getByPlaceholderText('Write Message...');
+    await page.user.type(input, 'line one{Shift>}{Enter}{/Shift}line two');
+    expect(input).toHaveValue('line one\nline two');
+    expect(page.api.sendMessage).not.toHaveBeenCalled();
+    await page.user.keyboard('{Enter}');
+    await waitFor(() => expect(page.api.sendMessage).toHaveBeenCalledTimes(1));
+    expect(page.api.sendMessage.mock.calls[0]![0].message).toBe('line one\nline two');
+  });
+
+  it('Send is disabled while sending', async () => {
+    const page = await openAcme();
+    let release!: () => void;
+    const original = page.api.sendMessage.getMockImplementation()!;
+    page.api.sendMessage.mockImplementationOnce(async (body) => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return original(body);
+    });
+    await page.user.type(screen.getByPlaceholderText('Write Message...'), 'Hello');
+    await page.user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await page.user.keyboard('{Enter}');
+    expect(page.api.sendMessage).toHaveBeenCalledTimes(1);
+    release();
+    await waitFor(() => expect(messageTexts()).toContain('Hello'));
+  });
+
+  it('a failed send keeps the text, shows a quiet retry notice, and retry reuses the client_id', async () => {
+    const page = await openAcme();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    page.api.sendMessage.mockRejectedValueOnce(new ApiError(503, 'Service unavailable'));
+    const input = screen.getByPlaceholderText('Write Message...');
+    await page.user.type(input, 'Are you there?');
+    await page.user.click(screen.getByRole('button', { name: 'Send' }));
+
+    const notice = await screen.findByTestId('send-failed');
+    expect(notice).toHaveTextContent('Not sent.');
+    expect(input).toHaveValue('Are you there?');
+    expect(messageTexts()).not.toContain('Are you there?');
+    const firstClientId = page.api.sendMessage.mock.calls[0]![0].client_id;
+    expect(firstClientId).toMatch(UUID);
+
+    await page.user.click(within(notice).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(messageTexts()).toContain('Are you there?'));
+    expect(page.api.sendMessage).toHaveBeenCalledTimes(2);
+    expect(page.api.sendMessage.mock.calls[1]![0].client_id).toBe(firstClientId);
+    expect(screen.queryByTestId('send-failed')).not.toBeInTheDocument();
+    expect(input).toHaveValue('');
+    errors.mockRestore();
+  });
+
+  it('a new message after a successful send gets a new client_id', async () => {
+    const page = await openAcme();
+    const input = screen.getByPlaceholderText('Write Message...');
+    await page.user.type(input, 'one{Enter}');
+    await waitFor(() => expect(messageTexts()).toContain('one'));
+    await page.user.type(input, 'two{Enter}');
+    await waitFor(() => expect(messageTexts()).toContain('two'));
+    const [first, second] = page.api.sendMessage.mock.calls.map(([body]) => body.client_id);
+    expect(first).not.toBe(second);
+  });
+});
+
+describe('chat pane: history paging', () => {
+  const longScenario = () => {
+    const scenario = candidateScenario();
+    const acme = scenario.conversations[0]!;
+    const start = Date.now() - 200 * 60_000;
+    scenario.chats.set(
+      1,
+      Array.from({ length: 120 }, (_, index) =>
+        makeChat(acme, index % 2 ? users.sara : users.acme, `message ${index + 1}`, {
+          id: 1000 + index,
+          createdAt: new Date(start + index * 60_000).toISOString(),
+        }),
+      ),
+    );
+    return scenario;
+  };
+
+  it('loads older messages when scrolled to the top, with `before`, without moving the view', async () => {
+    const page = await renderMessagesPage({ scenario: longScenario() });
+    await page.user.click(rowFor('Acme Robotics'));
+    await screen.findByText('message 120');
+    expect(screen.getAllByTestId('chat-message')).toHaveLength(50);
+    expect(screen.queryByText('message 70')).not.toBeInTheDocument();
+
+    const list = screen.getByTestId('message-list');
+    Object.defineProperty(list, 'scrollHeight', {
+      configurable: true,
+      get: () => list.querySelectorAll('[data-testid="chat-message"]').length * 40,
+    });
+    list.scrollTop = 1500; // 2000 tall, 500 from the bottom
+    fireEvent.scroll(list);
+    expect(page.api.getMessages).toHaveBeenCalledTimes(1);
+
+    list.scrollTop = 0;
+    fireEvent.scroll(list);
+    await screen.findByText('message 70');
+    expect(page.api.getMessages).toHaveBeenLastCalledWith({
+      receiver_id: 10,
+      job_id: 100,
+      before: 1070,
+    });
+    expect(screen.getAllByTestId('chat-message')).toHaveLength(100);
+    // same distance from the bottom as before the older page arrived: 4000 - 2000
+    expect(list.scrollTop).toBe(2000);
+
+    list.scrollTop = 0;
+    fireEvent.scroll(list);
+    await screen.findByText('message 1');
+    expect(page.api.getMessages).toHaveBeenLastCalledWith({
+      receiver_id: 10,
+      job_id: 100,
+      before: 1020,
+    });
+    expect(screen.getAllByTestId('chat-message')).toHaveLength(120);
+    expect(
+      await screen.findByText('This is the beginning of the conversation'),
+    ).toBeInTheDocument();
+
+    list.scrollTop = 0;
+    fireEvent.scroll(list);
+    expect(page.api.getMessages).toHaveBeenCalledTimes(3);
+  });
+
+  it('offers a button for older messages (keyboard users, short first pages)', async () => {
+    const page = await renderMessagesPage({ scenario: longScenario() });
+    await page.user.click(rowFor('Acme Robotics'));
+    await screen.findByText('message 120');
+    await page.user.click(screen.getByRole('button', { name: 'Load older messages' }));
+    expect(await screen.findByText('message 70')).toBeInTheDocument();
+  });
+});
+
+describe('chat pane: errors', () => {
+  it('a failed load only logs and leaves the pane usable', async () => {
+    const page = await renderMessagesPage();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    page.api.getMessages.mockRejectedValueOnce(new ApiError(500, 'boom'));
+    await page.user.click(rowFor('Acme Robotics'));
+    await waitFor(() => expect(screen.queryByText('Loading messages…')).not.toBeInTheDocument());
+    expect(screen.getByPlaceholderText('Write Message...')).toBeEnabled();
+    expect(errors).toHaveBeenCalled();
+    errors.mockRestore();
+  });
+});

@@ -1,0 +1,142 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import {
+  companyScenario,
+  candidateScenario,
+  makeConversation,
+  users,
+  jobs,
+} from '../../../test/fixtures.js';
+import {
+  archivedList,
+  conversationList,
+  renderMessagesPage,
+  rowFor,
+  rowIds,
+} from '../../../test/render-messages-page.js';
+
+describe('conversation panel', () => {
+  it('search: a candidate searches companies, case-insensitive "contains"', async () => {
+    const page = await renderMessagesPage();
+    const search = screen.getByPlaceholderText('search company');
+    await page.user.type(search, 'SOFT');
+    await waitFor(() => expect(rowIds(conversationList())).toEqual([2]));
+    await page.user.clear(search);
+    await page.user.type(search, 'zzz');
+    await waitFor(() => expect(rowIds(conversationList())).toEqual([]));
+    expect(screen.getByText('No conversations match your search')).toBeInTheDocument();
+  });
+
+  it('search: a company searches candidates by name', async () => {
+    const page = await renderMessagesPage({ scenario: companyScenario() });
+    expect(screen.queryByPlaceholderText('search company')).not.toBeInTheDocument();
+    await page.user.type(screen.getByPlaceholderText('search candidates'), 'omar k');
+    await waitFor(() => expect(rowIds(conversationList())).toEqual([5]));
+  });
+
+  it('an owner also gets the candidate search', async () => {
+    const scenario = companyScenario();
+    await renderMessagesPage({ scenario: { ...scenario, auth: users.harbor } });
+    expect(screen.getByPlaceholderText('search candidates')).toBeInTheDocument();
+  });
+
+  it('the job filter reloads the list with job_id; "all jobs" reloads without', async () => {
+    const page = await renderMessagesPage();
+    const filter = screen.getByTestId('job-filter');
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['all jobs', 'Robotics Engineer', 'Backend Developer', 'Product Designer']);
+    await page.user.selectOptions(filter, 'Backend Developer');
+    expect(page.api.getInitialData).toHaveBeenLastCalledWith({ jobId: 101 });
+    await waitFor(() => expect(rowIds(conversationList())).toEqual([2]));
+    // the other jobs stay offered
+    expect(within(filter).getAllByRole('option')).toHaveLength(4);
+
+    await page.user.selectOptions(filter, 'all jobs');
+    expect(page.api.getInitialData).toHaveBeenLastCalledWith({ jobId: null });
+    await waitFor(() => expect(rowIds(conversationList())).toEqual([1, 2, 3]));
+  });
+
+  it('the filter button reloads the list', async () => {
+    const page = await renderMessagesPage();
+    const calls = page.api.getInitialData.mock.calls.length;
+    await page.user.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(calls + 1));
+  });
+
+  it('archived conversations have their own section; archive and unarchive move rows', async () => {
+    const page = await renderMessagesPage();
+    expect(screen.getByRole('heading', { name: 'archived messages' })).toBeInTheDocument();
+    expect(rowIds(conversationList())).toEqual([1, 2, 3]);
+    expect(rowIds(archivedList())).toEqual([4]);
+    expect(conversationList()).toHaveStyle({ maxHeight: '320px' });
+    expect(archivedList()).toHaveStyle({ maxHeight: '350px' });
+
+    const nileItem = rowFor('Nile Software', conversationList()).parentElement!;
+    await page.user.click(within(nileItem).getByRole('button', { name: 'Archive' }));
+    expect(page.api.archiveConversation).toHaveBeenCalledWith(2);
+    await waitFor(() => expect(rowIds(archivedList())).toEqual([2, 4]));
+    expect(rowIds(conversationList())).toEqual([1, 3]);
+
+    const desertItem = rowFor('Desert Bloom Studios', archivedList()).parentElement!;
+    await page.user.click(within(desertItem).getByRole('button', { name: 'Unarchive' }));
+    expect(page.api.unarchiveConversation).toHaveBeenCalledWith(4);
+    await waitFor(() =>
+      expect(rowIds(conversationList())).toEqual([1, 2, 3, 4].filter((id) => id !== 2)),
+    );
+    expect(rowIds(archivedList())).toEqual([2]);
+    expect(screen.getByTestId('live-region')).toHaveTextContent(
+      'Conversation with Desert Bloom Studios moved back',
+    );
+  });
+
+  it('without archived conversations the list may grow to 944px and the section is absent', async () => {
+    const scenario = candidateScenario();
+    scenario.conversations = scenario.conversations.filter((item) => item.candidate_archive === 0);
+    await renderMessagesPage({ scenario });
+    expect(conversationList()).toHaveStyle({ maxHeight: '944px' });
+    expect(screen.queryByTestId('archived-list')).not.toBeInTheDocument();
+  });
+
+  it('a failed archive puts the row back', async () => {
+    const page = await renderMessagesPage();
+    page.api.archiveConversation.mockRejectedValueOnce(new Error('boom'));
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const nileItem = rowFor('Nile Software', conversationList()).parentElement!;
+    await page.user.click(within(nileItem).getByRole('button', { name: 'Archive' }));
+    await waitFor(() => expect(rowIds(conversationList())).toEqual([1, 2, 3]));
+    errors.mockRestore();
+  });
+
+  it('10,000 conversations: only the visible rows are rendered, and search still works', async () => {
+    const scenario = candidateScenario();
+    scenario.conversations = Array.from({ length: 10_000 }, (_, index) =>
+      makeConversation({
+        id: index + 1,
+        candidate: users.sara,
+        company: { id: 20_000 + index, role: 'company', name: `Company ${index + 1}` },
+        job: jobs.robotics,
+      }),
+    );
+    const page = await renderMessagesPage({ scenario });
+    const rendered = rowIds(conversationList()).length;
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(40);
+    await page.user.type(screen.getByPlaceholderText('search company'), 'Company 9999');
+    await waitFor(() => expect(rowIds(conversationList())).toEqual([9999]));
+  });
+
+  it('arrow keys move between rows', async () => {
+    const page = await renderMessagesPage();
+    rowFor('Acme Robotics').focus();
+    await page.user.keyboard('{ArrowDown}');
+    expect(rowFor('Nile Software')).toHaveFocus();
+    await page.user.keyboard('{End}');
+    expect(rowFor('Blue Harbor Logistics')).toHaveFocus();
+    await page.user.keyboard('{Home}');
+    expect(rowFor('Acme Robotics')).toHaveFocus();
+    await page.user.keyboard('{Enter}');
+    expect(await screen.findByText('Can you do an interview on Monday?')).toBeInTheDocument();
+  });
+});

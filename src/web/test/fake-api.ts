@@ -1,0 +1,119 @@
+import { vi } from 'vitest';
+import type { GetMessageBody, SendMessageBody } from '../../shared/api.js';
+import type { Chat, MessengerUser } from '../../shared/models.js';
+import { groupChatsByDate } from '../features/chat/utils/thread-cache.js';
+import { ApiError } from '../lib/api-client.js';
+import type { MessengerApi } from '../lib/services.js';
+import type { Scenario } from './fixtures.js';
+
+const PAGE = 50;
+
+/** An in-memory server for one viewer, every call a `vi.fn` the tests can inspect or override. */
+export const createFakeApi = (scenario: Scenario) => {
+  const state = {
+    auth: scenario.auth,
+    jobs: scenario.jobs,
+    conversations: scenario.conversations.map((item) => ({ ...item })),
+    chats: new Map([...scenario.chats].map(([id, list]) => [id, [...list]])),
+    nextId: 90_000,
+    sentClientIds: new Map<string, Chat>(),
+  };
+  const isCandidate = state.auth.role === 'candidate';
+  const find = (id: number): MessengerUser => {
+    const item = state.conversations.find((candidate) => candidate.id === id);
+    if (!item) throw new ApiError(404, 'Not found');
+    return item;
+  };
+  const update = (id: number, change: Partial<MessengerUser>) => {
+    const item = find(id);
+    Object.assign(item, change);
+    return { ...item };
+  };
+
+  const api = {
+    getInitialData: vi.fn(async ({ jobId }: { jobId: number | null }) => ({
+      jobs: state.jobs,
+      messengerUsers: state.conversations
+        .filter((item) => jobId === null || item.job_id === jobId)
+        .map((item) => ({ ...item })),
+      auth: state.auth,
+    })),
+    getMessages: vi.fn(async (body: GetMessageBody) => {
+      const receiverId = Number(body.receiver_id);
+      const jobId = body.job_id === null || body.job_id === undefined ? null : Number(body.job_id);
+      const item = state.conversations.find(
+        (candidate) =>
+          (isCandidate ? candidate.company_id : candidate.candidate_id) === receiverId &&
+          candidate.job_id === jobId,
+      );
+      if (!item) throw new ApiError(404, 'No such conversation');
+      const all = [...(state.chats.get(item.id) ?? [])].sort((a, b) => a.id - b.id);
+      const before = body.before === undefined ? Infinity : Number(body.before);
+      const eligible = all.filter((chat) => chat.id < before);
+      const limit = body.limit === undefined ? PAGE : Number(body.limit);
+      const page = eligible.slice(-limit);
+      item.is_seen_messages_count = 0;
+      return {
+        receiver: isCandidate
+          ? { id: item.company.id, logo: item.company.logo, user: { name: item.company.user.name } }
+          : {
+              id: item.candidate.id,
+              user: { name: item.candidate.user.name, image_url: item.candidate.user.image_url },
+            },
+        receiverJob: item.job,
+        messages: groupChatsByDate(page),
+        has_more: eligible.length > page.length,
+        messengerUser: { ...item },
+        application_group: isCandidate ? null : { id: 7, name: 'Shortlist' },
+      };
+    }),
+    sendMessage: vi.fn(async (body: SendMessageBody) => {
+      const item = find(Number(body.messenger_user));
+      const repeated = body.client_id ? state.sentClientIds.get(body.client_id) : undefined;
+      if (repeated) return { message: repeated, messengerUser: { ...item } };
+      const now = new Date().toISOString();
+      const message: Chat = {
+        id: state.nextId++,
+        sender_id: state.auth.id,
+        receiver_id: Number(body.receiver_id),
+        job_id: item.job_id,
+        messenger_user_id: item.id,
+        message: body.message.trim(),
+        messaging_date: now.slice(0, 10),
+        messaging_time: '10:00 AM',
+        created_at: now,
+        seen_at: null,
+        client_id: body.client_id ?? null,
+        sender: { id: state.auth.id, name: state.auth.name },
+      };
+      state.chats.set(item.id, [...(state.chats.get(item.id) ?? []), message]);
+      if (body.client_id) state.sentClientIds.set(body.client_id, message);
+      const record = update(item.id, { last_message: message.message, last_message_at: now });
+      return { message, messengerUser: record };
+    }),
+    markUnseen: vi.fn(async (id: number) => ({
+      messengerUser: update(id, { is_seen_messages_count: 0 }),
+    })),
+    archiveConversation: vi.fn(async (id: number) => ({
+      messengerUser: update(id, isCandidate ? { candidate_archive: 1 } : { company_archive: 1 }),
+    })),
+    unarchiveConversation: vi.fn(async (id: number) => ({
+      messengerUser: update(id, isCandidate ? { candidate_archive: 0 } : { company_archive: 0 }),
+    })),
+    logout: vi.fn(async () => undefined),
+  } satisfies MessengerApi;
+
+  /** Another party's message lands on the server (what the live event will announce). */
+  const receive = (chat: Chat) => {
+    state.chats.set(chat.messenger_user_id, [
+      ...(state.chats.get(chat.messenger_user_id) ?? []),
+      chat,
+    ]);
+    const item = state.conversations.find((candidate) => candidate.id === chat.messenger_user_id);
+    if (item && chat.receiver_id === state.auth.id) item.is_seen_messages_count += 1;
+  };
+
+  return { api, state, receive };
+};
+
+export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -1,0 +1,85 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ResourceLanguage } from 'i18next';
+import { vi } from 'vitest';
+import { createQueryClient } from '../app/create-query-client.js';
+import { MessagesApp } from '../app/messages-app.js';
+import { createI18n, type Language } from '../lib/i18n.js';
+import type { Services } from '../lib/services.js';
+import { createFakeApi } from './fake-api.js';
+import { createFakeRealtime } from './fake-realtime.js';
+import { candidateScenario, type Scenario } from './fixtures.js';
+
+/** Vitest runs from the repository root. */
+const LANG_DIR = resolve(process.cwd(), 'src/web/public/lang');
+
+const readTranslations = (language: Language): ResourceLanguage =>
+  JSON.parse(readFileSync(resolve(LANG_DIR, `${language}.json`), 'utf8')) as ResourceLanguage;
+
+export const translations = { en: readTranslations('en'), ar: readTranslations('ar') };
+
+export const createTestI18n = (language: Language = 'en') =>
+  createI18n({ language, load: async (lng) => translations[lng] });
+
+export const testConfig = {
+  key: 'test-key',
+  locales: ['en', 'ar'],
+  fallbackLocale: 'en',
+  broadcaster: { key: 'pk', cluster: 'mt1', forceTLS: false, authEndpoint: '/broadcasting/auth' },
+};
+
+interface RenderOptions {
+  scenario?: Scenario;
+  language?: Language;
+  search?: string;
+}
+
+/** The whole page on a fake server, a fake live connection and a fake sound. */
+export const renderMessagesPage = async ({
+  scenario = candidateScenario(),
+  language = 'en',
+  search = '',
+}: RenderOptions = {}) => {
+  const fake = createFakeApi(scenario);
+  const realtime = createFakeRealtime();
+  const sound = { play: vi.fn(), unlock: vi.fn() };
+  const appI18n = await createTestI18n(language);
+  const navigate = vi.fn();
+  const services: Services = {
+    api: fake.api,
+    config: testConfig,
+    connectRealtime: realtime.connect,
+    setSocketIdSource: vi.fn(),
+    sound,
+    appI18n,
+    navigate,
+    initialSearch: search,
+  };
+  const queryClient = createQueryClient({ retry: false });
+  const user = userEvent.setup();
+  const view = render(<MessagesApp services={services} queryClient={queryClient} />);
+  await screen.findAllByTestId('conversation-row');
+  await waitFor(() => expect(realtime.listening).toBe(true));
+  return { ...view, fake, api: fake.api, realtime, sound, user, appI18n, navigate, queryClient };
+};
+
+export const conversationList = () => screen.getByTestId('conversation-list');
+export const archivedList = () => screen.getByTestId('archived-list');
+
+/** The row button whose accessible name starts with the other party's name. */
+export const rowFor = (name: string | RegExp, container: HTMLElement = document.body) =>
+  within(container).getByRole('button', {
+    name: typeof name === 'string' ? new RegExp(`^${name}`) : name,
+  });
+
+export const rowIds = (container: HTMLElement) =>
+  within(container)
+    .queryAllByTestId('conversation-row')
+    .map((row) => Number(row.getAttribute('data-conversation-id')));
+
+export const messageTexts = () =>
+  screen
+    .queryAllByTestId('chat-message')
+    .map((item) => item.querySelector('.message__text')?.textContent);
