@@ -67,7 +67,9 @@ describe('benchmarks at tiny size', () => {
     for (const dialect of ['sqlite', 'postgres']) {
       expect(c[`${dialect}Accepted`]).toBeGreaterThan(0);
       expect(c[`${dialect}Non2xx`]).toBe(0);
-      expect(c[`${dialect}Delivered`]).toBe(c[`${dialect}Accepted`]);
+      // autocannon stops counting at its deadline: a few stored sends may be missing from its 2xx.
+      expect(c[`${dialect}Stored`]).toBeGreaterThanOrEqual(c[`${dialect}Accepted`] as number);
+      expect(c[`${dialect}Delivered`]).toBe(c[`${dialect}Stored`]);
       expect(c[`${dialect}Duplicates`]).toBe(0);
       expect(c[`${dialect}Misdelivered`]).toBe(0);
       expect(c[`${dialect}RawOk`]).toBeGreaterThan(0);

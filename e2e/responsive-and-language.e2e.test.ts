@@ -103,6 +103,8 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
     await expect.poll(() => row(drawer, ACME.name).getAttribute('aria-current'), WAIT).toBe('true');
     await drawer.getByRole('button', { name: 'Close', exact: true }).click();
     await drawer.waitFor({ state: 'detached' });
+    // focus goes back to the button that opened it
+    expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
 
     // Escape closes it as well
     await opener.click();

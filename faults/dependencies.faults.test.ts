@@ -1,6 +1,7 @@
 /**
- * Dependencies down. PostgreSQL stopped (connections cut, new ones refused) or unreachable
- * (connections accepted, nothing answers): every call answers 503 quickly, the process stays up,
+ * Dependencies down. PostgreSQL stopped (connections cut, new ones refused) or unreachable (a
+ * partition: open connections go silent; or new connections accepted and never answered): every
+ * call answers 503 quickly, the process stays up,
  * and it recovers by itself when the database is back. Redis down under two instances: sends still
  * commit, live delivery resumes when Redis is back, and the clients catch up on what they missed.
  */
@@ -118,6 +119,13 @@ describe('PostgreSQL stopped or unreachable', () => {
     const calls = databaseCalls(server.url, candidate, conversation);
     const before = new Sender(candidate, conversation, 'before the outage');
     await before.run(3);
+
+    // A partition: the pool's open connections go silent, new ones are never answered.
+    await proxy.freeze();
+    await expectAllUnavailable(calls);
+    expect(isAlive(server)).toBe(true);
+    await proxy.up();
+    await until(async () => (await calls[0]!.run()).status === 200, 'the partition healed', 30_000);
 
     // Stopped: every connection to PostgreSQL is cut and new ones are refused.
     await proxy.down();

@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../../src/shared/events.js';
 import { createHistogram, encodeHistogram, recordMs } from './histogram.js';
 import { serveWorker } from './worker-runtime.js';
+import { rawText } from './ws-text.js';
 
 export interface ClientSpec {
   userId: number;
@@ -266,7 +267,7 @@ const openClient = (spec: ClientSpec, request: ConnectRequest, histogram: Return
     ws.on('message', (raw: WebSocket.RawData) => {
       let frame: { event?: string; channel?: string; data?: unknown };
       try {
-        frame = JSON.parse(raw.toString()) as typeof frame;
+        frame = JSON.parse(rawText(raw)) as typeof frame;
       } catch {
         return;
       }

@@ -14,6 +14,8 @@ export interface BenchServer extends ServerProcess {
   wsUrl: string;
   /** Resident set size of the server process, from /proc. */
   rssBytes: () => number;
+  /** CPU time (user + system) the server process has used so far, from /proc. */
+  cpuSeconds: () => number;
 }
 
 export interface StartBenchServerOptions {
@@ -68,6 +70,15 @@ export const readRssBytes = (pid: number): number => {
   return kb * 1024;
 };
 
+const CLOCK_TICKS = 100;
+
+export const readCpuSeconds = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+};
+
 /** The built server (dist/server/main.js) as a child process, tuned for load: no demo data, no send limits. */
 export const startBenchServer = async (options: StartBenchServerOptions): Promise<BenchServer> => {
   const env: Record<string, string> = {
@@ -95,6 +106,7 @@ export const startBenchServer = async (options: StartBenchServerOptions): Promis
     ...server,
     wsUrl: `ws://127.0.0.1:${server.port}/app/${BENCH_PUSHER_KEY}?protocol=7&client=bench&version=1.0`,
     rssBytes: () => readRssBytes(pid),
+    cpuSeconds: () => readCpuSeconds(pid),
   };
 };
 

@@ -7,15 +7,16 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../../src/shared/events.js';
 import { serveWorker } from './worker-runtime.js';
+import { rawText } from './ws-text.js';
 
 let server: WebSocketServer | undefined;
 const sockets = new Map<number, WebSocket>();
 
 const listen = (): Promise<{ port: number }> =>
   new Promise((resolve) => {
-    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, clientTracking: false }, () =>
-      resolve({ port: (wss.address() as AddressInfo).port }),
-    );
+    const wss: WebSocketServer = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, clientTracking: false }, () => {
+      resolve({ port: (wss.address() as AddressInfo).port });
+    });
     server = wss;
     wss.on('connection', (ws, request) => {
       const id = Number(new URL(request.url ?? '/', 'http://relay').searchParams.get('id'));
@@ -24,7 +25,7 @@ const listen = (): Promise<{ port: number }> =>
         if (sockets.get(id) === ws) sockets.delete(id);
       });
       ws.on('message', (raw) => {
-        const { to, chatMessage } = JSON.parse(raw.toString()) as { to: number; chatMessage: unknown };
+        const { to, chatMessage } = JSON.parse(rawText(raw)) as { to: number; chatMessage: unknown };
         sockets
           .get(to)
           ?.send(JSON.stringify({ event: CHAT_MESSAGE_EVENT, channel: userChannelName(to), data: JSON.stringify({ chatMessage }) }));

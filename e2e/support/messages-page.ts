@@ -31,13 +31,11 @@ const pageOf = (scope: Page | Locator): Page => ('page' in scope ? scope.page() 
 
 /** Rows (buttons) whose accessible name starts with `name` (optionally followed by the unread count). */
 const rowMatcher = (page: Page, name: string): Locator =>
-  page
-    .getByTestId('conversation-row')
-    .and(
-      page.getByRole('button', {
-        name: new RegExp(`^${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'u'),
-      }),
-    );
+  page.getByTestId('conversation-row').and(
+    page.getByRole('button', {
+      name: new RegExp(`^${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'u'),
+    }),
+  );
 
 /** The row of the conversation with `name`, inside `scope` (a list, the drawer or the whole page). */
 export const row = (scope: Page | Locator, name: string): Locator => {

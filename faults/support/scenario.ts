@@ -67,7 +67,7 @@ export class Sender {
     for (let i = 0; i < count && !this.stopped; i++) {
       const record: SendRecord = {
         clientId: newClientId(),
-        text: `${this.label} #${i}`,
+        text: `${this.label} #${this.records.length}`,
         conversationId: this.conversation.id,
         attempts: 0,
         statuses: [],

@@ -42,9 +42,16 @@ export const pusherKey = async (server: Pick<ServerProcess, 'url'>): Promise<str
 /** True while the process runs (not exited, not killed). */
 export const isAlive = (server: ServerProcess): boolean => server.child.exitCode === null && server.child.signalCode === null;
 
-/** Graceful stop (SIGTERM), bounded: a process that does not exit in time is killed and reported. */
+/**
+ * Graceful stop (SIGTERM), bounded: a process that does not exit in time is killed and reported.
+ * A process that already died (and was not killed by the test) has its output printed.
+ */
 export const stopServer = async (server: ServerProcess | undefined, ms = 15_000): Promise<void> => {
-  if (!server || !isAlive(server)) return;
+  if (!server) return;
+  if (!isAlive(server)) {
+    if (server.child.signalCode !== 'SIGKILL') console.error(`server on port ${server.port} had exited:\n${server.output().slice(-4000)}`);
+    return;
+  }
   let timer: NodeJS.Timeout | undefined;
   const stopped = await Promise.race([
     server.stop().then(() => true),

@@ -8,10 +8,9 @@ import {
   receiverSchema,
 } from './models.js';
 
-export const MESSAGE_MAX_LENGTH = 5000;
-export const PAGE_LIMIT_DEFAULT = 50;
-export const PAGE_LIMIT_MAX = 100;
-export const BODY_LIMIT_BYTES = 64 * 1024;
+import { MESSAGE_MAX_LENGTH, PAGE_LIMIT_MAX } from './paths.js';
+
+export { BODY_LIMIT_BYTES, MESSAGE_MAX_LENGTH, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, paths } from './paths.js';
 
 const id = z.coerce.number().int().positive();
 const nullableJobId = z
@@ -121,19 +120,3 @@ export const errorResponseSchema = z.object({
   errors: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
-
-/** The HTTP paths of the contract, in one place for server, client and tests. */
-export const paths = {
-  config: '/messenger/config',
-  login: '/login',
-  logout: '/logout',
-  tokens: '/api/tokens',
-  initialData: '/load/messengers/initial/data',
-  getMessage: '/user/get/message',
-  sendMessage: '/user/send/message',
-  unseen: (messengerUserId: number) => `/user/send/message/unseen/${messengerUserId}`,
-  archive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/archive`,
-  unarchive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/unarchive`,
-  broadcastingAuth: '/broadcasting/auth',
-  broadcastingUserAuth: '/broadcasting/user-auth',
-} as const;

@@ -31,6 +31,28 @@ export const dialectOf = (url: string): DialectName => {
   );
 };
 
+/**
+ * Kysely prepares every statement again on each run, which costs about as much as running it.
+ * better-sqlite3 statements are reusable: keep them by SQL text (the app issues a few dozen distinct
+ * ones; bounded anyway). A statement still busy (an open iterator) is never handed out twice.
+ */
+const withStatementCache = (sqlite: SqliteDatabase.Database, max = 500) => {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql: string) => {
+      const cached = statements.get(sql);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(sql);
+      if (!cached) {
+        if (statements.size >= max) statements.clear();
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+};
+
 export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db => {
   const dialect = dialectOf(url);
   if (dialect === 'sqlite') {
@@ -42,7 +64,9 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
     sqlite.pragma('synchronous = NORMAL');
     // better-sqlite3 waits synchronously: keep the wait short, a locked database answers 503.
     sqlite.pragma('busy_timeout = 1000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    });
     return { kysely, dialect, destroy: () => kysely.destroy() };
   }
   // Both bounds keep "PostgreSQL unreachable" a quick 503: a new connection that cannot be opened,
@@ -54,8 +78,11 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
     query_timeout: 3000,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
-  // An idle client losing its server must not crash the process; the next query reports it.
+  // A client losing its server must not crash the process. Idle clients report it to the pool;
+  // a checked-out client (mid-transaction, or its query timed out) emits 'error' on itself, and an
+  // 'error' event nobody listens to is fatal. Its queries fail (→ 503) and the pool drops it on release.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect, destroy: () => kysely.destroy() };
 };

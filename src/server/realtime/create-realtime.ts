@@ -120,6 +120,12 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       channel: `${options.redisPrefix ?? `realtime:${options.appId}`}:fanout`,
       onMessage,
       logger,
+      // Events published while the subscription was down never reached this instance's sockets:
+      // make them reconnect, so that every page catches up (the server keeps no history).
+      onResubscribed: () => {
+        const count = endpoint.reconnectAll('Live events may have been missed');
+        logger?.info({ sockets: count }, 'realtime: fan-out subscription restored; sockets told to reconnect and catch up');
+      },
     });
     const redisBroadcaster = new RedisBroadcaster(fanout);
     broadcaster = redisBroadcaster;

@@ -217,6 +217,17 @@ export class PusherServer {
     return conns.length;
   }
 
+  /**
+   * Closes every socket with 4200: pusher-js reconnects at once and re-subscribes, and the page
+   * catches up. Used when this instance may have missed events (its Redis subscription was cut).
+   * Returns how many sockets were closed.
+   */
+  reconnectAll(reason: string): number {
+    const conns = [...this.connections.values()];
+    for (const conn of conns) this.shutdown(conn, CloseCode.Reconnect, reason);
+    return conns.length;
+  }
+
   /** Graceful shutdown: every socket gets 4200; resolves when all are closed. */
   close(): Promise<void> {
     this.closing ??= this.doClose();

@@ -27,6 +27,11 @@ export interface RedisFanoutOptions {
   logger?: RealtimeLogger | undefined;
   /** How long a publish waits for a (re)connecting publisher before it fails. Default 1000 ms. */
   publishWaitMs?: number;
+  /**
+   * Called once the subscription is active again after the subscriber lost its connection: events
+   * published in between never reached this instance, so its sockets have to catch up.
+   */
+  onResubscribed?: () => void;
 }
 
 /**
@@ -58,6 +63,7 @@ export class RedisFanout {
     });
     this.watch(this.publisher, 'publisher');
     this.watch(this.subscriber, 'subscriber');
+    this.watchSubscription();
     this.subscriber.on('message', (channel: string, payload: string) => {
       if (channel === this.channel) this.receive(payload);
     });
@@ -133,6 +139,28 @@ export class RedisFanout {
       timer.unref();
       this.publisher.once('ready', onReady);
       this.publisher.once('end', onEnd);
+    });
+  }
+
+  /**
+   * Reports a subscription that is back after its connection was lost. ioredis re-subscribes by
+   * itself on 'ready'; the SUBSCRIBE sent here is answered after that one (subscribing twice is
+   * harmless), so once it resolves the subscription is active again.
+   */
+  private watchSubscription(): void {
+    let lost = false;
+    this.subscriber.on('close', () => {
+      if (!this.closed) lost = true;
+    });
+    this.subscriber.on('ready', () => {
+      if (!lost || this.closed) return;
+      lost = false;
+      this.subscriber.subscribe(this.channel).then(
+        () => {
+          if (!this.closed) this.options.onResubscribed?.();
+        },
+        (error: unknown) => this.options.logger?.warn({ err: error }, 'realtime: could not re-subscribe to the fan-out'),
+      );
     });
   }
 

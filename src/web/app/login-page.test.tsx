@@ -15,7 +15,7 @@ const demoAccounts = [
 
 const renderLogin = async ({ search = '', accounts = demoAccounts, loginStatus = 200 } = {}) => {
   const fetchImpl = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
-    const path = String(url);
+    const path = typeof url === 'string' ? url : url instanceof URL ? url.href : url.url;
     if (path.startsWith('/api/demo-accounts')) return json(200, { accounts });
     if (path.startsWith('/login') && init?.method === 'POST') {
       return loginStatus === 200
@@ -50,7 +50,7 @@ describe('sign-in page', () => {
     await page.user.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(page.navigate).toHaveBeenCalledWith('/messages?target=10&tab=1'));
     const [, init] = loginCall(page.fetchImpl)!;
-    expect(JSON.parse(String((init as RequestInit).body))).toEqual({
+    expect(JSON.parse((init as RequestInit).body as string)).toEqual({
       email: 'candidate@example.com',
       password: 'password',
     });
@@ -73,7 +73,7 @@ describe('sign-in page', () => {
     await page.user.click(demo);
     await waitFor(() => expect(page.navigate).toHaveBeenCalledWith('/messages'));
     const [, init] = loginCall(page.fetchImpl)!;
-    expect(JSON.parse(String((init as RequestInit).body))).toEqual({
+    expect(JSON.parse((init as RequestInit).body as string)).toEqual({
       email: 'company@example.com',
       password: 'password',
     });

@@ -17,7 +17,7 @@ interface LoginPageProps {
   client: ApiClient;
   appI18n: AppI18n;
   search: string;
-  navigate(url: string): void;
+  navigate: (url: string) => void;
 }
 
 /** The sign-in page: email + password, and in demo mode the demo accounts one click away. */
@@ -27,6 +27,10 @@ export const LoginPage = ({ client, appI18n, search, navigate }: LoginPageProps)
   const next = useMemo(() => safeNextPath(search), [search]);
   const onSignedIn = useCallback(() => navigate(next), [navigate, next]);
   const { signIn, pending, error } = useSignIn(client, onSignedIn);
+
+  useEffect(() => {
+    document.title = t('login.title');
+  }, [t]);
 
   useEffect(() => {
     let cancelled = false;

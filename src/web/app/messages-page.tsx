@@ -56,9 +56,13 @@ export const MessagesPage = () => {
   const data = conversations.data;
   const auth = data?.auth;
   const jobs = useJobOptions(data?.jobs);
-  const archive = useArchiveConversation(auth?.role);
+  const { mutate: archiveConversation } = useArchiveConversation(auth?.role);
 
   useLiveUpdates({ auth, selection, jobFilter, muted, announce });
+
+  useEffect(() => {
+    document.title = t('app.title');
+  }, [t]);
 
   const select = useCallback(
     (item: MessengerUser) => {
@@ -95,7 +99,7 @@ export const MessagesPage = () => {
   const onToggleArchive = useCallback(
     (item: MessengerUser, toArchive: boolean) => {
       if (!auth) return;
-      archive.mutate({ item, archive: toArchive });
+      archiveConversation({ item, archive: toArchive });
       const name = otherPartyOf(item, auth.role).name;
       announce(
         toArchive
@@ -103,8 +107,7 @@ export const MessagesPage = () => {
           : t('conversations.unarchivedNotice', { name }),
       );
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- archive.mutate is stable
-    [auth, announce, t],
+    [auth, archiveConversation, announce, t],
   );
 
   const onSent = useCallback(

@@ -11,7 +11,7 @@ const focusableIn = (root: HTMLElement): HTMLElement[] =>
 interface DrawerProps {
   title: string;
   closeLabel: string;
-  onClose(): void;
+  onClose: () => void;
   children: ReactNode;
 }
 

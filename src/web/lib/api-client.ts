@@ -49,7 +49,7 @@ const buildUrl = (path: string, query: Record<string, QueryValue>): string => {
 };
 
 const readError = async (response: Response): Promise<ApiError> => {
-  let body: Partial<ErrorResponse> | null = null;
+  let body: Partial<ErrorResponse> | null;
   try {
     body = (await response.json()) as Partial<ErrorResponse>;
   } catch {

@@ -1,9 +1,21 @@
 import type { MessengerConfig } from '../../shared/api.js';
-import type { Chat } from '../../shared/models.js';
 import { csrfHeaders } from './csrf.js';
 import type { RealtimeConnection } from './realtime.js';
 
 type Broadcaster = MessengerConfig['broadcaster'];
+
+/** The part of the pusher-js client used here (laravel-echo's typings leave it unresolved). */
+interface PusherConnectionLike {
+  state: string;
+  bind(
+    event: 'state_change',
+    callback: (states: { previous: string; current: string }) => void,
+  ): void;
+  unbind(
+    event: 'state_change',
+    callback: (states: { previous: string; current: string }) => void,
+  ): void;
+}
 
 /** pusher-js connection states that mean the socket is (or was) gone. */
 const DROPPED_STATES: ReadonlySet<string> = new Set([
@@ -64,12 +76,13 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
     },
   });
 
-  const pusher = echo.connector.pusher;
+  const connection = (echo.connector as unknown as { pusher: { connection: PusherConnectionLike } })
+    .pusher.connection;
   const reconnectHandlers = new Set<() => void>();
   const detect = createReconnectDetector(() => reconnectHandlers.forEach((handler) => handler()));
   const onStateChange = (states: { current: string }) => detect(states.current);
-  pusher.connection.bind('state_change', onStateChange);
-  detect(pusher.connection.state);
+  connection.bind('state_change', onStateChange);
+  detect(connection.state);
 
   return {
     socketId: () => echo.socketId() || undefined,
@@ -78,7 +91,7 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
       const channel = echo.private(channelName);
       const listener = (payload: unknown) => {
         const parsed = chatMessageEventSchema.safeParse(payload);
-        if (parsed.success) handler(parsed.data.chatMessage as Chat);
+        if (parsed.success) handler(parsed.data.chatMessage);
         else console.error('Ignoring a malformed ChatMessage event', parsed.error);
       };
       channel.listen('ChatMessage', listener);
@@ -98,7 +111,7 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
       return () => reconnectHandlers.delete(handler);
     },
     disconnect() {
-      pusher.connection.unbind('state_change', onStateChange);
+      connection.unbind('state_change', onStateChange);
       reconnectHandlers.clear();
       echo.disconnect();
     },

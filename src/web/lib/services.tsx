@@ -29,11 +29,11 @@ export interface Services {
   /** Opens the live connection (loaded lazily). */
   connectRealtime: ConnectRealtime;
   /** Tells the API client which socket id to send as `X-Socket-ID`. */
-  setSocketIdSource(source: (() => string | undefined) | null): void;
+  setSocketIdSource: (source: (() => string | undefined) | null) => void;
   sound: NotificationSound;
   appI18n: AppI18n;
   /** Leaves the page (a full navigation); tests record it. */
-  navigate(url: string): void;
+  navigate: (url: string) => void;
   /** The page URL's query string at load (`target`, `tab`). */
   initialSearch: string;
 }

@@ -22,19 +22,25 @@ class ResizeObserverStub {
   unobserve() {}
   disconnect() {}
 }
-globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
-
-if (!Element.prototype.scrollTo) {
-  Element.prototype.scrollTo = function scrollTo(
-    this: Element,
-    options?: ScrollToOptions | number,
-    y?: number,
-  ) {
-    if (typeof options === 'number') this.scrollTop = y ?? 0;
-    else if (options?.top !== undefined) this.scrollTop = options.top;
-  } as Element['scrollTo'];
+if (!('ResizeObserver' in globalThis)) {
+  Object.defineProperty(globalThis, 'ResizeObserver', {
+    configurable: true,
+    value: ResizeObserverStub,
+  });
 }
-Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+
+if (!('scrollTo' in Element.prototype)) {
+  Object.defineProperty(Element.prototype, 'scrollTo', {
+    configurable: true,
+    value(this: Element, options?: ScrollToOptions | number, y?: number) {
+      if (typeof options === 'number') this.scrollTop = y ?? 0;
+      else if (options?.top !== undefined) this.scrollTop = options.top;
+    },
+  });
+}
+if (!('scrollIntoView' in Element.prototype)) {
+  Object.defineProperty(Element.prototype, 'scrollIntoView', { configurable: true, value() {} });
+}
 
 /** Small-screen media query: tests flip it with `setSmallScreen`. */
 let smallScreen = false;

@@ -61,5 +61,5 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
     return reply.code(201).send({ token });
   });
 
-  app.get('/api/demo-accounts', async () => ({ accounts: await options.demoAccounts() }));
+  app.get(paths.demoAccounts, async () => ({ accounts: await options.demoAccounts() }));
 };

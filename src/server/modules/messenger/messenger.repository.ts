@@ -202,7 +202,16 @@ export const createMessengerRepository = (db: Kysely<Database>) => ({
         [receiverSide.archive]: 0,
       }))
       .where('id', '=', conversationId)
-      .execute(),
+      // The row as this send leaves it (the row stays locked until commit): no re-read needed.
+      .returning([
+        'last_message',
+        'last_message_at',
+        'candidate_unread',
+        'company_unread',
+        'candidate_archive',
+        'company_archive',
+      ])
+      .executeTakeFirstOrThrow(),
 
   setArchive: (conversationId: number, side: Side, archived: boolean) =>
     db

@@ -159,7 +159,7 @@ export const createMessengerService = ({
         repository.transaction(async (trx) => {
           if (input.client_id) {
             const existing = await repository.findChatByClientId(viewer.id, input.client_id, trx);
-            if (existing) return { chat: existing, created: false };
+            if (existing) return { chat: existing, created: false, conversation: undefined };
           }
           const conversation = await repository.findConversation(input.messenger_user, trx);
           if (!conversation) throw notFound('Conversation not found.');
@@ -184,7 +184,7 @@ export const createMessengerService = ({
             created_at: createdAt,
             seen_at: null,
           });
-          await repository.recordSend(
+          const updated = await repository.recordSend(
             trx,
             conversation.id,
             receiverSide,
@@ -203,7 +203,7 @@ export const createMessengerService = ({
             seen_at: null,
             sender_name: viewer.name,
           };
-          return { chat, created: true };
+          return { chat, created: true, conversation: { ...conversation, ...updated } };
         });
 
       let stored: Awaited<ReturnType<typeof store>>;
@@ -214,7 +214,7 @@ export const createMessengerService = ({
         if (!input.client_id || !isUniqueViolation(error)) throw error;
         const existing = await repository.findChatByClientId(viewer.id, input.client_id);
         if (!existing) throw error;
-        stored = { chat: existing, created: false };
+        stored = { chat: existing, created: false, conversation: undefined };
       }
       if (stored.chat.messenger_user_id !== input.messenger_user) {
         throw new HttpError(422, 'The client_id was already used for another conversation.', {
@@ -222,7 +222,10 @@ export const createMessengerService = ({
         });
       }
       const message: Chat = presentChat(stored.chat);
-      const messengerUser = await present(viewer, message.messenger_user_id);
+      // A new message: the conversation as the send's own update left it; a replay: read it again.
+      const messengerUser = stored.conversation
+        ? presentConversation(stored.conversation, side)
+        : await present(viewer, message.messenger_user_id);
       if (stored.created) {
         const event: ChatMessageEvent = { chatMessage: message };
         await publisher

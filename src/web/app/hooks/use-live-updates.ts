@@ -17,7 +17,7 @@ interface LiveUpdatesOptions {
   selection: ConversationSelection | null;
   jobFilter: string;
   muted: boolean;
-  announce(message: string): void;
+  announce: (message: string) => void;
 }
 
 const threadKeyOf = (selection: ConversationSelection) =>

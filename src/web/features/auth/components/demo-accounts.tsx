@@ -4,7 +4,7 @@ import type { DemoAccount } from '../api/get-demo-accounts.js';
 interface DemoAccountsProps {
   accounts: readonly DemoAccount[];
   pending: boolean;
-  onChoose(account: DemoAccount): void;
+  onChoose: (account: DemoAccount) => void;
 }
 
 /** Demo mode: every demo account signs in with one click. */

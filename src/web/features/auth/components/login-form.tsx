@@ -5,7 +5,7 @@ import type { SignInError } from '../hooks/use-sign-in.js';
 interface LoginFormProps {
   pending: boolean;
   error: SignInError | null;
-  onSubmit(email: string, password: string): void;
+  onSubmit: (email: string, password: string) => void;
 }
 
 export const LoginForm = ({ pending, error, onSubmit }: LoginFormProps) => {

@@ -5,6 +5,6 @@ export const safeNextPath = (search: string): string => {
   const next = new URLSearchParams(search).get('next');
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
     return pagePaths.messages;
-  if (/[\u0000-\u001f]/.test(next)) return pagePaths.messages;
+  if ([...next].some((char) => char.charCodeAt(0) < 0x20)) return pagePaths.messages;
   return next;
 };

@@ -7,8 +7,8 @@ interface ChatFooterProps {
   loading: boolean;
   sending: boolean;
   failed: boolean;
-  onSend(text: string): Promise<boolean>;
-  onRetry(): Promise<boolean>;
+  onSend: (text: string) => Promise<boolean>;
+  onRetry: () => Promise<boolean>;
 }
 
 /** The textarea and Send: Enter sends, Shift+Enter adds a line; a quiet notice when a send failed. */

@@ -19,7 +19,7 @@ export interface OpenConversation extends ThreadKeyParts {
 interface ChatPaneProps {
   viewer: AuthUser;
   conversation: OpenConversation | null;
-  onSent(response: SendMessageResponse): void;
+  onSent: (response: SendMessageResponse) => void;
 }
 
 /** The placeholder, or the open conversation: header, messages and the footer. */
@@ -42,7 +42,7 @@ const OpenChat = ({
 }: {
   viewer: AuthUser;
   conversation: OpenConversation;
-  onSent(response: SendMessageResponse): void;
+  onSent: (response: SendMessageResponse) => void;
 }) => {
   const headingId = useId();
   const { conversationId, receiverId, jobId } = conversation;

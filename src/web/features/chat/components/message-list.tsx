@@ -17,7 +17,7 @@ interface MessageListProps {
   loading: boolean;
   hasOlder: boolean;
   loadingOlder: boolean;
-  onLoadOlder(): void;
+  onLoadOlder: () => void;
   labelledBy: string;
 }
 

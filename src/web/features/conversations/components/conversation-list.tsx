@@ -17,8 +17,8 @@ interface ConversationListProps {
   /** Max height in px (944 alone, 320 with an archived section, 350 for the archived list). */
   maxHeight: number;
   now: number;
-  onSelect(item: MessengerUser): void;
-  onToggleArchive(item: MessengerUser, archive: boolean): void;
+  onSelect: (item: MessengerUser) => void;
+  onToggleArchive: (item: MessengerUser, archive: boolean) => void;
 }
 
 /** A virtualized list of conversation rows; Arrow keys, Home and End move between rows. */

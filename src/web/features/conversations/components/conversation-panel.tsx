@@ -17,12 +17,12 @@ interface ConversationPanelProps {
   loading: boolean;
   selectedId: number | null;
   search: string;
-  onSearchChange(value: string): void;
+  onSearchChange: (value: string) => void;
   jobFilter: string;
-  onJobFilterChange(value: string): void;
-  onFilter(): void;
-  onSelect(item: MessengerUser): void;
-  onToggleArchive(item: MessengerUser, archive: boolean): void;
+  onJobFilterChange: (value: string) => void;
+  onFilter: () => void;
+  onSelect: (item: MessengerUser) => void;
+  onToggleArchive: (item: MessengerUser, archive: boolean) => void;
   /** In the small-screen drawer the dialog carries the title and the archived heading reads differently. */
   inDrawer?: boolean;
 }

@@ -12,8 +12,8 @@ interface ConversationRowProps {
   archived: boolean;
   index: number;
   now: number;
-  onSelect(item: MessengerUser): void;
-  onToggleArchive(item: MessengerUser, archive: boolean): void;
+  onSelect: (item: MessengerUser) => void;
+  onToggleArchive: (item: MessengerUser, archive: boolean) => void;
 }
 
 /**

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { isSupportedLanguage, SUPPORTED_LANGUAGES, type Language } from '../../../lib/i18n.js';
 
 interface LanguageSwitchProps {
-  onChange(language: Language): void;
+  onChange: (language: Language) => void;
 }
 
 /** Each language is named in itself, so anyone can find their own. */

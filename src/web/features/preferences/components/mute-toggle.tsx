@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 
 interface MuteToggleProps {
   muted: boolean;
-  onChange(muted: boolean): void;
+  onChange: (muted: boolean) => void;
 }
 
 /** Sound on / off for new-message notifications. */

@@ -1,0 +1,24 @@
+/**
+ * The contract's HTTP paths and limits, free of zod so the client's first bundle can import them
+ * without the schemas (src/shared/api.ts re-exports them).
+ */
+export const MESSAGE_MAX_LENGTH = 5000;
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_LIMIT_MAX = 100;
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export const paths = {
+  config: '/messenger/config',
+  login: '/login',
+  logout: '/logout',
+  tokens: '/api/tokens',
+  demoAccounts: '/api/demo-accounts',
+  initialData: '/load/messengers/initial/data',
+  getMessage: '/user/get/message',
+  sendMessage: '/user/send/message',
+  unseen: (messengerUserId: number) => `/user/send/message/unseen/${messengerUserId}`,
+  archive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/archive`,
+  unarchive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/unarchive`,
+  broadcastingAuth: '/broadcasting/auth',
+  broadcastingUserAuth: '/broadcasting/user-auth',
+} as const;
