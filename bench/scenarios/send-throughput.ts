@@ -3,7 +3,7 @@ import type { LoadRequest, LoadResult } from '../lib/autocannon-worker.js';
 import { createBenchDatabase, seedPairs, type BenchDatabase } from '../lib/database.js';
 import { clientSpecs, conversationSpecs } from '../lib/delivery.js';
 import type { ConnectRequest, ConnectResult, ListenStats } from '../lib/delivery-client-worker.js';
-import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, callQuery, startBenchServer } from '../lib/server.js';
+import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, callQuery, readCpuSeconds, startBenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import { atLeast, bySize, exactly, info, type Checks, type ResultRow, type Scenario } from '../lib/types.js';
 
@@ -16,6 +16,8 @@ const P99_LIMIT_MS = 25;
 
 export interface SweepStep extends LoadResult {
   withinLimit: boolean;
+  /** CPU time of the server process per answered request, ms. */
+  serverCpuMs: number;
 }
 
 export interface SweepOutcome {
@@ -36,14 +38,20 @@ export const sweep = async (
   seconds: number,
   warmupSeconds: number,
   log: (message: string) => void,
+  cpuSeconds: () => number,
 ): Promise<SweepOutcome> => {
   const warmup = await loader.call<LoadResult>('run', { ...base, connections: connections[0] ?? 4, durationSeconds: warmupSeconds }, 120_000);
   const steps: SweepStep[] = [];
   for (const count of connections) {
+    const cpuBefore = cpuSeconds();
     const result = await loader.call<LoadResult>('run', { ...base, connections: count, durationSeconds: seconds }, 120_000);
-    const step = { ...result, withinLimit: result.latency.p99 <= P99_LIMIT_MS && result.non2xx === 0 && result.errors === 0 };
+    const serverCpuMs = result.requests > 0 ? ((cpuSeconds() - cpuBefore) * 1000) / result.requests : 0;
+    const step = { ...result, serverCpuMs, withinLimit: result.latency.p99 <= P99_LIMIT_MS && result.non2xx === 0 && result.errors === 0 };
     steps.push(step);
-    log(`  c=${count}: ${Math.round(result.okPerSecond)} 2xx/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+    log(
+      `  c=${count}: ${Math.round(result.okPerSecond)} 2xx/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
+        `server CPU ${serverCpuMs.toFixed(2)} ms/request, non-2xx ${result.non2xx}, errors ${result.errors}`,
+    );
     const previous = steps.at(-2);
     if (!step.withinLimit && previous && step.okPerSecond <= previous.okPerSecond * 1.05) break;
     if (step.latency.p99 > P99_LIMIT_MS * 3) break;
@@ -91,6 +99,7 @@ const runOn = async (
         config.seconds,
         config.warmupSeconds,
         log,
+        () => server.cpuSeconds(),
       );
       // Every stored message must reach its receiver once: wait for the last broadcasts, then compare.
       // (autocannon stops counting at the deadline, so a few stored sends are not among its 2xx.)
@@ -120,6 +129,7 @@ const runOn = async (
         config.seconds,
         config.warmupSeconds,
         log,
+        () => readCpuSeconds(rawProcess.pid),
       );
     } finally {
       await rawProcess.stop();
@@ -144,6 +154,12 @@ const runOn = async (
         bestRaw ? `${bestRaw.connections} connections, p99 ${bestRaw.latency.p99} ms` : 'no step within the limit',
       ),
       atLeast(`${dialect}: sends/s ÷ bare baseline`, ratio, 0.6, '×'),
+      info(
+        `${dialect}: server CPU per send`,
+        bestApp ? Math.round(bestApp.serverCpuMs * 1000) / 1000 : null,
+        'ms',
+        bestRaw ? `bare baseline ${bestRaw.serverCpuMs.toFixed(3)} ms per insert` : undefined,
+      ),
       exactly(`${dialect}: non-2xx / errors during the sweep`, app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0), 0),
       exactly(`${dialect}: stored sends not broadcast to their receiver`, stored - received.uniqueToReceiver, 0, '', `${stored.toLocaleString('en-US')} stored`),
     ];
@@ -158,7 +174,7 @@ const runOn = async (
       [`${dialect}Steps`]: app.steps.length,
     };
     const notes = [
-      `${dialect} sweep (connections: 2xx/s, p99 ms): app ${app.steps.map((s) => `${s.connections}: ${Math.round(s.okPerSecond)}, ${s.latency.p99}`).join('; ')} — bare ${raw.steps.map((s) => `${s.connections}: ${Math.round(s.okPerSecond)}, ${s.latency.p99}`).join('; ')}`,
+      `${dialect} sweep (connections: 2xx/s, p99 ms, server CPU ms per request): app ${app.steps.map((s) => `${s.connections}: ${Math.round(s.okPerSecond)}, ${s.latency.p99}, ${s.serverCpuMs.toFixed(2)}`).join('; ')} — bare ${raw.steps.map((s) => `${s.connections}: ${Math.round(s.okPerSecond)}, ${s.latency.p99}, ${s.serverCpuMs.toFixed(2)}`).join('; ')}`,
     ];
     return { rows, checks, notes };
   } finally {
