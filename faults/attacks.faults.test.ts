@@ -20,6 +20,7 @@ import {
   type Conversation,
   type HttpSession,
 } from './support/clients.js';
+import { launchChromium, openMessagesPage } from './support/browser.js';
 import { freshSqlite, type FaultDatabase } from './support/databases.js';
 import { postTrigger, signTrigger, type PusherCredentials } from './support/pusher-http.js';
 import { RawSocket } from './support/raw-socket.js';
@@ -304,7 +305,9 @@ describe('the live endpoint', () => {
     const session = sessions.owner;
     const socket = await RawSocket.open(server.port, credentials.key);
     const bystander = await RawSocket.open(server.port, credentials.key);
-    const frameErrors = () => socket.frames.filter((frame) => frame.event === 'pusher:error').length;
+    // Each bad frame is answered (pusher:error, or a subscription error for a bad channel name).
+    const frameErrors = () =>
+      socket.frames.filter((frame) => frame.event === 'pusher:error' || frame.event === 'pusher:subscription_error').length;
     const garbage: (string | Buffer)[] = [
       '{not json',
       '[]',
@@ -319,7 +322,7 @@ describe('the live endpoint', () => {
       Buffer.from([0xff, 0x00, 0xfe]),
     ];
     for (const frame of garbage) socket.ws.send(frame);
-    await until(() => frameErrors() >= garbage.length - 2, 'an error answer per malformed frame');
+    await until(() => frameErrors() >= garbage.length, 'an error answer per malformed frame');
     expect(socket.isOpen).toBe(true);
 
     // Still a working socket: subscribe (signed) and receive.
@@ -526,5 +529,52 @@ describe('bursts', () => {
     expect(token.status).toBe(429);
     // Another account from the same client is not locked out by it.
     expect((await signIn(base, DEMO.candidate2)).userId).toBeGreaterThan(0);
+  });
+});
+
+describe('stored XSS in the browser', () => {
+  test('payloads in messages and in a user name render as inert text (no dialog, no element, no script)', async () => {
+    const payloads = [
+      '<img src=x onerror=alert(1)>',
+      '<script>alert(2)</script>',
+      '<svg onload=alert(3)></svg>',
+      '<a href="javascript:alert(4)">click me</a>',
+      '"><iframe srcdoc="<script>parent.alert(5)</script>">',
+      '<img src=x onerror="window.faultsXss=1">',
+      '{{constructor.constructor(\'alert(6)\')()}} ${alert(7)}',
+    ];
+    const evilName = '<script>alert("name")</script><img src=x onerror=alert(8)> Omar';
+    await db.renameUser(DEMO.candidate2, evilName);
+    const omar = await signIn(server.url, DEMO.candidate2);
+    expect(omar.name).toBe(evilName);
+    const toAcme = await conversationWith(omar, sessions.company.userId);
+    for (const payload of payloads.slice(0, 4)) expect((await sendMessage(omar, toAcme, payload)).ok).toBe(true);
+
+    const browser = await launchChromium();
+    try {
+      const acmePage = await openMessagesPage(browser, server.url, sessions.company, await conversationWith(sessions.company, omar.userId));
+      const { page } = acmePage;
+      // Stored ones on the first load, the rest live while the page is open.
+      for (const payload of payloads.slice(4)) expect((await sendMessage(omar, toAcme, payload)).ok).toBe(true);
+      const chatBox = page.locator('#messageChatBox');
+      for (const payload of payloads) {
+        await chatBox.locator('[data-testid="chat-message"] .message__text', { hasText: payload }).first().waitFor({ state: 'visible' });
+        const texts = await chatBox.locator('[data-testid="chat-message"] .message__text').allTextContents();
+        expect(texts, payload).toContain(payload);
+      }
+      // The name shows as text in the list and in the open chat.
+      await page.getByText(evilName, { exact: true }).first().waitFor({ state: 'visible' });
+      expect(await page.getByText(evilName, { exact: true }).count()).toBeGreaterThanOrEqual(2);
+      await sleep(1_000);
+      // Nothing ran and nothing was created from the payloads (checked in the DOM, CSP aside).
+      expect(acmePage.dialogs).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { faultsXss?: number }).faultsXss)).toBeUndefined();
+      expect(await page.locator('img[src="x"], svg[onload], iframe, a[href^="javascript:"]').count()).toBe(0);
+      expect(await page.locator('script:not([src])').count()).toBe(0);
+      expect(acmePage.pageErrors).toEqual([]);
+      await acmePage.close();
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -12,12 +12,13 @@ import {
   newClientId,
   openLiveClient,
   sendMessage,
+  signIn,
   type Conversation,
   type HttpSession,
   type LiveClient,
 } from './support/clients.js';
 import { freshPostgres, postgresUrlFor, type FaultDatabase } from './support/databases.js';
-import { expectStoredExactlyOnce, expectThreadsMatch, Sender, signInAll, type SendRecord } from './support/scenario.js';
+import { DEMO, expectStoredExactlyOnce, expectThreadsMatch, Sender, signInAll, type SendRecord } from './support/scenario.js';
 import { isAlive, newAppId, pusherKey, startFaultServer, stopServer, type ServerProcess } from './support/servers.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { sleep, until } from './support/wait.js';
@@ -210,9 +211,15 @@ describe('Redis down with two instances', () => {
     await candidateSender.run(3, { socketId: () => candidateClient.socketId, onAck: (o) => o.ok && candidateClient.merge([o.chat]) });
     await companySender.run(3, { socketId: () => companyClient.socketId, onAck: (o) => o.ok && companyClient.merge([o.chat]) });
     await until(() => companyClient.events.length >= 3 && candidateClient.events.length >= 3, 'live delivery across instances');
+    // Another page of the company, on B, that will sign out (through A) while Redis is down.
+    const leaving = await signIn(a.url, DEMO.company);
+    const leavingPage = await openLiveClient({ baseUrl: b.url, session: leaving, wsPort: b.port, key, watch: [] });
 
     // Redis goes down: sends still commit (2xx) on both instances.
     await proxy.down();
+    const logout = await fetch(`${a.url}/logout`, { method: 'POST', headers: { cookie: leaving.cookie, 'x-xsrf-token': leaving.csrf } });
+    expect(logout.status).toBe(204);
+    const heardBeforeSignOut = leavingPage.events.length;
     const whileDown = [new Sender(onA.candidate, candidateSide, 'candidate via A, Redis down'), new Sender(onB.company, companySide, 'company via B, Redis down')];
     await Promise.all([
       whileDown[0]!.run(5, { socketId: () => candidateClient.socketId, onAck: (o) => o.ok && candidateClient.merge([o.chat]) }),
@@ -235,9 +242,16 @@ describe('Redis down with two instances', () => {
       'live delivery resumed after Redis came back',
       30_000,
     );
-    // ...and each page shows every message, the ones sent while Redis was down included (no reload).
+    // ...and each page shows every message, the ones sent while Redis was down included (no reload):
+    // once re-subscribed, each instance made its sockets reconnect, and the pages caught up.
     await expectThreadsMatch(db, companyClient, [companySide], 20_000);
     await expectThreadsMatch(db, candidateClient, [candidateSide], 20_000);
+    expect(companyClient.reconnections).toBeGreaterThanOrEqual(1);
+    expect(candidateClient.reconnections).toBeGreaterThanOrEqual(1);
+    // The page signed out while Redis was down heard nothing more: reconnecting, it was refused.
+    await until(() => leavingPage.subscriptionErrors.length > 0, 'the signed-out page was refused on reconnecting', 20_000);
+    expect(JSON.stringify(leavingPage.subscriptionErrors[0])).toContain('401');
+    expect(leavingPage.events).toHaveLength(heardBeforeSignOut);
     await expectStoredExactlyOnce(db, [...candidateSender.records, ...companySender.records, ...whileDown.flatMap((s) => s.records), ...after.records]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Summarizes V8 CPU profiles (`.cpuprofile`, as written with `npm run bench -- --profile <dir>`):
- * self time by function and by package. `tsx bench/lib/profile-summary.ts <file|dir> [top]`.
+ * self time by function and by package, and inclusive time of named functions.
+ * `tsx bench/lib/profile-summary.ts <file|dir> [top] [name,name,…]`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ interface CpuProfile {
 
 export interface ProfileSummary {
   totalMs: number;
+  /** Inclusive time of functions named in `focus` (outermost frame of each name only). */
+  inclusive: { name: string; ms: number; share: number }[];
   byFunction: { name: string; ms: number; share: number }[];
   byPackage: { name: string; ms: number; share: number }[];
 }
@@ -35,7 +38,26 @@ const packageOf = (url: string): string => {
   return url;
 };
 
-export const summarizeProfile = (profile: CpuProfile, top = 25): ProfileSummary => {
+const inclusiveTimes = (profile: CpuProfile, focus: string[], msPerSample: number, totalSamples: number) => {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const childIds = new Set(profile.nodes.flatMap((node) => node.children ?? []));
+  const totals = new Map<string, number>();
+  const walk = (id: number, open: Set<string>): number => {
+    const node = byId.get(id);
+    if (!node) return 0;
+    const name = node.callFrame.functionName;
+    const counts = focus.includes(name) && !open.has(name);
+    const inner = counts ? new Set([...open, name]) : open;
+    let hits = node.hitCount ?? 0;
+    for (const child of node.children ?? []) hits += walk(child, inner);
+    if (counts) totals.set(name, (totals.get(name) ?? 0) + hits);
+    return hits;
+  };
+  for (const node of profile.nodes) if (!childIds.has(node.id)) walk(node.id, new Set());
+  return focus.map((name) => ({ name, ms: Math.round((totals.get(name) ?? 0) * msPerSample), share: Math.round(((totals.get(name) ?? 0) / totalSamples) * 1000) / 10 }));
+};
+
+export const summarizeProfile = (profile: CpuProfile, top = 25, focus: string[] = []): ProfileSummary => {
   const totalSamples = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0) || 1;
   const totalMs = (profile.endTime - profile.startTime) / 1000;
   const msPerSample = totalMs / totalSamples;
@@ -56,12 +78,18 @@ export const summarizeProfile = (profile: CpuProfile, top = 25): ProfileSummary 
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, hits]) => ({ name, ms: Math.round(hits * msPerSample), share: Math.round((hits / totalSamples) * 1000) / 10 }));
-  return { totalMs: Math.round(totalMs), byFunction: rank(byFunction), byPackage: rank(byPackage) };
+  return {
+    totalMs: Math.round(totalMs),
+    inclusive: inclusiveTimes(profile, focus, msPerSample, totalSamples),
+    byFunction: rank(byFunction),
+    byPackage: rank(byPackage),
+  };
 };
 
 const main = () => {
   const target = process.argv[2];
   const top = Number(process.argv[3] ?? 25);
+  const focus = (process.argv[4] ?? '').split(',').filter(Boolean);
   if (!target) {
     console.error('usage: tsx bench/lib/profile-summary.ts <file.cpuprofile|dir> [top]');
     process.exit(2);
@@ -72,8 +100,10 @@ const main = () => {
         .map((file) => join(target, file))
     : [target];
   for (const file of files) {
-    const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, top);
+    const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, top, focus);
     console.log(`\n${file}: ${summary.totalMs} ms`);
+    if (focus.length > 0) console.log('  inclusive:');
+    for (const row of summary.inclusive) console.log(`    ${String(row.share).padStart(5)}%  ${row.ms} ms  ${row.name}`);
     console.log('  by package:');
     for (const row of summary.byPackage) console.log(`    ${String(row.share).padStart(5)}%  ${row.ms} ms  ${row.name}`);
     console.log('  by function (self):');

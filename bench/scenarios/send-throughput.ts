@@ -103,8 +103,15 @@ const runOn = async (
       );
       // Every stored message must reach its receiver once: wait for the last broadcasts, then compare.
       // (autocannon stops counting at the deadline, so a few stored sends are not among its 2xx.)
-      const storedRow = await bench.db.kysely.selectFrom('chats').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      stored = Number(storedRow.n);
+      // Requests still in flight when autocannon stopped may commit a little later: count until stable.
+      const countStored = async () =>
+        Number((await bench.db.kysely.selectFrom('chats').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      stored = await countStored();
+      for (let previous = -1; previous !== stored; ) {
+        previous = stored;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        stored = await countStored();
+      }
       await bench.close();
       const until = Date.now() + 10_000;
       received = await listener.call<ListenStats>('stats');

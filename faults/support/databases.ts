@@ -24,6 +24,8 @@ export interface FaultDatabase {
   name?: string;
   /** Every chat of a conversation (or all), by id. */
   chats(conversationId?: number): Promise<StoredChat[]>;
+  /** Renames a user directly in the database (names are not editable through the product). */
+  renameUser(email: string, name: string): Promise<void>;
   /** The conversation id of a candidate × company × job (null = no job). */
   conversationId(candidateEmail: string, companyEmail: string, jobId: number | null): Promise<number>;
   drop(): Promise<void>;
@@ -67,6 +69,15 @@ export const freshSqlite = (): FaultDatabase => {
         if (!row) throw new Error(`no conversation ${candidate} × ${company} × ${jobId}`);
         return row.id;
       }),
+    renameUser: async (email, name) => {
+      const db = new SqliteDatabase(file, { fileMustExist: true });
+      try {
+        db.pragma('busy_timeout = 5000');
+        db.prepare('update users set name = ? where email = ?').run(name, email);
+      } finally {
+        db.close();
+      }
+    },
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 };
@@ -114,6 +125,10 @@ export const freshPostgres = async (): Promise<FaultDatabase> => {
         const row = result.rows[0];
         if (!row) throw new Error(`no conversation ${candidate} × ${company} × ${jobId}`);
         return Number(row.id);
+      }),
+    renameUser: (email, name) =>
+      withClient(url, async (client) => {
+        await client.query('update users set name = $1 where email = $2', [name, email]);
       }),
     drop: () => withClient(settings().postgresUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };

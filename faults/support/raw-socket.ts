@@ -20,7 +20,7 @@ export class RawSocket {
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     ws.on('error', () => undefined);
     ws.on('message', (raw: WebSocket.RawData) => {
-      const text = (Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as ArrayBuffer)).toString('utf8');
+      const text = (Buffer.isBuffer(raw) ? raw : Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw)).toString('utf8');
       try {
         this.frames.push(JSON.parse(text) as Frame);
       } catch {

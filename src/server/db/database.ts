@@ -1,7 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type Compilable,
+  type Migration,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import * as initial from './migrations/001-initial.js';
 import type { Database } from './schema.js';
@@ -85,6 +94,48 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
   pool.on('connect', (client) => client.on('error', () => undefined));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect, destroy: () => kysely.destroy() };
+};
+
+const ARGUMENT = Symbol('prepared query argument');
+interface Placeholder {
+  readonly [ARGUMENT]: number;
+}
+const isPlaceholder = (value: unknown): value is Placeholder =>
+  typeof value === 'object' && value !== null && ARGUMENT in value;
+
+/**
+ * A query built and compiled once, then run with new argument values on any executor (the database
+ * or a transaction). Kysely otherwise rebuilds and recompiles the same SQL on every call, which is
+ * most of the cost of a small query on the hot paths. `build` gets a stand-in for each argument and
+ * must pass each one straight into the query as a value: the SQL must not depend on the values (no
+ * branching on them, no lists); structural choices (a column name) make separate prepared queries.
+ */
+export const prepareQuery = <A extends unknown[], O>(
+  arity: A['length'],
+  build: (...args: A) => Compilable<O>,
+): ((executor: Kysely<Database> | Transaction<Database>, ...args: A) => Promise<O[]>) => {
+  let prepared: { sql: string; slots: ({ arg: number } | { value: unknown })[] } | undefined;
+  const prepare = () => {
+    const placeholders = Array.from({ length: arity }, (_, index): Placeholder => ({
+      [ARGUMENT]: index,
+    }));
+    const compiled = build(...(placeholders as unknown as A)).compile();
+    const used = new Set<number>();
+    const slots = compiled.parameters.map((value) => {
+      if (!isPlaceholder(value)) return { value };
+      used.add(value[ARGUMENT]);
+      return { arg: value[ARGUMENT] };
+    });
+    if (used.size !== arity)
+      throw new Error(`prepareQuery: an argument is not a value of: ${compiled.sql}`);
+    return { sql: compiled.sql, slots };
+  };
+  return async (executor, ...args) => {
+    prepared ??= prepare();
+    const parameters = prepared.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
+    const result = await executor.executeQuery<O>(CompiledQuery.raw(prepared.sql, parameters));
+    return result.rows;
+  };
 };
 
 const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({

@@ -47,6 +47,12 @@ export class RedisFanout {
   private readonly publishWaitMs: number;
   private readonly subscribed: Promise<void>;
   private closed = false;
+  /**
+   * Set while the subscriber is away or being re-subscribed: nothing is delivered then, so that no
+   * socket from before the outage hears anything until onResubscribed has made it reconnect (and
+   * authorize again: a session that ended meanwhile is refused).
+   */
+  private resyncing = false;
 
   constructor(private readonly options: RedisFanoutOptions) {
     this.channel = options.channel;
@@ -90,6 +96,7 @@ export class RedisFanout {
   }
 
   private receive(payload: string): void {
+    if (this.resyncing) return;
     let json: unknown;
     try {
       json = JSON.parse(payload);
@@ -150,14 +157,18 @@ export class RedisFanout {
   private watchSubscription(): void {
     let lost = false;
     this.subscriber.on('close', () => {
-      if (!this.closed) lost = true;
+      if (this.closed) return;
+      lost = true;
+      this.resyncing = true;
     });
     this.subscriber.on('ready', () => {
       if (!lost || this.closed) return;
       lost = false;
       this.subscriber.subscribe(this.channel).then(
         () => {
-          if (!this.closed) this.options.onResubscribed?.();
+          if (this.closed || lost) return;
+          this.options.onResubscribed?.();
+          this.resyncing = false;
         },
         (error: unknown) => this.options.logger?.warn({ err: error }, 'realtime: could not re-subscribe to the fan-out'),
       );

@@ -1,6 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { companyScenario } from '../test/fixtures.js';
 import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
+import { setSmallScreen } from '../test/setup.js';
+
+/** The top bar's controls in the order a keyboard or screen-reader user meets them. */
+const topBarControls = () => [
+  ...screen.getByRole('banner').querySelectorAll<HTMLElement>('button, select, input, a[href]'),
+];
 
 describe('messages page: conversation panel and selecting', () => {
   it('shows the placeholder until a conversation is selected', async () => {
@@ -116,5 +122,51 @@ describe('messages page: conversation panel and selecting', () => {
     await page.user.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(page.api.logout).toHaveBeenCalled();
     await waitFor(() => expect(page.navigate).toHaveBeenCalledWith('/login'));
+  });
+});
+
+describe('messages page: the top bar', () => {
+  it('wide: the title, then language, sound and sign-out, each with its name', async () => {
+    await renderMessagesPage();
+    const banner = screen.getByRole('banner');
+    expect(within(banner).getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
+    const [language, sound, signOut, ...rest] = topBarControls();
+    expect(rest).toEqual([]);
+    expect(language).toHaveAccessibleName('Language');
+    expect(language).toHaveDisplayValue('English');
+    expect(sound).toHaveAccessibleName('Mute notification sound');
+    expect(signOut).toHaveAccessibleName('Sign out');
+    expect(signOut).toHaveTextContent('Sign out');
+  });
+
+  it('small screen: the Messages (drawer) button comes first; the language box shows its code', async () => {
+    const page = await renderMessagesPage({ smallScreen: true });
+    const [messages, language, sound, signOut, ...rest] = topBarControls();
+    expect(rest).toEqual([]);
+    expect(messages).toHaveAccessibleName('Messages');
+    expect(messages).toHaveAttribute('aria-haspopup', 'dialog');
+    expect(messages).toHaveAttribute('aria-expanded', 'false');
+    expect(language).toHaveAccessibleName('Language');
+    expect(sound).toHaveAccessibleName('Mute notification sound');
+    // icon-only on small screens (the label is hidden by CSS), still named and with a tooltip
+    expect(signOut).toHaveAccessibleName('Sign out');
+    expect(signOut).toHaveAttribute('title', 'Sign out');
+
+    const banner = screen.getByRole('banner');
+    expect(within(banner).getByText('EN')).toBeInTheDocument();
+    await page.user.selectOptions(language!, 'ar');
+    await waitFor(() => expect(within(banner).getByText('AR')).toBeInTheDocument());
+    expect(topBarControls()[0]).toHaveAccessibleName('الرسائل');
+  });
+
+  it('the Messages button tells whether the drawer is open', async () => {
+    const page = await renderMessagesPage();
+    act(() => setSmallScreen(true));
+    const opener = screen.getByTestId('open-drawer');
+    await page.user.click(opener);
+    expect(screen.getByRole('dialog', { name: 'all messages' })).toBeInTheDocument();
+    expect(opener).toHaveAttribute('aria-expanded', 'true');
+    await page.user.keyboard('{Escape}');
+    expect(opener).toHaveAttribute('aria-expanded', 'false');
   });
 });

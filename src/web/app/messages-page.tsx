@@ -170,29 +170,60 @@ export const MessagesPage = () => {
     <div className="messenger">
       <div className="messenger__layout" inert={drawerOpen && isSmallScreen}>
         <header className="topbar">
+          {isSmallScreen ? (
+            <button
+              type="button"
+              className="icon-button topbar__drawer-button"
+              data-testid="open-drawer"
+              aria-haspopup="dialog"
+              aria-expanded={drawerOpen}
+              title={t('conversations.openDrawer')}
+              onClick={() => setDrawerOpen(true)}
+            >
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                <path
+                  d="M4 6h16M4 12h16M4 18h16"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                />
+              </svg>
+              <span className="visually-hidden">{t('conversations.openDrawer')}</span>
+            </button>
+          ) : null}
           <div className="topbar__brand">
             <span className="topbar__logo" aria-hidden="true" />
             <h1 className="topbar__title">{t('app.title')}</h1>
           </div>
           <div className="topbar__controls">
-            {isSmallScreen ? (
-              <button
-                type="button"
-                className="button button--secondary"
-                data-testid="open-drawer"
-                aria-haspopup="dialog"
-                aria-expanded={drawerOpen}
-                onClick={() => setDrawerOpen(true)}
-              >
-                {t('conversations.openDrawer')}
-              </button>
-            ) : null}
             <LanguageSwitch
               onChange={(language) => void services.appI18n.changeLanguage(language)}
             />
             <MuteToggle muted={muted} onChange={setMuted} />
-            <button type="button" className="button button--ghost" onClick={() => void signOut()}>
-              {t('app.signOut')}
+            <button
+              type="button"
+              className="button button--ghost topbar__sign-out"
+              title={t('app.signOut')}
+              onClick={() => void signOut()}
+            >
+              <svg
+                className="topbar__sign-out-icon"
+                viewBox="0 0 24 24"
+                width="18"
+                height="18"
+                aria-hidden="true"
+                focusable="false"
+              >
+                <path
+                  d="M10 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h4M15 8l4 4-4 4M19 12H9"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
+              </svg>
+              <span className="topbar__button-label">{t('app.signOut')}</span>
             </button>
           </div>
         </header>

@@ -11,6 +11,7 @@ import type { Services } from '../lib/services.js';
 import { createFakeApi } from './fake-api.js';
 import { createFakeRealtime } from './fake-realtime.js';
 import { candidateScenario, type Scenario } from './fixtures.js';
+import { setSmallScreen } from './setup.js';
 
 /** Vitest runs from the repository root. */
 const LANG_DIR = resolve(process.cwd(), 'src/web/public/lang');
@@ -34,6 +35,8 @@ interface RenderOptions {
   scenario?: Scenario;
   language?: Language;
   search?: string;
+  /** Start on a small screen: the list lives in the drawer, so wait for its button instead of rows. */
+  smallScreen?: boolean;
 }
 
 /** The whole page on a fake server, a fake live connection and a fake sound. */
@@ -41,7 +44,9 @@ export const renderMessagesPage = async ({
   scenario = candidateScenario(),
   language = 'en',
   search = '',
+  smallScreen = false,
 }: RenderOptions = {}) => {
+  if (smallScreen) setSmallScreen(true);
   const fake = createFakeApi(scenario);
   const realtime = createFakeRealtime();
   const sound = { play: vi.fn(), unlock: vi.fn() };
@@ -60,7 +65,8 @@ export const renderMessagesPage = async ({
   const queryClient = createQueryClient({ retry: false });
   const user = userEvent.setup();
   const view = render(<MessagesApp services={services} queryClient={queryClient} />);
-  await screen.findAllByTestId('conversation-row');
+  if (smallScreen) await screen.findByTestId('open-drawer');
+  else await screen.findAllByTestId('conversation-row');
   await waitFor(() => expect(realtime.listening).toBe(true));
   return { ...view, fake, api: fake.api, realtime, sound, user, appI18n, navigate, queryClient };
 };

@@ -49,7 +49,12 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
     if (viewer?.sessionHash) {
       checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], viewer);
       await authService.signOut(viewer.sessionHash);
-      await options.onSessionEnded(viewer.sessionHash);
+      // The session is gone for good: its sockets can never be authorized again. Closing them can
+      // fail only for sockets on other instances while Redis is down; those hear nothing meanwhile
+      // and are made to reconnect (and refused) once the fan-out is back.
+      await options.onSessionEnded(viewer.sessionHash).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'sign-out: could not close the session’s sockets on every instance');
+      });
     }
     reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(config));
     return reply.code(204).send();

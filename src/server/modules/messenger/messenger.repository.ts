@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { prepareQuery } from '../../db/database.js';
 import type { Database, NewChat } from '../../db/schema.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -72,153 +73,244 @@ export type ChatRowWithSender = Awaited<
   ReturnType<ReturnType<typeof chatQuery>['executeTakeFirstOrThrow']>
 >;
 
-export const createMessengerRepository = (db: Kysely<Database>) => ({
-  transaction: <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
-    db.transaction().execute(work),
+/** One prepared query per side (the side picks column names, so it is part of the SQL). */
+const perSide = <T>(make: (side: Side) => T): ((side: Side) => T) => {
+  const made = new Map<string, T>();
+  return (side) => {
+    const key = `${side.party}|${side.unread}|${side.archive}`;
+    let value = made.get(key);
+    if (value === undefined) {
+      value = make(side);
+      made.set(key, value);
+    }
+    return value;
+  };
+};
 
-  listConversations: (viewerId: number, side: Side, jobId: number | null) => {
-    let query = conversationQuery(db).where(`mu.${side.party}`, '=', viewerId);
-    if (jobId !== null) query = query.where('mu.job_id', '=', jobId);
-    return query.orderBy('mu.activity_at', 'desc').orderBy('mu.id', 'desc').execute();
-  },
+const first = <T>(rows: T[]): T | undefined => rows[0];
+const only = <T>(rows: T[]): T => {
+  const row = rows[0];
+  if (row === undefined) throw new Error('The query returned no row.');
+  return row;
+};
 
-  findConversation: (id: number, executor: Executor = db) =>
-    conversationQuery(executor).where('mu.id', '=', id).executeTakeFirst(),
-
-  findConversationId: (candidateId: number, companyId: number, jobId: number | null) =>
+/**
+ * The queries of the hot paths (send, open a conversation) are prepared once (see prepareQuery):
+ * same SQL as building them per call, without rebuilding and recompiling it every time.
+ */
+const preparedQueries = (db: Kysely<Database>) => ({
+  findConversation: prepareQuery(1, (id: number) => conversationQuery(db).where('mu.id', '=', id)),
+  findConversationId: prepareQuery(3, (candidateId: number, companyId: number, jobKey: number) =>
     db
       .selectFrom('messenger_users')
       .select('id')
       .where('candidate_id', '=', candidateId)
       .where('company_id', '=', companyId)
-      .where('job_key', '=', jobId ?? 0)
-      .executeTakeFirst(),
-
-  /** A company's own jobs. */
-  jobsOfCompany: (companyId: number) =>
-    db
-      .selectFrom('jobs')
-      .select(['id', 'title', 'status', 'deadline'])
-      .where('company_id', '=', companyId)
-      .orderBy('id', 'desc')
-      .execute(),
-
-  /** The jobs a candidate's conversations are about. */
-  jobsOfCandidateConversations: (candidateId: number) =>
-    db
-      .selectFrom('jobs')
-      .select(['id', 'title', 'status', 'deadline'])
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('messenger_users as mu')
-            .select(sql.lit(1).as('one'))
-            .whereRef('mu.job_id', '=', 'jobs.id')
-            .where('mu.candidate_id', '=', candidateId),
-        ),
-      )
-      .orderBy('id', 'desc')
-      .execute(),
-
-  findJob: (id: number) =>
-    db
-      .selectFrom('jobs')
-      .select(['id', 'title', 'status', 'deadline'])
-      .where('id', '=', id)
-      .executeTakeFirst(),
-
-  findUser: (id: number) =>
-    db
-      .selectFrom('users')
-      .select(['id', 'name', 'role', 'image_url', 'logo'])
-      .where('id', '=', id)
-      .executeTakeFirst(),
-
-  applicationGroup: (jobId: number, candidateId: number) =>
+      .where('job_key', '=', jobKey),
+  ),
+  findJob: prepareQuery(1, (id: number) =>
+    db.selectFrom('jobs').select(['id', 'title', 'status', 'deadline']).where('id', '=', id),
+  ),
+  findUser: prepareQuery(1, (id: number) =>
+    db.selectFrom('users').select(['id', 'name', 'role', 'image_url', 'logo']).where('id', '=', id),
+  ),
+  applicationGroup: prepareQuery(2, (jobId: number, candidateId: number) =>
     db
       .selectFrom('applications as a')
       .innerJoin('application_groups as g', 'g.id', 'a.application_group_id')
       .select(['g.id', 'g.name'])
       .where('a.job_id', '=', jobId)
-      .where('a.candidate_id', '=', candidateId)
-      .executeTakeFirst(),
-
-  /** One page of history, newest first (the caller reverses it). */
-  chatsPage: (conversationId: number, before: number | undefined, limit: number) => {
-    let query = chatQuery(db).where('c.messenger_user_id', '=', conversationId);
-    if (before !== undefined) query = query.where('c.id', '<', before);
-    return query.orderBy('c.id', 'desc').limit(limit).execute();
-  },
-
-  findChatByClientId: (senderId: number, clientId: string, executor: Executor = db) =>
-    chatQuery(executor)
-      .where('c.sender_id', '=', senderId)
-      .where('c.client_id', '=', clientId)
-      .executeTakeFirst(),
-
-  /**
-   * Marks the viewer's unread messages of a conversation as seen. The counter row is updated first so
-   * that, on PostgreSQL, a concurrent send (which also updates that row) is serialized with it.
-   */
-  markSeen: async (
-    trx: Transaction<Database>,
-    conversationId: number,
-    viewerId: number,
-    side: Side,
-    now: string,
-  ) => {
-    await trx
-      .updateTable('messenger_users')
-      .set({ [side.unread]: 0 })
-      .where('id', '=', conversationId)
-      .execute();
-    await trx
+      .where('a.candidate_id', '=', candidateId),
+  ),
+  chatsPage: prepareQuery(2, (conversationId: number, limit: number) =>
+    chatQuery(db)
+      .where('c.messenger_user_id', '=', conversationId)
+      .orderBy('c.id', 'desc')
+      .limit(limit),
+  ),
+  chatsPageBefore: prepareQuery(3, (conversationId: number, before: number, limit: number) =>
+    chatQuery(db)
+      .where('c.messenger_user_id', '=', conversationId)
+      .where('c.id', '<', before)
+      .orderBy('c.id', 'desc')
+      .limit(limit),
+  ),
+  findChatByClientId: prepareQuery(2, (senderId: number, clientId: string) =>
+    chatQuery(db).where('c.sender_id', '=', senderId).where('c.client_id', '=', clientId),
+  ),
+  markSeenCounter: perSide((side) =>
+    prepareQuery(1, (conversationId: number) =>
+      db
+        .updateTable('messenger_users')
+        .set({ [side.unread]: 0 })
+        .where('id', '=', conversationId),
+    ),
+  ),
+  markSeenChats: prepareQuery(3, (now: string, conversationId: number, viewerId: number) =>
+    db
       .updateTable('chats')
       .set({ seen_at: now })
       .where('messenger_user_id', '=', conversationId)
       .where('receiver_id', '=', viewerId)
-      .where('seen_at', 'is', null)
-      .execute();
-  },
-
-  insertChat: (trx: Transaction<Database>, chat: NewChat) =>
-    trx.insertInto('chats').values(chat).returning('id').executeTakeFirstOrThrow(),
-
-  /** Preview, activity time, the receiver's unread count, and un-archiving for the receiver. */
-  recordSend: (
-    trx: Transaction<Database>,
-    conversationId: number,
-    receiverSide: Side,
-    preview: string,
-    at: string,
-  ) =>
-    trx
-      .updateTable('messenger_users')
-      .set((eb) => ({
-        last_message: preview,
-        last_message_at: at,
-        activity_at: at,
-        [receiverSide.unread]: eb(receiverSide.unread, '+', 1),
-        [receiverSide.archive]: 0,
-      }))
-      .where('id', '=', conversationId)
-      // The row as this send leaves it (the row stays locked until commit): no re-read needed.
-      .returning([
-        'last_message',
-        'last_message_at',
-        'candidate_unread',
-        'company_unread',
-        'candidate_archive',
-        'company_archive',
-      ])
-      .executeTakeFirstOrThrow(),
-
-  setArchive: (conversationId: number, side: Side, archived: boolean) =>
-    db
-      .updateTable('messenger_users')
-      .set({ [side.archive]: archived ? 1 : 0 })
-      .where('id', '=', conversationId)
-      .execute(),
+      .where('seen_at', 'is', null),
+  ),
+  insertChat: prepareQuery(
+    8,
+    (
+      messengerUserId: number,
+      senderId: number,
+      receiverId: number,
+      jobId: number | null,
+      message: string,
+      clientId: string | null,
+      createdAt: string,
+      seenAt: string | null,
+    ) =>
+      db
+        .insertInto('chats')
+        .values({
+          messenger_user_id: messengerUserId,
+          sender_id: senderId,
+          receiver_id: receiverId,
+          job_id: jobId,
+          message,
+          client_id: clientId,
+          created_at: createdAt,
+          seen_at: seenAt,
+        })
+        .returning('id'),
+  ),
+  recordSend: perSide((receiverSide) =>
+    prepareQuery(3, (conversationId: number, preview: string, at: string) =>
+      db
+        .updateTable('messenger_users')
+        .set((eb) => ({
+          last_message: preview,
+          last_message_at: at,
+          activity_at: at,
+          [receiverSide.unread]: eb(receiverSide.unread, '+', 1),
+          [receiverSide.archive]: 0,
+        }))
+        .where('id', '=', conversationId)
+        // The row as this send leaves it (the row stays locked until commit): no re-read needed.
+        .returning([
+          'last_message',
+          'last_message_at',
+          'candidate_unread',
+          'company_unread',
+          'candidate_archive',
+          'company_archive',
+        ]),
+    ),
+  ),
 });
+
+export const createMessengerRepository = (db: Kysely<Database>) => {
+  const q = preparedQueries(db);
+  return {
+    transaction: <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
+      db.transaction().execute(work),
+
+    listConversations: (viewerId: number, side: Side, jobId: number | null) => {
+      let query = conversationQuery(db).where(`mu.${side.party}`, '=', viewerId);
+      if (jobId !== null) query = query.where('mu.job_id', '=', jobId);
+      return query.orderBy('mu.activity_at', 'desc').orderBy('mu.id', 'desc').execute();
+    },
+
+    findConversation: async (id: number, executor: Executor = db) =>
+      first(await q.findConversation(executor, id)),
+
+    findConversationId: async (candidateId: number, companyId: number, jobId: number | null) =>
+      first(await q.findConversationId(db, candidateId, companyId, jobId ?? 0)),
+
+    /** A company's own jobs. */
+    jobsOfCompany: (companyId: number) =>
+      db
+        .selectFrom('jobs')
+        .select(['id', 'title', 'status', 'deadline'])
+        .where('company_id', '=', companyId)
+        .orderBy('id', 'desc')
+        .execute(),
+
+    /** The jobs a candidate's conversations are about. */
+    jobsOfCandidateConversations: (candidateId: number) =>
+      db
+        .selectFrom('jobs')
+        .select(['id', 'title', 'status', 'deadline'])
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('messenger_users as mu')
+              .select(sql.lit(1).as('one'))
+              .whereRef('mu.job_id', '=', 'jobs.id')
+              .where('mu.candidate_id', '=', candidateId),
+          ),
+        )
+        .orderBy('id', 'desc')
+        .execute(),
+
+    findJob: async (id: number) => first(await q.findJob(db, id)),
+
+    findUser: async (id: number) => first(await q.findUser(db, id)),
+
+    applicationGroup: async (jobId: number, candidateId: number) =>
+      first(await q.applicationGroup(db, jobId, candidateId)),
+
+    /** One page of history, newest first (the caller reverses it). */
+    chatsPage: (conversationId: number, before: number | undefined, limit: number) =>
+      before === undefined
+        ? q.chatsPage(db, conversationId, limit)
+        : q.chatsPageBefore(db, conversationId, before, limit),
+
+    findChatByClientId: async (senderId: number, clientId: string, executor: Executor = db) =>
+      first(await q.findChatByClientId(executor, senderId, clientId)),
+
+    /**
+     * Marks the viewer's unread messages of a conversation as seen. The counter row is updated first so
+     * that, on PostgreSQL, a concurrent send (which also updates that row) is serialized with it.
+     */
+    markSeen: async (
+      trx: Transaction<Database>,
+      conversationId: number,
+      viewerId: number,
+      side: Side,
+      now: string,
+    ) => {
+      await q.markSeenCounter(side)(trx, conversationId);
+      await q.markSeenChats(trx, now, conversationId, viewerId);
+    },
+
+    insertChat: async (trx: Transaction<Database>, chat: NewChat) =>
+      only(
+        await q.insertChat(
+          trx,
+          chat.messenger_user_id,
+          chat.sender_id,
+          chat.receiver_id,
+          chat.job_id ?? null,
+          chat.message,
+          chat.client_id ?? null,
+          chat.created_at,
+          chat.seen_at ?? null,
+        ),
+      ),
+
+    /** Preview, activity time, the receiver's unread count, and un-archiving for the receiver. */
+    recordSend: async (
+      trx: Transaction<Database>,
+      conversationId: number,
+      receiverSide: Side,
+      preview: string,
+      at: string,
+    ) => only(await q.recordSend(receiverSide)(trx, conversationId, preview, at)),
+
+    setArchive: (conversationId: number, side: Side, archived: boolean) =>
+      db
+        .updateTable('messenger_users')
+        .set({ [side.archive]: archived ? 1 : 0 })
+        .where('id', '=', conversationId)
+        .execute(),
+  };
+};
 
 export type MessengerRepository = ReturnType<typeof createMessengerRepository>;

@@ -1,17 +1,40 @@
-import { lazy } from 'react';
+import { lazy, type ComponentProps } from 'react';
+import type { ConversationList as ConversationListComponent } from './conversation-list.js';
 
 /**
- * The virtualized list (and @tanstack/virtual-core) is its own chunk. `preloadConversationList`
- * starts loading it at boot, in parallel with the first data, so it is there when the rows are.
+ * The virtualized list (and @tanstack/virtual-core) is its own chunk, kept out of the initial JS.
+ * `preloadConversationList` starts loading it at boot, in parallel with the first data.
+ *
+ * Once loaded, the component is kept here and rendered directly: a `React.lazy` component always
+ * suspends on its first render (even when its import has long resolved), which showed a spinner
+ * instead of rows the first time the list appeared (the drawer on small screens, the first load on
+ * wide ones). `lazy` is only the fallback while the code is really still on its way.
  */
-const load = () => import('./conversation-list.js');
-let pending: ReturnType<typeof load> | null = null;
+type ListComponent = typeof ConversationListComponent;
 
-export const preloadConversationList = (): ReturnType<typeof load> => {
-  pending ??= load();
+let loaded: ListComponent | null = null;
+let pending: Promise<ListComponent> | null = null;
+
+export const preloadConversationList = (): Promise<ListComponent> => {
+  pending ??= import('./conversation-list.js').then(
+    (module) => {
+      loaded = module.ConversationList;
+      return loaded;
+    },
+    (error: unknown) => {
+      pending = null; // the next call tries again
+      throw error;
+    },
+  );
   return pending;
 };
 
-export const LazyConversationList = lazy(async () => ({
-  default: (await preloadConversationList()).ConversationList,
+const SuspendingConversationList = lazy(async () => ({
+  default: await preloadConversationList(),
 }));
+
+/** The conversation list: rendered at once when its code is there, else through Suspense. */
+export const LazyConversationList = (props: ComponentProps<ListComponent>) => {
+  const List = loaded ?? SuspendingConversationList;
+  return <List {...props} />;
+};

@@ -9,6 +9,11 @@ interface LanguageSwitchProps {
 /** Each language is named in itself, so anyone can find their own. */
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ar: 'العربية' };
 
+/**
+ * A native select of the languages. On wide screens it shows the language's name; on small ones the
+ * box shows a globe and the language code (the select lies invisibly on top of it, so a tap still
+ * opens the native list of full names).
+ */
 export const LanguageSwitch = ({ onChange }: LanguageSwitchProps) => {
   const { t, i18n } = useTranslation();
   const id = useId();
@@ -17,13 +22,30 @@ export const LanguageSwitch = ({ onChange }: LanguageSwitchProps) => {
     : i18n.language;
   return (
     <div className="language-switch">
+      <svg
+        className="language-switch__icon"
+        viewBox="0 0 24 24"
+        width="16"
+        height="16"
+        aria-hidden="true"
+        focusable="false"
+      >
+        <g fill="none" stroke="currentColor" strokeWidth="1.8">
+          <circle cx="12" cy="12" r="9" />
+          <path d="M3 12h18M12 3c2.5 2.6 3.7 5.6 3.7 9s-1.2 6.4-3.7 9c-2.5-2.6-3.7-5.6-3.7-9S9.5 5.6 12 3z" />
+        </g>
+      </svg>
+      <span className="language-switch__code" aria-hidden="true">
+        {current.slice(0, 2).toUpperCase()}
+      </span>
       <label className="visually-hidden" htmlFor={id}>
         {t('preferences.language')}
       </label>
       <select
         id={id}
-        className="input select select--compact"
+        className="input select select--compact language-switch__select"
         data-testid="language-switch"
+        title={t('preferences.language')}
         value={current}
         onChange={(event) => {
           if (isSupportedLanguage(event.target.value)) onChange(event.target.value);
