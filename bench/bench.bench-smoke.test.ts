@@ -16,7 +16,8 @@ import { sendToDeliver } from './scenarios/send-to-deliver.js';
 import { twoInstances } from './scenarios/two-instances.js';
 import { SCENARIOS } from './scenarios/index.js';
 
-const run = (scenario: Scenario): Promise<ScenarioResult> => runScenario(scenario, { size: 'tiny', log: () => undefined });
+const run = (scenario: Scenario): Promise<ScenarioResult> =>
+  runScenario(scenario, { size: 'tiny', log: () => undefined });
 
 const expectCompleted = (result: ScenarioResult) => {
   expect(result.error).toBeUndefined();

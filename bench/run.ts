@@ -9,6 +9,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { format, resolveConfig } from 'prettier';
 import { dropStaleBenchDatabases } from './lib/database.js';
 import { describeMachine, machineInfo, type MachineInfo } from './lib/machine.js';
 import { runScenario } from './lib/runner.js';
@@ -59,7 +60,9 @@ const docsBlock = (report: RunReport): string => {
     '',
     '<details><summary>Notes of this run</summary>',
     '',
-    ...report.results.flatMap((result) => result.notes.map((note) => `- **${result.name}**: ${note}`)),
+    ...report.results.flatMap((result) =>
+      result.notes.map((note) => `- **${result.name}**: ${note}`),
+    ),
     '',
     '</details>',
     END_MARK,
@@ -67,13 +70,16 @@ const docsBlock = (report: RunReport): string => {
   return lines.join('\n');
 };
 
-const updateDocs = (report: RunReport): boolean => {
+/** Replaces the results block of docs/performance.md, formatted as `npm run format` would. */
+const updateDocs = async (report: RunReport): Promise<boolean> => {
   if (!existsSync(DOCS)) return false;
   const text = readFileSync(DOCS, 'utf8');
   const start = text.indexOf(START_MARK);
   const end = text.indexOf(END_MARK);
   if (start === -1 || end === -1 || end < start) return false;
-  writeFileSync(DOCS, `${text.slice(0, start)}${docsBlock(report)}${text.slice(end + END_MARK.length)}`);
+  const updated = `${text.slice(0, start)}${docsBlock(report)}${text.slice(end + END_MARK.length)}`;
+  const options = (await resolveConfig(DOCS)) ?? {};
+  writeFileSync(DOCS, await format(updated, { ...options, filepath: DOCS }));
   return true;
 };
 
@@ -102,8 +108,12 @@ const main = async (): Promise<number> => {
     console.error(`unknown scenario(s): ${unknown.join(', ')}\n${usage}`);
     return 2;
   }
-  const selected = positionals.length > 0 ? SCENARIOS.filter((scenario) => positionals.includes(scenario.name)) : SCENARIOS;
-  const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+  const selected =
+    positionals.length > 0
+      ? SCENARIOS.filter((scenario) => positionals.includes(scenario.name))
+      : SCENARIOS;
+  const log = (message: string) =>
+    console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
   ensureBuilt(log);
   const stale = await dropStaleBenchDatabases().catch(() => 0);
@@ -115,7 +125,8 @@ const main = async (): Promise<number> => {
   const started = performance.now();
   const profileDir = values.profile ? resolve(values.profile) : undefined;
   const results: ScenarioResult[] = [];
-  for (const scenario of selected) results.push(await runScenario(scenario, { size, log, profileDir }));
+  for (const scenario of selected)
+    results.push(await runScenario(scenario, { size, log, profileDir }));
 
   const report: RunReport = {
     startedAt: startedAt.toISOString(),
@@ -126,16 +137,21 @@ const main = async (): Promise<number> => {
     machine,
     results,
   };
-  const out = resolve(values.out ?? resolve(ROOT, 'bench/results', size === 'full' ? 'latest.json' : 'latest-tiny.json'));
+  const out = resolve(
+    values.out ??
+      resolve(ROOT, 'bench/results', size === 'full' ? 'latest.json' : 'latest-tiny.json'),
+  );
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 
   console.log(`\n${markdownTable(results)}\n`);
-  for (const result of results) for (const note of result.notes) console.log(`- ${result.name}: ${note}`);
+  for (const result of results)
+    for (const note of result.notes) console.log(`- ${result.name}: ${note}`);
   console.log(`\n${describeMachine(machine)}`);
   console.log(`finished in ${(report.durationSeconds / 60).toFixed(1)} min; results in ${out}`);
   const everything = selected.length === SCENARIOS.length && size === 'full';
-  if (everything && !values['no-docs'] && updateDocs(report)) console.log(`updated the results in ${DOCS}`);
+  if (everything && !values['no-docs'] && (await updateDocs(report)))
+    console.log(`updated the results in ${DOCS}`);
   if (profileDir) console.log(`CPU profiles of the servers in ${profileDir}`);
   return results.some((result) => result.error) ? 1 : 0;
 };

@@ -46,7 +46,13 @@ beforeAll(async () => {
     appId: credentials.appId,
     env: { PUSHER_KEY: credentials.key, PUSHER_SECRET: credentials.secret },
   });
-  sessions = await signInAll(server.url, ['candidate', 'candidate2', 'company', 'company2', 'owner'] as const);
+  sessions = await signInAll(server.url, [
+    'candidate',
+    'candidate2',
+    'company',
+    'company2',
+    'owner',
+  ] as const);
 });
 
 afterAll(async () => {
@@ -99,106 +105,161 @@ describe('authorization matrix', () => {
     { attacker: 'owner', victims: ['candidate', 'company'], foreign: 'candidate' },
   ];
 
-  test.each(cases)('$attacker: every call on another user’s conversation is refused (cookie and token)', async ({ attacker, victims }) => {
-    const [first, second] = victims;
-    const victim: Conversation = await conversationWith(sessions[first], sessions[second].userId);
-    const storedBefore = (await db.chats(victim.id)).length;
-    const recordBefore = [await conversationRecord(sessions[first], victim.id), await conversationRecord(sessions[second], victim.id)];
+  test.each(cases)(
+    '$attacker: every call on another user’s conversation is refused (cookie and token)',
+    async ({ attacker, victims }) => {
+      const [first, second] = victims;
+      const victim: Conversation = await conversationWith(sessions[first], sessions[second].userId);
+      const storedBefore = (await db.chats(victim.id)).length;
+      const recordBefore = [
+        await conversationRecord(sessions[first], victim.id),
+        await conversationRecord(sessions[second], victim.id),
+      ];
 
-    for (const as of [sessions[attacker], await tokenSession(DEMO[attacker])]) {
-      const statuses: Record<string, number> = {};
-      for (const receiver of [sessions[first].userId, sessions[second].userId]) {
-        const sent = await as.call('POST', '/user/send/message', {
-          receiver_id: receiver,
-          messenger_user: victim.id,
-          job_id: victim.jobId,
-          message: 'not yours',
-          client_id: newClientId(),
+      for (const as of [sessions[attacker], await tokenSession(DEMO[attacker])]) {
+        const statuses: Record<string, number> = {};
+        for (const receiver of [sessions[first].userId, sessions[second].userId]) {
+          const sent = await as.call('POST', '/user/send/message', {
+            receiver_id: receiver,
+            messenger_user: victim.id,
+            job_id: victim.jobId,
+            message: 'not yours',
+            client_id: newClientId(),
+          });
+          statuses[`send (receiver ${receiver})`] = sent.status;
+        }
+        statuses.unseen = (await as.call('GET', `/user/send/message/unseen/${victim.id}`)).status;
+        statuses.archive = (await as.call('POST', `/user/messenger/${victim.id}/archive`)).status;
+        statuses.unarchive = (
+          await as.call('POST', `/user/messenger/${victim.id}/unarchive`)
+        ).status;
+        expect(statuses).toEqual({
+          [`send (receiver ${sessions[first].userId})`]: 403,
+          [`send (receiver ${sessions[second].userId})`]: 403,
+          unseen: 403,
+          archive: 403,
+          unarchive: 403,
         });
-        statuses[`send (receiver ${receiver})`] = sent.status;
-      }
-      statuses.unseen = (await as.call('GET', `/user/send/message/unseen/${victim.id}`)).status;
-      statuses.archive = (await as.call('POST', `/user/messenger/${victim.id}/archive`)).status;
-      statuses.unarchive = (await as.call('POST', `/user/messenger/${victim.id}/unarchive`)).status;
-      expect(statuses).toEqual({
-        [`send (receiver ${sessions[first].userId})`]: 403,
-        [`send (receiver ${sessions[second].userId})`]: 403,
-        unseen: 403,
-        archive: 403,
-        unarchive: 403,
-      });
 
-      // get message is keyed by the viewer: it can only ever find the viewer's own conversation.
-      for (const receiver of [sessions[first].userId, sessions[second].userId]) {
-        const response = await as.call('POST', '/user/get/message', { receiver_id: receiver, job_id: victim.jobId });
-        if (response.status === 200) {
-          const page = (await response.json()) as GetMessageResponse;
-          expect(page.messengerUser.id).not.toBe(victim.id);
-          expect(page.messages.flatMap((group) => group.chats).some((chat) => chat.messenger_user_id === victim.id)).toBe(false);
-        } else {
-          expect(response.status).toBe(404);
+        // get message is keyed by the viewer: it can only ever find the viewer's own conversation.
+        for (const receiver of [sessions[first].userId, sessions[second].userId]) {
+          const response = await as.call('POST', '/user/get/message', {
+            receiver_id: receiver,
+            job_id: victim.jobId,
+          });
+          if (response.status === 200) {
+            const page = (await response.json()) as GetMessageResponse;
+            expect(page.messengerUser.id).not.toBe(victim.id);
+            expect(
+              page.messages
+                .flatMap((group) => group.chats)
+                .some((chat) => chat.messenger_user_id === victim.id),
+            ).toBe(false);
+          } else {
+            expect(response.status).toBe(404);
+          }
+        }
+        for (const query of ['', `?job_id=${victim.jobId ?? ''}`]) {
+          const response = await as.call('GET', `/load/messengers/initial/data${query}`);
+          expect(response.status).toBe(200);
+          const data = (await response.json()) as InitialDataResponse;
+          expect(data.messengerUsers.some((record) => record.id === victim.id)).toBe(false);
+          expect(data.auth.id).toBe(sessions[attacker].userId);
         }
       }
-      for (const query of ['', `?job_id=${victim.jobId ?? ''}`]) {
-        const response = await as.call('GET', `/load/messengers/initial/data${query}`);
-        expect(response.status).toBe(200);
-        const data = (await response.json()) as InitialDataResponse;
-        expect(data.messengerUsers.some((record) => record.id === victim.id)).toBe(false);
-        expect(data.auth.id).toBe(sessions[attacker].userId);
+
+      // Nothing changed for the two parties.
+      expect((await db.chats(victim.id)).length).toBe(storedBefore);
+      expect([
+        await conversationRecord(sessions[first], victim.id),
+        await conversationRecord(sessions[second], victim.id),
+      ]).toEqual(recordBefore);
+    },
+  );
+
+  test.each(cases)(
+    '$attacker: another user’s private-chat channel is refused (403) and its socket hears nothing',
+    async ({ attacker, foreign }) => {
+      const as = sessions[attacker];
+      const target = sessions[foreign];
+      const channel = userChannelName(target.userId);
+      const victimPage = await openLiveClient({
+        baseUrl: server.url,
+        session: target,
+        wsPort: server.port,
+        key: credentials.key,
+      });
+      victimPage.subscribe();
+      await victimPage.settled(1);
+
+      // The HTTP authorization: only the caller's own channel is signed.
+      const spy = await RawSocket.open(server.port, credentials.key);
+      expect((await authorizeOverHttp(server.url, as, spy.socketId, channel)).status).toBe(403);
+      for (const other of [
+        'presence-chat.1',
+        `private-chat.${target.userId}0`,
+        'private-chat',
+        'chat.1',
+        `private-encrypted-chat.${target.userId}`,
+      ]) {
+        expect((await authorizeOverHttp(server.url, as, spy.socketId, other)).status, other).toBe(
+          403,
+        );
       }
-    }
+      const own = await authorizeOverHttp(server.url, as, spy.socketId, userChannelName(as.userId));
+      expect(own.status).toBe(200);
+      const ownAuth = ((await own.json()) as { auth: string }).auth;
 
-    // Nothing changed for the two parties.
-    expect((await db.chats(victim.id)).length).toBe(storedBefore);
-    expect([await conversationRecord(sessions[first], victim.id), await conversationRecord(sessions[second], victim.id)]).toEqual(recordBefore);
-  });
+      // The websocket refuses whatever the attacker can put together.
+      const victimAuth = (
+        (await (
+          await authorizeOverHttp(server.url, target, victimPage.socketId!, channel)
+        ).json()) as { auth: string }
+      ).auth;
+      for (const auth of [
+        undefined,
+        `${credentials.key}:${'0'.repeat(64)}`,
+        ownAuth,
+        victimAuth /* another socket's */,
+      ]) {
+        const answer = await spy.subscribe(channel, auth);
+        expect(answer.event, `auth ${auth}`).toBe('pusher:subscription_error');
+      }
+      // A stock pusher-js page of the attacker asking for that channel gets the 403 too.
+      const attackerPage = new LiveClient({
+        baseUrl: server.url,
+        session: as,
+        wsPort: server.port,
+        key: credentials.key,
+        channelName: channel,
+      });
+      attackerPage.subscribe();
+      await until(() => attackerPage.subscriptionErrors.length > 0, 'the subscription error');
+      expect(JSON.stringify(attackerPage.subscriptionErrors[0])).toContain('403');
 
-  test.each(cases)('$attacker: another user’s private-chat channel is refused (403) and its socket hears nothing', async ({ attacker, foreign }) => {
-    const as = sessions[attacker];
-    const target = sessions[foreign];
-    const channel = userChannelName(target.userId);
-    const victimPage = await openLiveClient({ baseUrl: server.url, session: target, wsPort: server.port, key: credentials.key });
-    victimPage.subscribe();
-    await victimPage.settled(1);
-
-    // The HTTP authorization: only the caller's own channel is signed.
-    const spy = await RawSocket.open(server.port, credentials.key);
-    expect((await authorizeOverHttp(server.url, as, spy.socketId, channel)).status).toBe(403);
-    for (const other of ['presence-chat.1', `private-chat.${target.userId}0`, 'private-chat', 'chat.1', `private-encrypted-chat.${target.userId}`]) {
-      expect((await authorizeOverHttp(server.url, as, spy.socketId, other)).status, other).toBe(403);
-    }
-    const own = await authorizeOverHttp(server.url, as, spy.socketId, userChannelName(as.userId));
-    expect(own.status).toBe(200);
-    const ownAuth = ((await own.json()) as { auth: string }).auth;
-
-    // The websocket refuses whatever the attacker can put together.
-    const victimAuth = ((await (await authorizeOverHttp(server.url, target, victimPage.socketId!, channel)).json()) as { auth: string }).auth;
-    for (const auth of [undefined, `${credentials.key}:${'0'.repeat(64)}`, ownAuth, victimAuth /* another socket's */]) {
-      const answer = await spy.subscribe(channel, auth);
-      expect(answer.event, `auth ${auth}`).toBe('pusher:subscription_error');
-    }
-    // A stock pusher-js page of the attacker asking for that channel gets the 403 too.
-    const attackerPage = new LiveClient({ baseUrl: server.url, session: as, wsPort: server.port, key: credentials.key, channelName: channel });
-    attackerPage.subscribe();
-    await until(() => attackerPage.subscriptionErrors.length > 0, 'the subscription error');
-    expect(JSON.stringify(attackerPage.subscriptionErrors[0])).toContain('403');
-
-    // Someone writes to the target: the target's page gets it, the attacker's sockets do not.
-    const writer = foreign === 'company2' || foreign === 'company' ? sessions.candidate : sessions.company;
-    const toTarget = await conversationWith(writer, target.userId).catch(() => conversationWith(target, writer.userId));
-    const outcome =
-      toTarget.receiverId === target.userId
-        ? await sendMessage(writer, toTarget, `for ${foreign} only`)
-        : await sendMessage(target, toTarget, `from ${foreign}, for its own other tabs`);
-    expect(outcome.ok).toBe(true);
-    await until(() => victimPage.events.some((chat) => chat.message.includes(foreign)), 'the target received it');
-    await sleep(300);
-    expect(spy.eventsOn(channel)).toEqual([]);
-    expect(attackerPage.events).toEqual([]);
-    await spy.close();
-    await attackerPage.close();
-    await victimPage.close();
-  });
+      // Someone writes to the target: the target's page gets it, the attacker's sockets do not.
+      const writer =
+        foreign === 'company2' || foreign === 'company' ? sessions.candidate : sessions.company;
+      const toTarget = await conversationWith(writer, target.userId).catch(() =>
+        conversationWith(target, writer.userId),
+      );
+      const outcome =
+        toTarget.receiverId === target.userId
+          ? await sendMessage(writer, toTarget, `for ${foreign} only`)
+          : await sendMessage(target, toTarget, `from ${foreign}, for its own other tabs`);
+      expect(outcome.ok).toBe(true);
+      await until(
+        () => victimPage.events.some((chat) => chat.message.includes(foreign)),
+        'the target received it',
+      );
+      await sleep(300);
+      expect(spy.eventsOn(channel)).toEqual([]);
+      expect(attackerPage.events).toEqual([]);
+      await spy.close();
+      await attackerPage.close();
+      await victimPage.close();
+    },
+  );
 
   test('without a session or with a wrong application key: 401 everywhere', async () => {
     const conversation = await conversationWith(sessions.candidate, sessions.company.userId);
@@ -211,7 +272,12 @@ describe('authorization matrix', () => {
         })
       ).status;
     expect(await anonymous('GET', '/load/messengers/initial/data')).toBe(401);
-    expect(await anonymous('POST', '/user/get/message', { receiver_id: conversation.receiverId, job_id: conversation.jobId })).toBe(401);
+    expect(
+      await anonymous('POST', '/user/get/message', {
+        receiver_id: conversation.receiverId,
+        job_id: conversation.jobId,
+      }),
+    ).toBe(401);
     expect(
       await anonymous('POST', '/user/send/message', {
         receiver_id: conversation.receiverId,
@@ -222,14 +288,22 @@ describe('authorization matrix', () => {
     ).toBe(401);
     expect(await anonymous('GET', `/user/send/message/unseen/${conversation.id}`)).toBe(401);
     expect(await anonymous('POST', `/user/messenger/${conversation.id}/archive`)).toBe(401);
-    expect((await authorizeOverHttp(server.url, { cookie: '', csrf: '' }, '1.2', 'private-chat.1')).status).toBe(401);
-    const forged = { cookie: `messenger_session=${randomBytes(32).toString('base64url')}`, csrf: 'x' };
+    expect(
+      (await authorizeOverHttp(server.url, { cookie: '', csrf: '' }, '1.2', 'private-chat.1'))
+        .status,
+    ).toBe(401);
+    const forged = {
+      cookie: `messenger_session=${randomBytes(32).toString('base64url')}`,
+      csrf: 'x',
+    };
     expect((await authorizeOverHttp(server.url, forged, '1.2', 'private-chat.1')).status).toBe(401);
     const wrongKey = await fetch(`${server.url}/load/messengers/initial/data?key=wrong&token=`, {
       headers: { cookie: sessions.candidate.cookie },
     });
     expect(wrongKey.status).toBe(401);
-    const bogusToken = await fetch(`${server.url}/load/messengers/initial/data?key=${APP_KEY}&token=${randomBytes(32).toString('base64url')}`);
+    const bogusToken = await fetch(
+      `${server.url}/load/messengers/initial/data?key=${APP_KEY}&token=${randomBytes(32).toString('base64url')}`,
+    );
     expect(bogusToken.status).toBe(401);
   });
 });
@@ -244,7 +318,10 @@ describe('CSRF', () => {
       'no token': { 'x-xsrf-token': '' },
       'a made-up token': { 'x-xsrf-token': randomBytes(24).toString('base64url') },
       'another session’s token': { 'x-xsrf-token': sessions.company.csrf },
-      'a made-up meta token': { 'x-xsrf-token': '', 'x-csrf-token': randomBytes(24).toString('base64url') },
+      'a made-up meta token': {
+        'x-xsrf-token': '',
+        'x-csrf-token': randomBytes(24).toString('base64url'),
+      },
     };
     for (const [label, headers] of Object.entries(wrongTokens)) {
       const statuses = {
@@ -252,23 +329,68 @@ describe('CSRF', () => {
           await session.call(
             'POST',
             '/user/send/message',
-            { receiver_id: conversation.receiverId, messenger_user: conversation.id, job_id: conversation.jobId, message: 'forged' },
+            {
+              receiver_id: conversation.receiverId,
+              messenger_user: conversation.id,
+              job_id: conversation.jobId,
+              message: 'forged',
+            },
             headers,
           )
         ).status,
-        unseen: (await session.call('GET', `/user/send/message/unseen/${conversation.id}`, undefined, headers)).status,
-        archive: (await session.call('POST', `/user/messenger/${conversation.id}/archive`, undefined, headers)).status,
-        unarchive: (await session.call('POST', `/user/messenger/${conversation.id}/unarchive`, undefined, headers)).status,
-        logout: (await fetch(`${server.url}/logout`, { method: 'POST', headers: { cookie: session.cookie, ...headers } })).status,
+        unseen: (
+          await session.call(
+            'GET',
+            `/user/send/message/unseen/${conversation.id}`,
+            undefined,
+            headers,
+          )
+        ).status,
+        archive: (
+          await session.call(
+            'POST',
+            `/user/messenger/${conversation.id}/archive`,
+            undefined,
+            headers,
+          )
+        ).status,
+        unarchive: (
+          await session.call(
+            'POST',
+            `/user/messenger/${conversation.id}/unarchive`,
+            undefined,
+            headers,
+          )
+        ).status,
+        logout: (
+          await fetch(`${server.url}/logout`, {
+            method: 'POST',
+            headers: { cookie: session.cookie, ...headers },
+          })
+        ).status,
         'broadcasting auth': (
           await fetch(`${server.url}/broadcasting/auth`, {
             method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session.cookie, ...headers },
-            body: new URLSearchParams({ socket_id: '1.2', channel_name: userChannelName(session.userId) }).toString(),
+            headers: {
+              'content-type': 'application/x-www-form-urlencoded',
+              cookie: session.cookie,
+              ...headers,
+            },
+            body: new URLSearchParams({
+              socket_id: '1.2',
+              channel_name: userChannelName(session.userId),
+            }).toString(),
           })
         ).status,
       };
-      expect(statuses, label).toEqual({ send: 419, unseen: 419, archive: 419, unarchive: 419, logout: 419, 'broadcasting auth': 419 });
+      expect(statuses, label).toEqual({
+        send: 419,
+        unseen: 419,
+        archive: 419,
+        unarchive: 419,
+        logout: 419,
+        'broadcasting auth': 419,
+      });
     }
     // Sign-in needs it too (login CSRF).
     const login = (headers: Record<string, string>) =>
@@ -287,17 +409,27 @@ describe('CSRF', () => {
     expect(await conversationRecord(session, conversation.id)).toEqual(recordBefore);
     // A token-authenticated client has no cookie to ride on: no CSRF header needed.
     const token = await tokenSession(DEMO.candidate2);
-    expect((await token.call('POST', `/user/messenger/${conversation.id}/unarchive`)).status).toBe(200);
+    expect((await token.call('POST', `/user/messenger/${conversation.id}/unarchive`)).status).toBe(
+      200,
+    );
   });
 });
 
 describe('the live endpoint', () => {
   test('refuses a websocket upgrade from a foreign Origin', async () => {
     const port = server.port;
-    for (const origin of ['http://evil.example', `http://127.0.0.1:${port}.evil.example`, 'null', `https://127.0.0.1:${port}`, `http://localhost:${port + 1}`]) {
+    for (const origin of [
+      'http://evil.example',
+      `http://127.0.0.1:${port}.evil.example`,
+      'null',
+      `https://127.0.0.1:${port}`,
+      `http://localhost:${port + 1}`,
+    ]) {
       expect(await RawSocket.upgradeStatus(port, credentials.key, { origin }), origin).toBe(403);
     }
-    expect(await RawSocket.upgradeStatus(port, credentials.key, { origin: `http://127.0.0.1:${port}` })).toBe(101);
+    expect(
+      await RawSocket.upgradeStatus(port, credentials.key, { origin: `http://127.0.0.1:${port}` }),
+    ).toBe(101);
     expect(await RawSocket.upgradeStatus(port, credentials.key, {})).toBe(101); // non-browser clients send none
   });
 
@@ -307,7 +439,9 @@ describe('the live endpoint', () => {
     const bystander = await RawSocket.open(server.port, credentials.key);
     // Each bad frame is answered (pusher:error, or a subscription error for a bad channel name).
     const frameErrors = () =>
-      socket.frames.filter((frame) => frame.event === 'pusher:error' || frame.event === 'pusher:subscription_error').length;
+      socket.frames.filter(
+        (frame) => frame.event === 'pusher:error' || frame.event === 'pusher:subscription_error',
+      ).length;
     const garbage: (string | Buffer)[] = [
       '{not json',
       '[]',
@@ -316,8 +450,15 @@ describe('the live endpoint', () => {
       JSON.stringify({ event: 'pusher:subscribe', data: 'not an object' }),
       JSON.stringify({ event: 'pusher:subscribe', data: { channel: 'x'.repeat(500) } }),
       JSON.stringify({ event: 'pusher:subscribe', data: { channel: '../../etc' } }),
-      JSON.stringify({ event: 'client-typing', channel: userChannelName(session.userId), data: {} }),
-      JSON.stringify({ event: 'pusher:signin', data: { auth: 'x', user_data: '{}' } }).replace('signin', 'unknown'),
+      JSON.stringify({
+        event: 'client-typing',
+        channel: userChannelName(session.userId),
+        data: {},
+      }),
+      JSON.stringify({ event: 'pusher:signin', data: { auth: 'x', user_data: '{}' } }).replace(
+        'signin',
+        'unknown',
+      ),
       JSON.stringify({ event: 42 }),
       Buffer.from([0xff, 0x00, 0xfe]),
     ];
@@ -326,9 +467,16 @@ describe('the live endpoint', () => {
     expect(socket.isOpen).toBe(true);
 
     // Still a working socket: subscribe (signed) and receive.
-    const response = await authorizeOverHttp(server.url, session, socket.socketId, userChannelName(session.userId));
+    const response = await authorizeOverHttp(
+      server.url,
+      session,
+      socket.socketId,
+      userChannelName(session.userId),
+    );
     const { auth } = (await response.json()) as { auth: string };
-    expect((await socket.subscribe(userChannelName(session.userId), auth)).event).toBe('pusher_internal:subscription_succeeded');
+    expect((await socket.subscribe(userChannelName(session.userId), auth)).event).toBe(
+      'pusher_internal:subscription_succeeded',
+    );
     const toOwner = await conversationWith(sessions.candidate, session.userId);
     expect((await sendMessage(sessions.candidate, toOwner, 'after the garbage')).ok).toBe(true);
     await socket.next((frame) => frame.event === CHAT_MESSAGE_EVENT, 'the event after the garbage');
@@ -345,12 +493,30 @@ describe('the live endpoint', () => {
     const signedOut = await signIn(server.url, DEMO.company2);
     const stays = await signIn(server.url, DEMO.company2);
     const toCompany2 = await conversationWith(sessions.candidate, stays.userId);
-    const leaving = await openLiveClient({ baseUrl: server.url, session: signedOut, wsPort: server.port, key: credentials.key });
-    const staying = await openLiveClient({ baseUrl: server.url, session: stays, wsPort: server.port, key: credentials.key });
-    expect((await sendMessage(sessions.candidate, toCompany2, 'before the sign-out')).ok).toBe(true);
-    await until(() => leaving.events.length === 1 && staying.events.length === 1, 'both sessions received it');
+    const leaving = await openLiveClient({
+      baseUrl: server.url,
+      session: signedOut,
+      wsPort: server.port,
+      key: credentials.key,
+    });
+    const staying = await openLiveClient({
+      baseUrl: server.url,
+      session: stays,
+      wsPort: server.port,
+      key: credentials.key,
+    });
+    expect((await sendMessage(sessions.candidate, toCompany2, 'before the sign-out')).ok).toBe(
+      true,
+    );
+    await until(
+      () => leaving.events.length === 1 && staying.events.length === 1,
+      'both sessions received it',
+    );
 
-    const logout = await fetch(`${server.url}/logout`, { method: 'POST', headers: { cookie: signedOut.cookie, 'x-xsrf-token': signedOut.csrf } });
+    const logout = await fetch(`${server.url}/logout`, {
+      method: 'POST',
+      headers: { cookie: signedOut.cookie, 'x-xsrf-token': signedOut.csrf },
+    });
     expect(logout.status).toBe(204);
     await until(() => leaving.state !== 'connected', 'the signed-out socket was closed');
     expect((await sendMessage(sessions.candidate, toCompany2, 'after the sign-out')).ok).toBe(true);
@@ -360,7 +526,10 @@ describe('the live endpoint', () => {
     expect(leaving.state).not.toBe('connected');
     // The old cookie is worth nothing now: no calls, no new channel signature.
     expect((await signedOut.call('GET', '/load/messengers/initial/data')).status).toBe(401);
-    expect((await authorizeOverHttp(server.url, signedOut, '1.2', userChannelName(signedOut.userId))).status).toBe(401);
+    expect(
+      (await authorizeOverHttp(server.url, signedOut, '1.2', userChannelName(signedOut.userId)))
+        .status,
+    ).toBe(401);
     await leaving.close();
     await staying.close();
   });
@@ -371,9 +540,18 @@ describe('the Pusher HTTP trigger API', () => {
     const target = sessions.candidate2;
     const channel = userChannelName(target.userId);
     const listener = await RawSocket.open(server.port, credentials.key);
-    const { auth } = (await (await authorizeOverHttp(server.url, target, listener.socketId, channel)).json()) as { auth: string };
-    expect((await listener.subscribe(channel, auth)).event).toBe('pusher_internal:subscription_succeeded');
-    const event = (text: string) => JSON.stringify({ name: CHAT_MESSAGE_EVENT, channels: [channel], data: JSON.stringify({ text }) });
+    const { auth } = (await (
+      await authorizeOverHttp(server.url, target, listener.socketId, channel)
+    ).json()) as { auth: string };
+    expect((await listener.subscribe(channel, auth)).event).toBe(
+      'pusher_internal:subscription_succeeded',
+    );
+    const event = (text: string) =>
+      JSON.stringify({
+        name: CHAT_MESSAGE_EVENT,
+        channels: [channel],
+        data: JSON.stringify({ text }),
+      });
     const now = Math.floor(Date.now() / 1000);
 
     const valid = signTrigger(credentials, event('genuine'));
@@ -385,17 +563,41 @@ describe('the Pusher HTTP trigger API', () => {
     const signedOther = signTrigger(credentials, event('what was signed'));
     const tamperedBody = { ...signedOther, body: event('what was sent') };
     const signedOtherChannel = signTrigger(credentials, event('moved'));
-    const movedChannel = { ...signedOtherChannel, body: signedOtherChannel.body.replace(channel, 'private-chat.1') };
-    const wrongSecret = signTrigger({ ...credentials, secret: randomBytes(24).toString('hex') }, event('forged'));
+    const movedChannel = {
+      ...signedOtherChannel,
+      body: signedOtherChannel.body.replace(channel, 'private-chat.1'),
+    };
+    const wrongSecret = signTrigger(
+      { ...credentials, secret: randomBytes(24).toString('hex') },
+      event('forged'),
+    );
     const wrongKey = signTrigger({ ...credentials, key: 'another-key' }, event('forged'));
-    const unsigned = { path: valid.path.replace(/&auth_signature=[0-9a-f]+/, ''), body: event('unsigned') };
-    const tamperedQuery = { ...valid, path: valid.path.replace(/auth_timestamp=\d+/, `auth_timestamp=${now + 1}`) };
-    const refused = { stale, future, tamperedBody, movedChannel, wrongSecret, wrongKey, unsigned, tamperedQuery };
+    const unsigned = {
+      path: valid.path.replace(/&auth_signature=[0-9a-f]+/, ''),
+      body: event('unsigned'),
+    };
+    const tamperedQuery = {
+      ...valid,
+      path: valid.path.replace(/auth_timestamp=\d+/, `auth_timestamp=${now + 1}`),
+    };
+    const refused = {
+      stale,
+      future,
+      tamperedBody,
+      movedChannel,
+      wrongSecret,
+      wrongKey,
+      unsigned,
+      tamperedQuery,
+    };
     const statuses: Record<string, number> = {};
-    for (const [name, request] of Object.entries(refused)) statuses[name] = (await postTrigger(server.url, request)).status;
+    for (const [name, request] of Object.entries(refused))
+      statuses[name] = (await postTrigger(server.url, request)).status;
     expect(statuses).toEqual(Object.fromEntries(Object.keys(refused).map((name) => [name, 401])));
     // Another app id is not ours at all.
-    const otherApp = signTrigger(credentials, event('elsewhere'), { path: '/apps/another-app/events' });
+    const otherApp = signTrigger(credentials, event('elsewhere'), {
+      path: '/apps/another-app/events',
+    });
     expect((await postTrigger(server.url, otherApp)).status).toBe(404);
 
     await sleep(300);
@@ -405,9 +607,15 @@ describe('the Pusher HTTP trigger API', () => {
 
   test('oversized trigger bodies and event data are refused (413)', async () => {
     const channel = 'private-chat.1';
-    const bigData = signTrigger(credentials, JSON.stringify({ name: 'x', channels: [channel], data: 'x'.repeat(11_000) }));
+    const bigData = signTrigger(
+      credentials,
+      JSON.stringify({ name: 'x', channels: [channel], data: 'x'.repeat(11_000) }),
+    );
     expect((await postTrigger(server.url, bigData)).status).toBe(413);
-    const huge = signTrigger(credentials, JSON.stringify({ name: 'x', channels: [channel], data: 'x'.repeat(300_000) }));
+    const huge = signTrigger(
+      credentials,
+      JSON.stringify({ name: 'x', channels: [channel], data: 'x'.repeat(300_000) }),
+    );
     expect((await postTrigger(server.url, huge)).status).toBe(413);
     const malformed = signTrigger(credentials, '{"name": "x", "channels": [');
     expect((await postTrigger(server.url, malformed)).status).toBe(400);
@@ -422,31 +630,71 @@ describe('oversized and malformed bodies', () => {
     const raw = (path: string, body: string, contentType = 'application/json') =>
       fetch(`${server.url}${path}?key=${APP_KEY}&token=`, {
         method: 'POST',
-        headers: { cookie: session.cookie, 'x-xsrf-token': session.csrf, 'content-type': contentType },
+        headers: {
+          cookie: session.cookie,
+          'x-xsrf-token': session.csrf,
+          'content-type': contentType,
+        },
         body,
       });
     const send = (message: unknown) =>
-      JSON.stringify({ receiver_id: conversation.receiverId, messenger_user: conversation.id, job_id: conversation.jobId, message });
+      JSON.stringify({
+        receiver_id: conversation.receiverId,
+        messenger_user: conversation.id,
+        job_id: conversation.jobId,
+        message,
+      });
 
     const statuses = {
       'over 64 KiB': (await raw('/user/send/message', send('x'.repeat(70 * 1024)))).status,
-      'over 64 KiB (1 MiB)': (await raw('/user/send/message', send('x'.repeat(1024 * 1024)))).status,
-      'login over 64 KiB': (await raw('/login', JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(70 * 1024) }))).status,
+      'over 64 KiB (1 MiB)': (await raw('/user/send/message', send('x'.repeat(1024 * 1024))))
+        .status,
+      'login over 64 KiB': (
+        await raw('/login', JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(70 * 1024) }))
+      ).status,
       'broadcasting auth over 64 KiB': (
-        await raw('/broadcasting/auth', `socket_id=1.2&channel_name=${'x'.repeat(70 * 1024)}`, 'application/x-www-form-urlencoded')
+        await raw(
+          '/broadcasting/auth',
+          `socket_id=1.2&channel_name=${'x'.repeat(70 * 1024)}`,
+          'application/x-www-form-urlencoded',
+        )
       ).status,
       'not JSON': (await raw('/user/send/message', '{"receiver_id": 1,')).status,
       'empty JSON body': (await raw('/user/send/message', '')).status,
       'a JSON array': (await raw('/user/send/message', '[1, 2, 3]')).status,
       'a JSON string': (await raw('/user/send/message', '"hello"')).status,
-      'deeply nested': (await raw('/user/send/message', `{"message": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`)).status,
-      'prototype pollution': (await raw('/user/send/message', '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}')).status,
-      'message over 5,000 characters': (await raw('/user/send/message', send('x'.repeat(5_001)))).status,
+      'deeply nested': (
+        await raw('/user/send/message', `{"message": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`)
+      ).status,
+      'prototype pollution': (
+        await raw(
+          '/user/send/message',
+          '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}',
+        )
+      ).status,
+      'message over 5,000 characters': (await raw('/user/send/message', send('x'.repeat(5_001))))
+        .status,
       'message of spaces': (await raw('/user/send/message', send('   \n\t  '))).status,
       'message not a string': (await raw('/user/send/message', send({ toString: 'x' }))).status,
-      'ids not numbers': (await raw('/user/get/message', JSON.stringify({ receiver_id: 'abc', job_id: {} }))).status,
-      'limit out of range': (await raw('/user/get/message', JSON.stringify({ receiver_id: conversation.receiverId, job_id: conversation.jobId, limit: 1e9 }))).status,
-      'client_id not a UUID': (await raw('/user/send/message', JSON.stringify({ ...JSON.parse(send('ok')), client_id: "'; drop table chats; --" }))).status,
+      'ids not numbers': (
+        await raw('/user/get/message', JSON.stringify({ receiver_id: 'abc', job_id: {} }))
+      ).status,
+      'limit out of range': (
+        await raw(
+          '/user/get/message',
+          JSON.stringify({
+            receiver_id: conversation.receiverId,
+            job_id: conversation.jobId,
+            limit: 1e9,
+          }),
+        )
+      ).status,
+      'client_id not a UUID': (
+        await raw(
+          '/user/send/message',
+          JSON.stringify({ ...JSON.parse(send('ok')), client_id: "'; drop table chats; --" }),
+        )
+      ).status,
     };
     expect(statuses).toEqual({
       'over 64 KiB': 413,
@@ -483,10 +731,18 @@ describe('bursts', () => {
 
   test('a burst of sends gets 429 with Retry-After (nothing stored), and sending works again after waiting', async () => {
     limitedDb = freshSqlite();
-    limited = await startFaultServer({ databaseUrl: limitedDb.url, env: { SEND_RATE_BURST: '5', SEND_RATE_PER_SECOND: '1' } });
-    const { company2, candidate } = await signInAll(limited.url, ['company2', 'candidate'] as const);
+    limited = await startFaultServer({
+      databaseUrl: limitedDb.url,
+      env: { SEND_RATE_BURST: '5', SEND_RATE_PER_SECOND: '1' },
+    });
+    const { company2, candidate } = await signInAll(limited.url, [
+      'company2',
+      'candidate',
+    ] as const);
     const conversation = await conversationWith(company2, candidate.userId);
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => sendMessage(company2, conversation, `burst ${i}`)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => sendMessage(company2, conversation, `burst ${i}`)),
+    );
     const accepted = outcomes.filter((outcome) => outcome.ok);
     const limitedOnes = outcomes.filter((outcome) => !outcome.ok);
     expect(accepted.length).toBeGreaterThanOrEqual(5);
@@ -496,11 +752,23 @@ describe('bursts', () => {
       expect(outcome.status).toBe(429);
       if (!outcome.ok) expect(Number(outcome.retryAfter)).toBeGreaterThanOrEqual(1);
     }
-    const stored = (await limitedDb.chats(conversation.id)).filter((chat) => chat.message.startsWith('burst '));
+    const stored = (await limitedDb.chats(conversation.id)).filter((chat) =>
+      chat.message.startsWith('burst '),
+    );
     expect(stored).toHaveLength(accepted.length);
     // Other users are not affected, and the limited one may send again after Retry-After.
-    expect((await sendMessage(candidate, await conversationWith(candidate, company2.userId), 'unaffected')).ok).toBe(true);
-    const retryAfter = Math.max(...limitedOnes.map((outcome) => (outcome.ok ? 0 : Number(outcome.retryAfter))));
+    expect(
+      (
+        await sendMessage(
+          candidate,
+          await conversationWith(candidate, company2.userId),
+          'unaffected',
+        )
+      ).ok,
+    ).toBe(true);
+    const retryAfter = Math.max(
+      ...limitedOnes.map((outcome) => (outcome.ok ? 0 : Number(outcome.retryAfter))),
+    );
     await sleep(retryAfter * 1000);
     expect((await sendMessage(company2, conversation, 'after waiting')).ok).toBe(true);
   });
@@ -510,7 +778,11 @@ describe('bursts', () => {
     const attempt = (password: string) =>
       fetch(`${base}/login`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: 'XSRF-TOKEN=t', 'x-xsrf-token': 't' },
+        headers: {
+          'content-type': 'application/json',
+          cookie: 'XSRF-TOKEN=t',
+          'x-xsrf-token': 't',
+        },
         body: JSON.stringify({ email: 'lina@example.com', password }),
       });
     const statuses: number[] = [];
@@ -541,25 +813,37 @@ describe('stored XSS in the browser', () => {
       '<a href="javascript:alert(4)">click me</a>',
       '"><iframe srcdoc="<script>parent.alert(5)</script>">',
       '<img src=x onerror="window.faultsXss=1">',
-      '{{constructor.constructor(\'alert(6)\')()}} ${alert(7)}',
+      "{{constructor.constructor('alert(6)')()}} ${alert(7)}",
     ];
     const evilName = '<script>alert("name")</script><img src=x onerror=alert(8)> Omar';
     await db.renameUser(DEMO.candidate2, evilName);
     const omar = await signIn(server.url, DEMO.candidate2);
     expect(omar.name).toBe(evilName);
     const toAcme = await conversationWith(omar, sessions.company.userId);
-    for (const payload of payloads.slice(0, 4)) expect((await sendMessage(omar, toAcme, payload)).ok).toBe(true);
+    for (const payload of payloads.slice(0, 4))
+      expect((await sendMessage(omar, toAcme, payload)).ok).toBe(true);
 
     const browser = await launchChromium();
     try {
-      const acmePage = await openMessagesPage(browser, server.url, sessions.company, await conversationWith(sessions.company, omar.userId));
+      const acmePage = await openMessagesPage(
+        browser,
+        server.url,
+        sessions.company,
+        await conversationWith(sessions.company, omar.userId),
+      );
       const { page } = acmePage;
       // Stored ones on the first load, the rest live while the page is open.
-      for (const payload of payloads.slice(4)) expect((await sendMessage(omar, toAcme, payload)).ok).toBe(true);
+      for (const payload of payloads.slice(4))
+        expect((await sendMessage(omar, toAcme, payload)).ok).toBe(true);
       const chatBox = page.locator('#messageChatBox');
       for (const payload of payloads) {
-        await chatBox.locator('[data-testid="chat-message"] .message__text', { hasText: payload }).first().waitFor({ state: 'visible' });
-        const texts = await chatBox.locator('[data-testid="chat-message"] .message__text').allTextContents();
+        await chatBox
+          .locator('[data-testid="chat-message"] .message__text', { hasText: payload })
+          .first()
+          .waitFor({ state: 'visible' });
+        const texts = await chatBox
+          .locator('[data-testid="chat-message"] .message__text')
+          .allTextContents();
         expect(texts, payload).toContain(payload);
       }
       // The name shows as text in the list and in the open chat.
@@ -568,8 +852,12 @@ describe('stored XSS in the browser', () => {
       await sleep(1_000);
       // Nothing ran and nothing was created from the payloads (checked in the DOM, CSP aside).
       expect(acmePage.dialogs).toEqual([]);
-      expect(await page.evaluate(() => (window as unknown as { faultsXss?: number }).faultsXss)).toBeUndefined();
-      expect(await page.locator('img[src="x"], svg[onload], iframe, a[href^="javascript:"]').count()).toBe(0);
+      expect(
+        await page.evaluate(() => (window as unknown as { faultsXss?: number }).faultsXss),
+      ).toBeUndefined();
+      expect(
+        await page.locator('img[src="x"], svg[onload], iframe, a[href^="javascript:"]').count(),
+      ).toBe(0);
       expect(await page.locator('script:not([src])').count()).toBe(0);
       expect(acmePage.pageErrors).toEqual([]);
       await acmePage.close();

@@ -38,7 +38,13 @@ beforeAll(async () => {
   db = freshSqlite();
   server = await startFaultServer({ databaseUrl: db.url });
   key = await pusherKey(server);
-  sessions = await signInAll(server.url, ['candidate', 'candidate2', 'company', 'company2', 'owner'] as const);
+  sessions = await signInAll(server.url, [
+    'candidate',
+    'candidate2',
+    'company',
+    'company2',
+    'owner',
+  ] as const);
   browser = await launchChromium();
 });
 
@@ -53,7 +59,14 @@ afterAll(async () => {
  * The peer keeps writing while the viewer is away: one message right before the cut, then one
  * every `everyMs` during it. Returns once `offlineMs` are over (the caller brings the viewer back).
  */
-const peerWritesDuring = async (peer: HttpSession, conversation: Conversation, label: string, offlineMs: number, everyMs: number, goOffline: () => Promise<void>) => {
+const peerWritesDuring = async (
+  peer: HttpSession,
+  conversation: Conversation,
+  label: string,
+  offlineMs: number,
+  everyMs: number,
+  goOffline: () => Promise<void>,
+) => {
   const texts: string[] = [];
   const write = async (text: string) => {
     const outcome = await sendMessage(peer, conversation, text);
@@ -72,52 +85,114 @@ const peerWritesDuring = async (peer: HttpSession, conversation: Conversation, l
 };
 
 describe.concurrent('a page offline while its peer sends', () => {
-  const nodeCase = (label: string, offlineMs: number, everyMs: number, viewer: DemoUser, peer: DemoUser, signalOnline: boolean) => async () => {
-    const viewerSide = await conversationWith(sessions[viewer], sessions[peer].userId);
-    const peerSide = await conversationWith(sessions[peer], sessions[viewer].userId);
-    const proxy = await TcpProxy.start(server.port);
-    try {
-      const client = await openLiveClient({ baseUrl: server.url, session: sessions[viewer], wsPort: proxy.port, key, watch: [viewerSide] });
-      const { write } = await peerWritesDuring(sessions[peer], peerSide, label, offlineMs, everyMs, () => proxy.down());
-      expect(client.state).not.toBe('connected');
-      await proxy.up();
-      if (signalOnline) networkBackOnline();
-      await write(`${label}: right after coming back`);
-      await until(() => client.reconnections >= 1, `${label}: pusher-js reconnected by itself`, 60_000);
-      await client.settled(2);
-      await expectThreadsMatch(db, client, [viewerSide]);
-      await client.close();
-    } finally {
-      await proxy.close();
-    }
-  };
+  const nodeCase =
+    (
+      label: string,
+      offlineMs: number,
+      everyMs: number,
+      viewer: DemoUser,
+      peer: DemoUser,
+      signalOnline: boolean,
+    ) =>
+    async () => {
+      const viewerSide = await conversationWith(sessions[viewer], sessions[peer].userId);
+      const peerSide = await conversationWith(sessions[peer], sessions[viewer].userId);
+      const proxy = await TcpProxy.start(server.port);
+      try {
+        const client = await openLiveClient({
+          baseUrl: server.url,
+          session: sessions[viewer],
+          wsPort: proxy.port,
+          key,
+          watch: [viewerSide],
+        });
+        const { write } = await peerWritesDuring(
+          sessions[peer],
+          peerSide,
+          label,
+          offlineMs,
+          everyMs,
+          () => proxy.down(),
+        );
+        expect(client.state).not.toBe('connected');
+        await proxy.up();
+        if (signalOnline) networkBackOnline();
+        await write(`${label}: right after coming back`);
+        await until(
+          () => client.reconnections >= 1,
+          `${label}: pusher-js reconnected by itself`,
+          60_000,
+        );
+        await client.settled(2);
+        await expectThreadsMatch(db, client, [viewerSide]);
+        await client.close();
+      } finally {
+        await proxy.close();
+      }
+    };
 
-  const browserCase = (label: string, offlineMs: number, everyMs: number, viewer: DemoUser, peer: DemoUser) => async () => {
-    const viewerSide = await conversationWith(sessions[viewer], sessions[peer].userId);
-    const peerSide = await conversationWith(sessions[peer], sessions[viewer].userId);
-    const messagesPage = await openMessagesPage(browser, server.url, sessions[viewer], viewerSide);
-    try {
-      const { write } = await peerWritesDuring(sessions[peer], peerSide, label, offlineMs, everyMs, () => messagesPage.context.setOffline(true));
-      await messagesPage.context.setOffline(false);
-      await write(`${label}: right after coming back`);
-      const describe = async () => {
-        const stored = (await db.chats(viewerSide.id)).map((chat) => chat.id);
-        const shown = await messagesPage.shownChatIds();
-        return { missing: stored.filter((id) => !shown.includes(id)), doubled: shown.filter((id, i) => shown.indexOf(id) !== i), extra: shown.filter((id) => !stored.includes(id)) };
-      };
-      await until(async () => (await describe()).missing.length === 0, `${label}: the page shows every message`, 90_000).catch(() => undefined);
-      expect(await describe()).toEqual({ missing: [], doubled: [], extra: [] });
-      await sleep(1_000); // a late duplicate would show by now
-      expect(await describe()).toEqual({ missing: [], doubled: [], extra: [] });
-      expect(await messagesPage.reloaded()).toBe(false);
-      expect(messagesPage.pageErrors).toEqual([]);
-    } finally {
-      await messagesPage.close();
-    }
-  };
+  const browserCase =
+    (label: string, offlineMs: number, everyMs: number, viewer: DemoUser, peer: DemoUser) =>
+    async () => {
+      const viewerSide = await conversationWith(sessions[viewer], sessions[peer].userId);
+      const peerSide = await conversationWith(sessions[peer], sessions[viewer].userId);
+      const messagesPage = await openMessagesPage(
+        browser,
+        server.url,
+        sessions[viewer],
+        viewerSide,
+      );
+      try {
+        const { write } = await peerWritesDuring(
+          sessions[peer],
+          peerSide,
+          label,
+          offlineMs,
+          everyMs,
+          () => messagesPage.context.setOffline(true),
+        );
+        await messagesPage.context.setOffline(false);
+        await write(`${label}: right after coming back`);
+        const describe = async () => {
+          const stored = (await db.chats(viewerSide.id)).map((chat) => chat.id);
+          const shown = await messagesPage.shownChatIds();
+          return {
+            missing: stored.filter((id) => !shown.includes(id)),
+            doubled: shown.filter((id, i) => shown.indexOf(id) !== i),
+            extra: shown.filter((id) => !stored.includes(id)),
+          };
+        };
+        await until(
+          async () => (await describe()).missing.length === 0,
+          `${label}: the page shows every message`,
+          90_000,
+        ).catch(() => undefined);
+        expect(await describe()).toEqual({ missing: [], doubled: [], extra: [] });
+        await sleep(1_000); // a late duplicate would show by now
+        expect(await describe()).toEqual({ missing: [], doubled: [], extra: [] });
+        expect(await messagesPage.reloaded()).toBe(false);
+        expect(messagesPage.pageErrors).toEqual([]);
+      } finally {
+        await messagesPage.close();
+      }
+    };
 
-  test('pusher-js, offline 5 s: back on its own retry, every message once', nodeCase('node 5 s', SHORT_MS, 1_500, 'company2', 'candidate', false));
-  test('pusher-js, offline 3 minutes: every message once', nodeCase('node 3 min', LONG_MS, 10_000, 'owner', 'candidate2', true), LONG_MS + 120_000);
-  test('the page in Chromium, offline 5 s: every message once, no reload', browserCase('browser 5 s', SHORT_MS, 1_500, 'candidate2', 'company'));
-  test('the page in Chromium, offline 3 minutes: every message once, no reload', browserCase('browser 3 min', LONG_MS, 10_000, 'candidate', 'company'), LONG_MS + 120_000);
+  test(
+    'pusher-js, offline 5 s: back on its own retry, every message once',
+    nodeCase('node 5 s', SHORT_MS, 1_500, 'company2', 'candidate', false),
+  );
+  test(
+    'pusher-js, offline 3 minutes: every message once',
+    nodeCase('node 3 min', LONG_MS, 10_000, 'owner', 'candidate2', true),
+    LONG_MS + 120_000,
+  );
+  test(
+    'the page in Chromium, offline 5 s: every message once, no reload',
+    browserCase('browser 5 s', SHORT_MS, 1_500, 'candidate2', 'company'),
+  );
+  test(
+    'the page in Chromium, offline 3 minutes: every message once, no reload',
+    browserCase('browser 3 min', LONG_MS, 10_000, 'candidate', 'company'),
+    LONG_MS + 120_000,
+  );
 });

@@ -17,7 +17,12 @@ import {
   type HttpSession,
 } from './support/clients.js';
 import { freshDatabase, type FaultDatabase } from './support/databases.js';
-import { expectStoredExactlyOnce, expectThreadsMatch, Sender, signInAll } from './support/scenario.js';
+import {
+  expectStoredExactlyOnce,
+  expectThreadsMatch,
+  Sender,
+  signInAll,
+} from './support/scenario.js';
 import { pusherKey, startFaultServer, stopServer, type ServerProcess } from './support/servers.js';
 import { until } from './support/wait.js';
 
@@ -28,63 +33,93 @@ afterAll(async () => {
 });
 
 describe.concurrent('two senders, 200 messages each, at the same time', () => {
-  test.each(['sqlite', 'postgres'] as const)('%s: both pages show the database order, no gaps, no duplicates', async (dialect) => {
-    const db = await freshDatabase(dialect);
-    let server: ServerProcess | undefined;
-    const clients: LiveClient[] = [];
-    try {
-      server = await startFaultServer({ databaseUrl: db.url });
-      const key = await pusherKey(server);
-      const { candidate, company } = await signInAll(server.url, ['candidate', 'company'] as const);
-      const candidateSide = await conversationWith(candidate, company.userId);
-      const companySide = await conversationWith(company, candidate.userId);
-      const base = { baseUrl: server.url, wsPort: server.port, key };
-      const candidatePage = await openLiveClient({ ...base, session: candidate, watch: [candidateSide] });
-      const companyPage = await openLiveClient({ ...base, session: company, watch: [companySide] });
-      clients.push(candidatePage, companyPage);
+  test.each(['sqlite', 'postgres'] as const)(
+    '%s: both pages show the database order, no gaps, no duplicates',
+    async (dialect) => {
+      const db = await freshDatabase(dialect);
+      let server: ServerProcess | undefined;
+      const clients: LiveClient[] = [];
+      try {
+        server = await startFaultServer({ databaseUrl: db.url });
+        const key = await pusherKey(server);
+        const { candidate, company } = await signInAll(server.url, [
+          'candidate',
+          'company',
+        ] as const);
+        const candidateSide = await conversationWith(candidate, company.userId);
+        const companySide = await conversationWith(company, candidate.userId);
+        const base = { baseUrl: server.url, wsPort: server.port, key };
+        const candidatePage = await openLiveClient({
+          ...base,
+          session: candidate,
+          watch: [candidateSide],
+        });
+        const companyPage = await openLiveClient({
+          ...base,
+          session: company,
+          watch: [companySide],
+        });
+        clients.push(candidatePage, companyPage);
 
-      // Each page sends with its socket id (so its own message does not come back to it) and shows the answer.
-      const senders = [
-        { sender: new Sender(candidate, candidateSide, 'from Sara'), page: candidatePage },
-        { sender: new Sender(company, companySide, 'from Acme'), page: companyPage },
-      ];
-      await Promise.all(
-        senders.map(({ sender, page }) =>
-          sender.run(PER_SENDER, { socketId: () => page.socketId, onAck: (outcome) => outcome.ok && page.merge([outcome.chat]) }),
-        ),
-      );
-      const records = senders.flatMap(({ sender }) => sender.records);
-      expect(records.filter((record) => record.ackedId !== undefined)).toHaveLength(2 * PER_SENDER);
-      await expectStoredExactlyOnce(db, records);
+        // Each page sends with its socket id (so its own message does not come back to it) and shows the answer.
+        const senders = [
+          { sender: new Sender(candidate, candidateSide, 'from Sara'), page: candidatePage },
+          { sender: new Sender(company, companySide, 'from Acme'), page: companyPage },
+        ];
+        await Promise.all(
+          senders.map(({ sender, page }) =>
+            sender.run(PER_SENDER, {
+              socketId: () => page.socketId,
+              onAck: (outcome) => outcome.ok && page.merge([outcome.chat]),
+            }),
+          ),
+        );
+        const records = senders.flatMap(({ sender }) => sender.records);
+        expect(records.filter((record) => record.ackedId !== undefined)).toHaveLength(
+          2 * PER_SENDER,
+        );
+        await expectStoredExactlyOnce(db, records);
 
-      await expectThreadsMatch(db, candidatePage, [candidateSide]);
-      await expectThreadsMatch(db, companyPage, [companySide]);
-      const stored = await db.chats(candidateSide.id);
-      const shownBySara = candidatePage.thread(candidateSide.id);
-      const shownByAcme = companyPage.thread(companySide.id);
-      // Same order and content as the database, on both pages.
-      expect(shownBySara.map((chat) => [chat.id, chat.message])).toEqual(stored.map((chat) => [chat.id, chat.message]));
-      expect(shownByAcme.map((chat) => [chat.id, chat.message])).toEqual(stored.map((chat) => [chat.id, chat.message]));
-      // Each sender's messages appear in the order they were sent.
-      for (const { sender } of senders) {
-        const mine = shownBySara.filter((chat) => chat.sender_id === sender.session.userId && chat.message.startsWith(sender.label));
-        expect(mine.map((chat) => chat.message)).toEqual(sender.records.map((record) => record.text));
+        await expectThreadsMatch(db, candidatePage, [candidateSide]);
+        await expectThreadsMatch(db, companyPage, [companySide]);
+        const stored = await db.chats(candidateSide.id);
+        const shownBySara = candidatePage.thread(candidateSide.id);
+        const shownByAcme = companyPage.thread(companySide.id);
+        // Same order and content as the database, on both pages.
+        expect(shownBySara.map((chat) => [chat.id, chat.message])).toEqual(
+          stored.map((chat) => [chat.id, chat.message]),
+        );
+        expect(shownByAcme.map((chat) => [chat.id, chat.message])).toEqual(
+          stored.map((chat) => [chat.id, chat.message]),
+        );
+        // Each sender's messages appear in the order they were sent.
+        for (const { sender } of senders) {
+          const mine = shownBySara.filter(
+            (chat) =>
+              chat.sender_id === sender.session.userId && chat.message.startsWith(sender.label),
+          );
+          expect(mine.map((chat) => chat.message)).toEqual(
+            sender.records.map((record) => record.text),
+          );
+        }
+        // Live delivery: each page got every message of the other sender once, in that sender's order,
+        // and none of its own (its socket was excluded).
+        const expectLive = (page: LiveClient, own: HttpSession, other: Sender) => {
+          const live = page.events.filter((chat) => chat.messenger_user_id === candidateSide.id);
+          expect(live.some((chat) => chat.sender_id === own.userId)).toBe(false);
+          expect(live.map((chat) => chat.message)).toEqual(
+            other.records.map((record) => record.text),
+          );
+        };
+        expectLive(candidatePage, candidate, senders[1]!.sender);
+        expectLive(companyPage, company, senders[0]!.sender);
+      } finally {
+        await Promise.all(clients.map((client) => client.close()));
+        await stopServer(server);
+        await db.drop();
       }
-      // Live delivery: each page got every message of the other sender once, in that sender's order,
-      // and none of its own (its socket was excluded).
-      const expectLive = (page: LiveClient, own: HttpSession, other: Sender) => {
-        const live = page.events.filter((chat) => chat.messenger_user_id === candidateSide.id);
-        expect(live.some((chat) => chat.sender_id === own.userId)).toBe(false);
-        expect(live.map((chat) => chat.message)).toEqual(other.records.map((record) => record.text));
-      };
-      expectLive(candidatePage, candidate, senders[1]!.sender);
-      expectLive(companyPage, company, senders[0]!.sender);
-    } finally {
-      await Promise.all(clients.map((client) => client.close()));
-      await stopServer(server);
-      await db.drop();
-    }
-  });
+    },
+  );
 });
 
 describe('a message sent between the first load and the subscription', () => {
@@ -141,7 +176,10 @@ describe('a message sent between the first load and the subscription', () => {
         });
         await page.settled(1);
         const justAfter = await afterSubscribed!;
-        await until(() => page.thread(viewerSide.id).some((chat) => chat.id === justAfter.id), 'the message sent right after the subscription');
+        await until(
+          () => page.thread(viewerSide.id).some((chat) => chat.id === justAfter.id),
+          'the message sent right after the subscription',
+        );
 
         // Neither lost nor doubled: the page shows exactly the database's messages.
         await expectThreadsMatch(db, page, [viewerSide], 10_000);

@@ -65,7 +65,11 @@ const run = async (request: LoadRequest): Promise<LoadResult> => {
           ...data,
           method: 'POST',
           path: request.path,
-          headers: { ...headers, 'content-type': 'application/json', authorization: `Bearer ${from.token}` },
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            authorization: `Bearer ${from.token}`,
+          },
           body: JSON.stringify(body),
         };
       },
@@ -73,7 +77,12 @@ const run = async (request: LoadRequest): Promise<LoadResult> => {
   } else if (request.paths && request.paths.length > 0) {
     const paths = request.paths;
     requests.push({
-      setupRequest: (data) => ({ ...data, method: request.method, path: paths[counter++ % paths.length]!, headers }),
+      setupRequest: (data) => ({
+        ...data,
+        method: request.method,
+        path: paths[counter++ % paths.length]!,
+        headers,
+      }),
     });
   } else {
     requests.push({ method: request.method, path: request.path, headers });

@@ -7,7 +7,10 @@ declare module 'autocannon' {
     body?: string | Buffer;
   }
   export interface AutocannonRequest extends AutocannonRequestData {
-    setupRequest?: (request: AutocannonRequestData, context: Record<string, unknown>) => AutocannonRequestData | null;
+    setupRequest?: (
+      request: AutocannonRequestData,
+      context: Record<string, unknown>,
+    ) => AutocannonRequestData | null;
     onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   export interface AutocannonOptions {

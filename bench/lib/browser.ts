@@ -8,7 +8,14 @@ export const WEB_ROOT = resolve(import.meta.dirname, '../../dist/web');
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 
 export const clientBuilt = (): boolean => existsSync(resolve(WEB_ROOT, 'index.html'));
@@ -63,16 +70,40 @@ export const loadListPage = async (
   options: { timeoutMs: number; scrollMs?: number },
 ): Promise<{ load: PageLoad; scroll?: ScrollResult }> => {
   // The page's CSP forbids string evaluation, which the probes below use.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    bypassCSP: true,
+  });
   try {
-    await context.addCookies([{ name: 'messenger_session', value: sessionCookie, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+    await context.addCookies([
+      {
+        name: 'messenger_session',
+        value: sessionCookie,
+        url: baseUrl,
+        httpOnly: true,
+        sameSite: 'Lax',
+      },
+    ]);
     const page = await context.newPage();
     await page.addInitScript(FIRST_ROW_PROBE);
-    await page.goto(`${baseUrl}/messages?lang=en`, { waitUntil: 'commit', timeout: options.timeoutMs });
+    await page.goto(`${baseUrl}/messages?lang=en`, {
+      waitUntil: 'commit',
+      timeout: options.timeoutMs,
+    });
     try {
-      await page.waitForFunction('window.__benchList && window.__benchList.firstRowFrameAt !== null', null, { timeout: options.timeoutMs, polling: 50 });
+      await page.waitForFunction(
+        'window.__benchList && window.__benchList.firstRowFrameAt !== null',
+        null,
+        { timeout: options.timeoutMs, polling: 50 },
+      );
     } catch (error) {
-      return { load: { firstRowMs: null, rowsInDom: await page.locator(ROW).count(), error: error instanceof Error ? error.message.split('\n')[0] : String(error) } };
+      return {
+        load: {
+          firstRowMs: null,
+          rowsInDom: await page.locator(ROW).count(),
+          error: error instanceof Error ? error.message.split('\n')[0] : String(error),
+        },
+      };
     }
     const firstRowMs = await page.evaluate('window.__benchList.firstRowFrameAt');
     const rowsInDom = await page.locator(ROW).count();

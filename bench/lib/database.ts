@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../src/server/config.js';
-import { migrateToLatest, openDatabase, type Db, type DialectName } from '../../src/server/db/database.js';
+import {
+  migrateToLatest,
+  openDatabase,
+  type Db,
+  type DialectName,
+} from '../../src/server/db/database.js';
 import { hashPassword, randomToken, sha256 } from '../../src/server/lib/crypto.js';
 
 const testConfig = loadConfig().test;
@@ -68,7 +73,10 @@ export const dropStaleBenchDatabases = async (): Promise<number> =>
   });
 
 /** A fresh, migrated database: a temporary SQLite file, or a new PostgreSQL database (dropped afterwards). */
-export const createBenchDatabase = async (dialect: DialectName, label: string): Promise<BenchDatabase> => {
+export const createBenchDatabase = async (
+  dialect: DialectName,
+  label: string,
+): Promise<BenchDatabase> => {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), `bench-${label}-`));
     const file = join(dir, 'bench.db');
@@ -98,7 +106,11 @@ export const createBenchDatabase = async (dialect: DialectName, label: string): 
       },
     };
   }
-  const name = `${BENCH_DB_PREFIX}${label.replace(/[^a-z0-9]/g, '')}_p${process.pid}_${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const name = `${BENCH_DB_PREFIX}${label.replace(/[^a-z0-9]/g, '')}_p${process.pid}_${randomToken(
+    4,
+  )
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
   await withAdmin((client) => client.query(`create database "${name}"`));
   const url = databaseUrl(name);
   let db = openDatabase(url, { poolSize: 4 });
@@ -188,24 +200,52 @@ export const seedPairs = async (bench: BenchDatabase, count: number): Promise<Se
     const user = (email: string): SeededUser => {
       const row = byEmail.get(email);
       if (!row) throw new Error(`seed: ${email} missing`);
-      return { id: row.id, role: row.role === 'candidate' ? 'candidate' : 'company', name: row.name, token: `bench${row.id}.${randomToken(16)}` };
+      return {
+        id: row.id,
+        role: row.role === 'candidate' ? 'candidate' : 'company',
+        name: row.name,
+        token: `bench${row.id}.${randomToken(16)}`,
+      };
     };
-    const pairs = Array.from({ length: count }, (_, i) => ({ candidate: user(`candidate${i}@bench.test`), company: user(`company${i}@bench.test`) }));
+    const pairs = Array.from({ length: count }, (_, i) => ({
+      candidate: user(`candidate${i}@bench.test`),
+      company: user(`company${i}@bench.test`),
+    }));
 
-    const tokens = pairs.flatMap(({ candidate, company }) => [candidate, company]).map((u) => ({ user_id: u.id, token_hash: sha256(u.token), created_at: now }));
-    for (const batch of chunks(tokens, 1000)) await trx.insertInto('api_tokens').values(batch).execute();
+    const tokens = pairs
+      .flatMap(({ candidate, company }) => [candidate, company])
+      .map((u) => ({ user_id: u.id, token_hash: sha256(u.token), created_at: now }));
+    for (const batch of chunks(tokens, 1000))
+      await trx.insertInto('api_tokens').values(batch).execute();
 
-    const jobs = pairs.map(({ company }, i) => ({ company_id: company.id, title: `Bench job ${i}`, status: 'active', deadline: '2027-12-31', created_at: now }));
+    const jobs = pairs.map(({ company }, i) => ({
+      company_id: company.id,
+      title: `Bench job ${i}`,
+      status: 'active',
+      deadline: '2027-12-31',
+      created_at: now,
+    }));
     for (const batch of chunks(jobs, 1000)) await trx.insertInto('jobs').values(batch).execute();
     const jobRows = await trx.selectFrom('jobs').select(['id', 'company_id']).execute();
     const jobOf = new Map(jobRows.map((row) => [row.company_id, row.id]));
 
     const conversations = pairs.map(({ candidate, company }) => {
       const jobId = jobOf.get(company.id) ?? null;
-      return { candidate_id: candidate.id, company_id: company.id, job_id: jobId, job_key: jobId ?? 0, activity_at: now, created_at: now };
+      return {
+        candidate_id: candidate.id,
+        company_id: company.id,
+        job_id: jobId,
+        job_key: jobId ?? 0,
+        activity_at: now,
+        created_at: now,
+      };
     });
-    for (const batch of chunks(conversations, 1000)) await trx.insertInto('messenger_users').values(batch).execute();
-    const conversationRows = await trx.selectFrom('messenger_users').select(['id', 'candidate_id', 'job_id']).execute();
+    for (const batch of chunks(conversations, 1000))
+      await trx.insertInto('messenger_users').values(batch).execute();
+    const conversationRows = await trx
+      .selectFrom('messenger_users')
+      .select(['id', 'candidate_id', 'job_id'])
+      .execute();
     const conversationOf = new Map(conversationRows.map((row) => [row.candidate_id, row]));
 
     return pairs.map(({ candidate, company }) => {
@@ -217,7 +257,10 @@ export const seedPairs = async (bench: BenchDatabase, count: number): Promise<Se
 };
 
 /** A browser session for a user (the cookie value; the row stores its sha256 as the contract says). */
-export const insertSession = async (bench: BenchDatabase, userId: number): Promise<{ cookie: string; csrf: string }> => {
+export const insertSession = async (
+  bench: BenchDatabase,
+  userId: number,
+): Promise<{ cookie: string; csrf: string }> => {
   const cookie = randomToken();
   const csrf = randomToken(24);
   const now = Date.now();

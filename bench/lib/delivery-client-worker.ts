@@ -97,6 +97,8 @@ export interface SendResult {
   latency: string;
   /** HTTP response time of the send call, µs (http only). */
   response: string;
+  /** The slowest send calls: when they started (ms into the run) and how long they took. */
+  slowest: { seq: number; atMs: number; responseMs: number }[];
   elapsedMs: number;
 }
 
@@ -204,12 +206,19 @@ const postJson = (
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(text), ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'content-length': Buffer.byteLength(text),
+          ...headers,
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        );
         response.on('error', reject);
       },
     );
@@ -218,7 +227,11 @@ const postJson = (
     request.end(text);
   });
 
-const openClient = (spec: ClientSpec, request: ConnectRequest, histogram: ReturnType<typeof createHistogram>): Promise<void> =>
+const openClient = (
+  spec: ClientSpec,
+  request: ConnectRequest,
+  histogram: ReturnType<typeof createHistogram>,
+): Promise<void> =>
   new Promise<void>((resolve, reject) => {
     const startedAt = performance.now();
     const channel = userChannelName(spec.userId);
@@ -238,7 +251,10 @@ const openClient = (spec: ClientSpec, request: ConnectRequest, histogram: Return
       clients.set(spec.userId, client);
       resolve();
     };
-    const timer = setTimeout(() => finish(new Error(`user ${spec.userId}: not subscribed within ${request.timeoutMs} ms`)), request.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`user ${spec.userId}: not subscribed within ${request.timeoutMs} ms`)),
+      request.timeoutMs,
+    );
     ws.on('error', (error) => finish(error));
     ws.on('close', () => {
       if (!settled) finish(new Error(`user ${spec.userId}: closed during the handshake`));
@@ -258,8 +274,16 @@ const openClient = (spec: ClientSpec, request: ConnectRequest, histogram: Return
       if (request.auth === 'sign') {
         auth = sign(request.pusherSecret, request.pusherKey, socketId, channel);
       } else {
-        const response = await postJson(request.httpUrl ?? '', '/broadcasting/auth', { socket_id: socketId, channel_name: channel }, { authorization: `Bearer ${spec.token}` });
-        if (response.status !== 200) throw new Error(`user ${spec.userId}: /broadcasting/auth answered ${response.status} ${response.body.slice(0, 200)}`);
+        const response = await postJson(
+          request.httpUrl ?? '',
+          '/broadcasting/auth',
+          { socket_id: socketId, channel_name: channel },
+          { authorization: `Bearer ${spec.token}` },
+        );
+        if (response.status !== 200)
+          throw new Error(
+            `user ${spec.userId}: /broadcasting/auth answered ${response.status} ${response.body.slice(0, 200)}`,
+          );
         auth = (JSON.parse(response.body) as { auth: string }).auth;
       }
       ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth } }));
@@ -278,7 +302,9 @@ const openClient = (spec: ClientSpec, request: ConnectRequest, histogram: Return
         case 'pusher:connection_established': {
           const data = JSON.parse(String(frame.data)) as { socket_id: string };
           client.socketId = data.socket_id;
-          subscribe(data.socket_id).catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
+          subscribe(data.socket_id).catch((error: unknown) =>
+            finish(error instanceof Error ? error : new Error(String(error))),
+          );
           return;
         }
         case 'pusher_internal:subscription_succeeded':
@@ -313,7 +339,12 @@ const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
     }
     let done = 0;
     const pump = () => {
-      const allowed = request.ratePerSecond ? Math.min(total, Math.floor(((performance.now() - started) * request.ratePerSecond) / 1000) + 1) : total;
+      const allowed = request.ratePerSecond
+        ? Math.min(
+            total,
+            Math.floor(((performance.now() - started) * request.ratePerSecond) / 1000) + 1,
+          )
+        : total;
       while (next < allowed && inFlight < request.concurrency) {
         const spec = request.clients[next++]!;
         inFlight += 1;
@@ -324,7 +355,8 @@ const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
             },
             (error: unknown) => {
               failed += 1;
-              if (errors.length < 10) errors.push(error instanceof Error ? error.message : String(error));
+              if (errors.length < 10)
+                errors.push(error instanceof Error ? error.message : String(error));
             },
           )
           .finally(() => {
@@ -341,7 +373,14 @@ const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
     };
     pump();
   });
-  return { requested: total, connected, failed, errors, histogram: encodeHistogram(histogram), elapsedMs: performance.now() - started };
+  return {
+    requested: total,
+    connected,
+    failed,
+    errors,
+    histogram: encodeHistogram(histogram),
+    elapsedMs: performance.now() - started,
+  };
 };
 
 const send = async (request: SendRequest): Promise<SendResult> => {
@@ -355,6 +394,13 @@ const send = async (request: SendRequest): Promise<SendResult> => {
   let relayMissing = 0;
   const inflight = new Set<Promise<void>>();
   const n = request.conversations.length;
+  const slowest: SendResult['slowest'] = [];
+  const noteSlow = (seq: number, atMs: number, responseMs: number) => {
+    if (slowest.length >= 10 && responseMs <= slowest[slowest.length - 1]!.responseMs) return;
+    slowest.push({ seq, atMs: Math.round(atMs), responseMs: Math.round(responseMs * 10) / 10 });
+    slowest.sort((a, b) => b.responseMs - a.responseMs);
+    if (slowest.length > 10) slowest.pop();
+  };
 
   const fire = (seq: number) => {
     const conversation = request.conversations[seq % n]!;
@@ -372,7 +418,14 @@ const send = async (request: SendRequest): Promise<SendResult> => {
       sender.ws.send(
         JSON.stringify({
           to: to.id,
-          chatMessage: { id: seq + 1, sender_id: from.id, receiver_id: to.id, messenger_user_id: conversation.id, job_id: conversation.jobId, message: text },
+          chatMessage: {
+            id: seq + 1,
+            sender_id: from.id,
+            receiver_id: to.id,
+            messenger_user_id: conversation.id,
+            job_id: conversation.jobId,
+            message: text,
+          },
         }),
       );
       accepted.push(seq);
@@ -381,15 +434,23 @@ const send = async (request: SendRequest): Promise<SendResult> => {
     const socketId = clients.get(from.id)?.socketId;
     const headers: Record<string, string> = { authorization: `Bearer ${from.token}` };
     if (request.excludeSenderSocket && socketId) headers['x-socket-id'] = socketId;
-    const started = performance.now();
+    const callStarted = performance.now();
     const call = postJson(
       request.httpUrl ?? '',
       `/user/send/message?${request.query ?? ''}`,
-      { receiver_id: to.id, messenger_user: conversation.id, job_id: conversation.jobId, message: text, client_id: randomUUID() },
+      {
+        receiver_id: to.id,
+        messenger_user: conversation.id,
+        job_id: conversation.jobId,
+        message: text,
+        client_id: randomUUID(),
+      },
       headers,
     ).then(
       (result) => {
-        recordMs(response, performance.now() - started);
+        const took = performance.now() - callStarted;
+        recordMs(response, took);
+        noteSlow(seq, callStarted - started, took);
         statuses[result.status] = (statuses[result.status] ?? 0) + 1;
         if (result.status === 200) accepted.push(seq);
         else {
@@ -411,7 +472,10 @@ const send = async (request: SendRequest): Promise<SendResult> => {
   await new Promise<void>((resolveAll) => {
     let seq = 0;
     const tick = () => {
-      const due = Math.min(request.count, Math.floor(((performance.now() - started) * request.rate) / 1000) + 1);
+      const due = Math.min(
+        request.count,
+        Math.floor(((performance.now() - started) * request.rate) / 1000) + 1,
+      );
       while (seq < due) fire(seq++);
       if (seq >= request.count) {
         resolveAll();
@@ -426,7 +490,8 @@ const send = async (request: SendRequest): Promise<SendResult> => {
 
   const isDelivered = () => accepted.every((seq) => (seqCopies[seq] ?? 0) > 0);
   const drainUntil = performance.now() + request.drainMs;
-  while (!isDelivered() && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 20));
+  while (!isDelivered() && performance.now() < drainUntil)
+    await new Promise((r) => setTimeout(r, 20));
   // A little longer, so late duplicates are counted too.
   await new Promise((r) => setTimeout(r, Math.min(200, request.drainMs)));
 
@@ -452,6 +517,7 @@ const send = async (request: SendRequest): Promise<SendResult> => {
     misdelivered,
     latency: encodeHistogram(latency),
     response: encodeHistogram(response),
+    slowest,
     elapsedMs: performance.now() - started,
   };
 };
@@ -463,7 +529,8 @@ const stats = (): ListenStats => ({
   duplicates,
   echoes,
   misdelivered,
-  openSockets: [...clients.values()].filter((client) => client.ws.readyState === WebSocket.OPEN).length,
+  openSockets: [...clients.values()].filter((client) => client.ws.readyState === WebSocket.OPEN)
+    .length,
   closedUnexpectedly,
 });
 

@@ -1,5 +1,12 @@
 import type { SeededPair, SeededUser } from './database.js';
-import type { ClientSpec, ConnectRequest, ConnectResult, ConversationSpec, SendRequest, SendResult } from './delivery-client-worker.js';
+import type {
+  ClientSpec,
+  ConnectRequest,
+  ConnectResult,
+  ConversationSpec,
+  SendRequest,
+  SendResult,
+} from './delivery-client-worker.js';
 import { summarizeEncoded, type LatencySummary } from './histogram.js';
 import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, callQuery } from './server.js';
 import type { WorkerHandle } from './spawn.js';
@@ -13,8 +20,13 @@ export const conversationSpecs = (pairs: SeededPair[]): ConversationSpec[] =>
   }));
 
 /** One client per user of every pair; `wsUrlOf` picks the endpoint (instance A or B, or the relay). */
-export const clientSpecs = (pairs: SeededPair[], wsUrlOf: (user: SeededUser) => string): ClientSpec[] =>
-  pairs.flatMap(({ candidate, company }) => [candidate, company]).map((user) => ({ userId: user.id, token: user.token, wsUrl: wsUrlOf(user) }));
+export const clientSpecs = (
+  pairs: SeededPair[],
+  wsUrlOf: (user: SeededUser) => string,
+): ClientSpec[] =>
+  pairs
+    .flatMap(({ candidate, company }) => [candidate, company])
+    .map((user) => ({ userId: user.id, token: user.token, wsUrl: wsUrlOf(user) }));
 
 export interface DeliveryPhaseOptions {
   clients: ClientSpec[];
@@ -38,7 +50,10 @@ export interface DeliveryPhaseResult {
 }
 
 /** Connects every client, sends a warm-up burst, then the measured sends at a fixed rate; closes the clients. */
-export const runDeliveryPhase = async (worker: WorkerHandle, options: DeliveryPhaseOptions): Promise<DeliveryPhaseResult> => {
+export const runDeliveryPhase = async (
+  worker: WorkerHandle,
+  options: DeliveryPhaseOptions,
+): Promise<DeliveryPhaseResult> => {
   const connectRequest: ConnectRequest = {
     clients: options.clients,
     mode: options.mode,
@@ -49,8 +64,11 @@ export const runDeliveryPhase = async (worker: WorkerHandle, options: DeliveryPh
     timeoutMs: 20_000,
   };
   const connect = await worker.call<ConnectResult>('connect', connectRequest, 120_000);
-  options.log(`  ${connect.connected}/${connect.requested} clients subscribed in ${Math.round(connect.elapsedMs)} ms`);
-  if (connect.failed > 0) throw new Error(`${connect.failed} clients failed to connect: ${connect.errors.join('; ')}`);
+  options.log(
+    `  ${connect.connected}/${connect.requested} clients subscribed in ${Math.round(connect.elapsedMs)} ms`,
+  );
+  if (connect.failed > 0)
+    throw new Error(`${connect.failed} clients failed to connect: ${connect.errors.join('; ')}`);
   const base: Omit<SendRequest, 'rate' | 'count'> = {
     via: options.mode === 'relay' ? 'relay' : 'http',
     ...(options.httpUrl ? { httpUrl: options.httpUrl } : {}),
@@ -60,13 +78,29 @@ export const runDeliveryPhase = async (worker: WorkerHandle, options: DeliveryPh
     excludeSenderSocket: true,
     drainMs: 5_000,
   };
-  const warmup = await worker.call<SendResult>('send', { ...base, rate: options.rate, count: Math.max(1, Math.round(options.rate * options.warmupSeconds)) }, 120_000);
-  const measured = await worker.call<SendResult>('send', { ...base, rate: options.rate, count: Math.max(1, Math.round(options.rate * options.seconds)) }, 300_000);
+  const warmup = await worker.call<SendResult>(
+    'send',
+    {
+      ...base,
+      rate: options.rate,
+      count: Math.max(1, Math.round(options.rate * options.warmupSeconds)),
+    },
+    120_000,
+  );
+  const measured = await worker.call<SendResult>(
+    'send',
+    { ...base, rate: options.rate, count: Math.max(1, Math.round(options.rate * options.seconds)) },
+    300_000,
+  );
   await worker.call('closeAll');
   const latency = summarizeEncoded(measured.latency);
   options.log(
     `  sent ${measured.ok}/${measured.attempted}, delivered ${measured.delivered}, lost ${measured.lost}, doubled ${measured.duplicates}; ` +
-      `p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms`,
+      `p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms; slowest send calls ` +
+      measured.slowest
+        .slice(0, 3)
+        .map((slow) => `${slow.responseMs} ms at +${slow.atMs} ms`)
+        .join(', '),
   );
   return { connect, warmup, measured, latency, response: summarizeEncoded(measured.response) };
 };

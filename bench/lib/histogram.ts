@@ -17,9 +17,11 @@ export const recordMs = (histogram: Histogram, ms: number): void => {
   histogram.recordValue(Math.max(1, Math.round(ms * 1000)));
 };
 
-export const encodeHistogram = (histogram: Histogram): string => hdr.encodeIntoCompressedBase64(histogram);
+export const encodeHistogram = (histogram: Histogram): string =>
+  hdr.encodeIntoCompressedBase64(histogram);
 
-export const decodeHistogram = (encoded: string): Histogram => hdr.decodeFromCompressedBase64(encoded, 32, false);
+export const decodeHistogram = (encoded: string): Histogram =>
+  hdr.decodeFromCompressedBase64(encoded, 32, false);
 
 export interface LatencySummary {
   count: number;
@@ -43,7 +45,8 @@ export const summarize = (histogram: Histogram): LatencySummary => ({
   mean: ms(histogram.mean),
 });
 
-export const summarizeEncoded = (encoded: string): LatencySummary => summarize(decodeHistogram(encoded));
+export const summarizeEncoded = (encoded: string): LatencySummary =>
+  summarize(decodeHistogram(encoded));
 
 /** Rounds a figure for a table: 3 significant digits below 100, integers above. */
 export const round = (value: number): number => {

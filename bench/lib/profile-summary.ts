@@ -38,7 +38,12 @@ const packageOf = (url: string): string => {
   return url;
 };
 
-const inclusiveTimes = (profile: CpuProfile, focus: string[], msPerSample: number, totalSamples: number) => {
+const inclusiveTimes = (
+  profile: CpuProfile,
+  focus: string[],
+  msPerSample: number,
+  totalSamples: number,
+) => {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const childIds = new Set(profile.nodes.flatMap((node) => node.children ?? []));
   const totals = new Map<string, number>();
@@ -54,10 +59,18 @@ const inclusiveTimes = (profile: CpuProfile, focus: string[], msPerSample: numbe
     return hits;
   };
   for (const node of profile.nodes) if (!childIds.has(node.id)) walk(node.id, new Set());
-  return focus.map((name) => ({ name, ms: Math.round((totals.get(name) ?? 0) * msPerSample), share: Math.round(((totals.get(name) ?? 0) / totalSamples) * 1000) / 10 }));
+  return focus.map((name) => ({
+    name,
+    ms: Math.round((totals.get(name) ?? 0) * msPerSample),
+    share: Math.round(((totals.get(name) ?? 0) / totalSamples) * 1000) / 10,
+  }));
 };
 
-export const summarizeProfile = (profile: CpuProfile, top = 25, focus: string[] = []): ProfileSummary => {
+export const summarizeProfile = (
+  profile: CpuProfile,
+  top = 25,
+  focus: string[] = [],
+): ProfileSummary => {
   const totalSamples = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0) || 1;
   const totalMs = (profile.endTime - profile.startTime) / 1000;
   const msPerSample = totalMs / totalSamples;
@@ -70,14 +83,23 @@ export const summarizeProfile = (profile: CpuProfile, top = 25, focus: string[] 
     const short = url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, 'dist/');
     const key = `${functionName || '(anonymous)'} ${short}:${lineNumber + 1}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + hits);
-    const pkg = functionName === '(garbage collector)' ? '(gc)' : functionName === '(idle)' ? '(idle)' : packageOf(url);
+    const pkg =
+      functionName === '(garbage collector)'
+        ? '(gc)'
+        : functionName === '(idle)'
+          ? '(idle)'
+          : packageOf(url);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
   }
   const rank = (map: Map<string, number>) =>
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([name, hits]) => ({ name, ms: Math.round(hits * msPerSample), share: Math.round((hits / totalSamples) * 1000) / 10 }));
+      .map(([name, hits]) => ({
+        name,
+        ms: Math.round(hits * msPerSample),
+        share: Math.round((hits / totalSamples) * 1000) / 10,
+      }));
   return {
     totalMs: Math.round(totalMs),
     inclusive: inclusiveTimes(profile, focus, msPerSample, totalSamples),
@@ -100,14 +122,21 @@ const main = () => {
         .map((file) => join(target, file))
     : [target];
   for (const file of files) {
-    const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, top, focus);
+    const summary = summarizeProfile(
+      JSON.parse(readFileSync(file, 'utf8')) as CpuProfile,
+      top,
+      focus,
+    );
     console.log(`\n${file}: ${summary.totalMs} ms`);
     if (focus.length > 0) console.log('  inclusive:');
-    for (const row of summary.inclusive) console.log(`    ${String(row.share).padStart(5)}%  ${row.ms} ms  ${row.name}`);
+    for (const row of summary.inclusive)
+      console.log(`    ${String(row.share).padStart(5)}%  ${row.ms} ms  ${row.name}`);
     console.log('  by package:');
-    for (const row of summary.byPackage) console.log(`    ${String(row.share).padStart(5)}%  ${row.ms} ms  ${row.name}`);
+    for (const row of summary.byPackage)
+      console.log(`    ${String(row.share).padStart(5)}%  ${row.ms} ms  ${row.name}`);
     console.log('  by function (self):');
-    for (const row of summary.byFunction) console.log(`    ${String(row.share).padStart(5)}%  ${row.ms} ms  ${row.name}`);
+    for (const row of summary.byFunction)
+      console.log(`    ${String(row.share).padStart(5)}%  ${row.ms} ms  ${row.name}`);
   }
 };
 

@@ -41,8 +41,15 @@ const listen = async (options: RawInsertOptions): Promise<{ port: number }> => {
     const statement = db.prepare(`${INSERT}(?, ?, ?, ?, ?, ?, ?, null)`);
     insert = async (body) =>
       Number(
-        statement.run(body.messenger_user, body.sender_id, body.receiver_id, body.job_id, body.message, body.client_id ?? null, new Date().toISOString())
-          .lastInsertRowid,
+        statement.run(
+          body.messenger_user,
+          body.sender_id,
+          body.receiver_id,
+          body.job_id,
+          body.message,
+          body.client_id ?? null,
+          new Date().toISOString(),
+        ).lastInsertRowid,
       );
     close = async () => {
       db.close();
@@ -51,15 +58,18 @@ const listen = async (options: RawInsertOptions): Promise<{ port: number }> => {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     pool.on('error', () => undefined);
     insert = async (body) => {
-      const result = await pool.query<{ id: number }>(`${INSERT}($1, $2, $3, $4, $5, $6, $7, null) returning id`, [
-        body.messenger_user,
-        body.sender_id,
-        body.receiver_id,
-        body.job_id,
-        body.message,
-        body.client_id ?? null,
-        new Date().toISOString(),
-      ]);
+      const result = await pool.query<{ id: number }>(
+        `${INSERT}($1, $2, $3, $4, $5, $6, $7, null) returning id`,
+        [
+          body.messenger_user,
+          body.sender_id,
+          body.receiver_id,
+          body.job_id,
+          body.message,
+          body.client_id ?? null,
+          new Date().toISOString(),
+        ],
+      );
       return result.rows[0]?.id ?? 0;
     };
     close = () => pool.end();
@@ -78,7 +88,12 @@ const listen = async (options: RawInsertOptions): Promise<{ port: number }> => {
       insert(body).then(
         (id) => {
           const text = JSON.stringify({ id });
-          response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+          response
+            .writeHead(200, {
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(text),
+            })
+            .end(text);
         },
         (error: unknown) => {
           response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));

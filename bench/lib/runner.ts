@@ -1,10 +1,16 @@
 import { loadavg } from 'node:os';
 import type { Scenario, ScenarioContext, ScenarioResult } from './types.js';
 
-const load = (): string => loadavg().map((value) => value.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 
 /** Runs one scenario; a failure becomes a result with `error` (and whatever rows it had). */
-export const runScenario = async (scenario: Scenario, context: ScenarioContext): Promise<ScenarioResult> => {
+export const runScenario = async (
+  scenario: Scenario,
+  context: ScenarioContext,
+): Promise<ScenarioResult> => {
   const started = performance.now();
   const loadBefore = load();
   context.log(`▶ ${scenario.name} (${context.size}): ${scenario.title}`);
@@ -18,12 +24,24 @@ export const runScenario = async (scenario: Scenario, context: ScenarioContext):
       size: context.size,
       durationSeconds,
       ...result,
-      notes: [...result.notes, `Load average (1/5/15 min) before: ${loadBefore}; after: ${load()}.`],
+      notes: [
+        ...result.notes,
+        `Load average (1/5/15 min) before: ${loadBefore}; after: ${load()}.`,
+      ],
     };
   } catch (error) {
     const durationSeconds = Math.round((performance.now() - started) / 100) / 10;
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     context.log(`✘ ${scenario.name} failed after ${durationSeconds} s: ${message}`);
-    return { name: scenario.name, title: scenario.title, size: context.size, durationSeconds, rows: [], checks: {}, notes: [], error: message };
+    return {
+      name: scenario.name,
+      title: scenario.title,
+      size: context.size,
+      durationSeconds,
+      rows: [],
+      checks: {},
+      notes: [],
+      error: message,
+    };
   }
 };

@@ -34,7 +34,10 @@ const TEXT = 'the quick brown fox jumps over the lazy dog';
  * SQLite: prepared statements in one transaction with the journal off for the load (back to WAL after).
  * PostgreSQL: INSERT … SELECT over generate_series, then ANALYZE.
  */
-export const seedScale = async (bench: BenchDatabase, options: ScaleOptions): Promise<ScaleSeed> => {
+export const seedScale = async (
+  bench: BenchDatabase,
+  options: ScaleOptions,
+): Promise<ScaleSeed> => {
   const started = performance.now();
   const hash = await benchPasswordHash();
   const token = `benchco.${randomToken(16)}`;
@@ -48,26 +51,55 @@ export const seedScale = async (bench: BenchDatabase, options: ScaleOptions): Pr
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -200000');
     db.pragma('foreign_keys = OFF');
-    const insertUser = db.prepare('insert into users (id, role, name, email, password_hash, image_url, logo, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)');
-    const insertJob = db.prepare('insert into jobs (id, company_id, title, status, deadline, created_at) values (?, ?, ?, ?, ?, ?)');
-    const insertGroup = db.prepare('insert into application_groups (id, company_id, name) values (?, ?, ?)');
-    const insertApplication = db.prepare('insert into applications (job_id, candidate_id, application_group_id, created_at) values (?, ?, ?, ?)');
+    const insertUser = db.prepare(
+      'insert into users (id, role, name, email, password_hash, image_url, logo, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertJob = db.prepare(
+      'insert into jobs (id, company_id, title, status, deadline, created_at) values (?, ?, ?, ?, ?, ?)',
+    );
+    const insertGroup = db.prepare(
+      'insert into application_groups (id, company_id, name) values (?, ?, ?)',
+    );
+    const insertApplication = db.prepare(
+      'insert into applications (job_id, candidate_id, application_group_id, created_at) values (?, ?, ?, ?)',
+    );
     const insertConversation = db.prepare(
       'insert into messenger_users (id, candidate_id, company_id, job_id, job_key, last_message, last_message_at, activity_at, candidate_unread, company_unread, candidate_archive, company_archive, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, 0, ?)',
     );
     const insertChat = db.prepare(
       'insert into chats (messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at, seen_at) values (?, ?, ?, ?, ?, null, ?, ?)',
     );
-    const insertToken = db.prepare('insert into api_tokens (user_id, token_hash, created_at) values (?, ?, ?)');
+    const insertToken = db.prepare(
+      'insert into api_tokens (user_id, token_hash, created_at) values (?, ?, ?)',
+    );
     db.transaction(() => {
-      insertUser.run(1, 'company', 'Scale Robotics', 'company@scale.test', hash, null, '/images/logos/scale.svg', now);
+      insertUser.run(
+        1,
+        'company',
+        'Scale Robotics',
+        'company@scale.test',
+        hash,
+        null,
+        '/images/logos/scale.svg',
+        now,
+      );
       insertToken.run(1, sha256(token), now);
-      for (let j = 1; j <= jobs; j += 1) insertJob.run(j, 1, `Scale job ${j}`, j % 4 === 0 ? 'closed' : 'active', '2027-06-30', now);
+      for (let j = 1; j <= jobs; j += 1)
+        insertJob.run(j, 1, `Scale job ${j}`, j % 4 === 0 ? 'closed' : 'active', '2027-06-30', now);
       insertGroup.run(1, 1, 'Shortlist');
       for (let i = 0; i < n; i += 1) {
         const candidateId = i + 2;
         const jobId = (i % jobs) + 1;
-        insertUser.run(candidateId, 'candidate', `Candidate ${i}`, `c${i}@scale.test`, hash, `/images/photos/c${i}.svg`, null, now);
+        insertUser.run(
+          candidateId,
+          'candidate',
+          `Candidate ${i}`,
+          `c${i}@scale.test`,
+          hash,
+          `/images/photos/c${i}.svg`,
+          null,
+          now,
+        );
         insertApplication.run(jobId, candidateId, i % 3 === 0 ? 1 : null, now);
         const conversationStart = BASE_TIME + i * 60_000;
         const unread = i % 10 === 0 ? 2 : 0;
@@ -85,7 +117,18 @@ export const seedScale = async (bench: BenchDatabase, options: ScaleOptions): Pr
           );
         }
         const lastAt = iso(conversationStart + (m - 1) * 60_000 * 1000);
-        insertConversation.run(i + 1, candidateId, 1, jobId, jobId, `Message ${m - 1} of conversation ${i}: ${TEXT}`, lastAt, lastAt, unread, now);
+        insertConversation.run(
+          i + 1,
+          candidateId,
+          1,
+          jobId,
+          jobId,
+          `Message ${m - 1} of conversation ${i}: ${TEXT}`,
+          lastAt,
+          lastAt,
+          unread,
+          now,
+        );
       }
     })();
     db.pragma('journal_mode = WAL');
@@ -104,7 +147,10 @@ export const seedScale = async (bench: BenchDatabase, options: ScaleOptions): Pr
          values (1, 'company', 'Scale Robotics', 'company@scale.test', $1, null, '/images/logos/scale.svg', $2)`,
         [hash, now],
       );
-      await client.query('insert into api_tokens (user_id, token_hash, created_at) values (1, $1, $2)', [sha256(token), now]);
+      await client.query(
+        'insert into api_tokens (user_id, token_hash, created_at) values (1, $1, $2)',
+        [sha256(token), now],
+      );
       await client.query(
         `insert into users (id, role, name, email, password_hash, image_url, logo, created_at)
          select i + 2, 'candidate', 'Candidate ' || i, 'c' || i || '@scale.test', $1, '/images/photos/c' || i || '.svg', null, $2
@@ -117,14 +163,17 @@ export const seedScale = async (bench: BenchDatabase, options: ScaleOptions): Pr
          from generate_series(1, $2::int) as j`,
         [now, jobs],
       );
-      await client.query(`insert into application_groups (id, company_id, name) values (1, 1, 'Shortlist')`);
+      await client.query(
+        `insert into application_groups (id, company_id, name) values (1, 1, 'Shortlist')`,
+      );
       await client.query(
         `insert into applications (job_id, candidate_id, application_group_id, created_at)
          select (i % $1::int) + 1, i + 2, case when i % 3 = 0 then 1 else null end, $2
          from generate_series(0, $3::int - 1) as i`,
         [jobs, now, n],
       );
-      const ts = (expr: string) => `to_char((timestamp '2026-01-01 00:00:00' + (${expr}) * interval '1 millisecond'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+      const ts = (expr: string) =>
+        `to_char((timestamp '2026-01-01 00:00:00' + (${expr}) * interval '1 millisecond'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
       await client.query(
         `insert into messenger_users (id, candidate_id, company_id, job_id, job_key, last_message, last_message_at, activity_at,
                                       candidate_unread, company_unread, candidate_archive, company_archive, created_at)
@@ -150,8 +199,18 @@ export const seedScale = async (bench: BenchDatabase, options: ScaleOptions): Pr
          order by i, k`,
         [jobs, m, n],
       );
-      for (const table of ['users', 'jobs', 'application_groups', 'applications', 'messenger_users', 'chats', 'api_tokens']) {
-        await client.query(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 1) from ${table}))`);
+      for (const table of [
+        'users',
+        'jobs',
+        'application_groups',
+        'applications',
+        'messenger_users',
+        'chats',
+        'api_tokens',
+      ]) {
+        await client.query(
+          `select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 1) from ${table}))`,
+        );
       }
       await client.query('commit');
       await client.query('analyze');
@@ -173,10 +232,18 @@ export const seedScale = async (bench: BenchDatabase, options: ScaleOptions): Pr
 };
 
 /** Counts rows as the server sees them (a sanity check of the seed). */
-export const countScale = async (bench: BenchDatabase): Promise<{ conversations: number; messages: number }> => {
+export const countScale = async (
+  bench: BenchDatabase,
+): Promise<{ conversations: number; messages: number }> => {
   const db = bench.db.kysely;
-  const conversations = await db.selectFrom('messenger_users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const messages = await db.selectFrom('chats').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const conversations = await db
+    .selectFrom('messenger_users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const messages = await db
+    .selectFrom('chats')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   await bench.close();
   return { conversations: Number(conversations.n), messages: Number(messages.n) };
 };

@@ -13,7 +13,8 @@ export interface WorkerRequest {
   payload: unknown;
 }
 
-export type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+export type WorkerReply =
+  { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
 
 export interface WorkerHandle {
   pid: number;
@@ -36,7 +37,10 @@ export interface SpawnWorkerOptions {
   execArgv?: string[];
 }
 
-export const spawnWorker = async (file: string, options: SpawnWorkerOptions): Promise<WorkerHandle> => {
+export const spawnWorker = async (
+  file: string,
+  options: SpawnWorkerOptions,
+): Promise<WorkerHandle> => {
   const child = fork(workerPath(file), [], {
     execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
     env: { ...process.env, ...options.env, BENCH_WORKER_DEADLINE_MS: String(options.deadlineMs) },
@@ -52,14 +56,21 @@ export const spawnWorker = async (file: string, options: SpawnWorkerOptions): Pr
   child.stderr?.on('data', append);
 
   let nextId = 1;
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  const pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
+  >();
   let exited = false;
   const exit = new Promise<void>((resolveExit) => {
     child.once('exit', (code, signal) => {
       exited = true;
       for (const [, entry] of pending) {
         clearTimeout(entry.timer);
-        entry.reject(new Error(`worker ${file} exited (${code ?? signal}) before replying:\n${output.slice(-4000)}`));
+        entry.reject(
+          new Error(
+            `worker ${file} exited (${code ?? signal}) before replying:\n${output.slice(-4000)}`,
+          ),
+        );
       }
       pending.clear();
       resolveExit();
@@ -75,7 +86,11 @@ export const spawnWorker = async (file: string, options: SpawnWorkerOptions): Pr
   });
   child.on('error', () => undefined);
 
-  const call = <T>(type: string, payload: unknown = null, timeoutMs = options.deadlineMs): Promise<T> =>
+  const call = <T>(
+    type: string,
+    payload: unknown = null,
+    timeoutMs = options.deadlineMs,
+  ): Promise<T> =>
     new Promise<T>((resolveCall, rejectCall) => {
       if (exited) {
         rejectCall(new Error(`worker ${file} has exited:\n${output.slice(-4000)}`));
@@ -100,7 +115,8 @@ export const spawnWorker = async (file: string, options: SpawnWorkerOptions): Pr
     child,
     stop: async () => {
       if (exited) return;
-      if (child.connected) child.send({ id: 0, type: 'exit', payload: null } satisfies WorkerRequest);
+      if (child.connected)
+        child.send({ id: 0, type: 'exit', payload: null } satisfies WorkerRequest);
       const timer = setTimeout(() => {
         if (!exited) child.kill('SIGKILL');
       }, 5_000);

@@ -18,10 +18,15 @@ const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replace
 
 /** One Markdown table of every scenario's rows (the same text goes to the console and to docs/performance.md). */
 export const markdownTable = (results: ScenarioResult[]): string => {
-  const lines = ['| scenario | metric | value | target | status | note |', '|---|---|---|---|---|---|'];
+  const lines = [
+    '| scenario | metric | value | target | status | note |',
+    '|---|---|---|---|---|---|',
+  ];
   for (const result of results) {
     if (result.error) {
-      lines.push(`| ${result.name} | run | – | – | **failed** | ${escapeCell(result.error.split('\n')[0] ?? '')} |`);
+      lines.push(
+        `| ${result.name} | run | – | – | **failed** | ${escapeCell(result.error.split('\n')[0] ?? '')} |`,
+      );
     }
     for (const row of result.rows) {
       lines.push(

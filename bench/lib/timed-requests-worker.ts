@@ -30,7 +30,11 @@ export interface TimedRunResult {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-const once = (base: URL, headers: Record<string, string>, request: TimedRequest): Promise<{ status: number; bytes: number; ms: number; text: string }> =>
+const once = (
+  base: URL,
+  headers: Record<string, string>,
+  request: TimedRequest,
+): Promise<{ status: number; bytes: number; ms: number; text: string }> =>
   new Promise((resolve, reject) => {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     const started = performance.now();
@@ -41,7 +45,12 @@ const once = (base: URL, headers: Record<string, string>, request: TimedRequest)
         path: request.path,
         method: request.method,
         agent,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }) },
+        headers: {
+          ...headers,
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -49,7 +58,12 @@ const once = (base: URL, headers: Record<string, string>, request: TimedRequest)
         response.on('end', () => {
           const ms = performance.now() - started;
           const buffer = Buffer.concat(chunks);
-          resolve({ status: response.statusCode ?? 0, bytes: buffer.length, ms, text: response.statusCode === 200 ? '' : buffer.toString().slice(0, 300) });
+          resolve({
+            status: response.statusCode ?? 0,
+            bytes: buffer.length,
+            ms,
+            text: response.statusCode === 200 ? '' : buffer.toString().slice(0, 300),
+          });
         });
         response.on('error', reject);
       },

@@ -42,11 +42,19 @@ export interface ScenarioContext {
 export interface Scenario {
   name: string;
   title: string;
-  run: (context: ScenarioContext) => Promise<Omit<ScenarioResult, 'name' | 'title' | 'size' | 'durationSeconds'>>;
+  run: (
+    context: ScenarioContext,
+  ) => Promise<Omit<ScenarioResult, 'name' | 'title' | 'size' | 'durationSeconds'>>;
 }
 
 /** A row compared with an upper bound. */
-export const atMost = (metric: string, value: number | null, limit: number, unit: string, note?: string): ResultRow => ({
+export const atMost = (
+  metric: string,
+  value: number | null,
+  limit: number,
+  unit: string,
+  note?: string,
+): ResultRow => ({
   metric,
   value,
   unit,
@@ -56,7 +64,13 @@ export const atMost = (metric: string, value: number | null, limit: number, unit
 });
 
 /** A row compared with a lower bound. */
-export const atLeast = (metric: string, value: number | null, limit: number, unit: string, note?: string): ResultRow => ({
+export const atLeast = (
+  metric: string,
+  value: number | null,
+  limit: number,
+  unit: string,
+  note?: string,
+): ResultRow => ({
   metric,
   value,
   unit,
@@ -66,7 +80,12 @@ export const atLeast = (metric: string, value: number | null, limit: number, uni
 });
 
 /** A row without a target. */
-export const info = (metric: string, value: number | null, unit: string, note?: string): ResultRow => ({
+export const info = (
+  metric: string,
+  value: number | null,
+  unit: string,
+  note?: string,
+): ResultRow => ({
   metric,
   value,
   unit,
@@ -75,7 +94,13 @@ export const info = (metric: string, value: number | null, unit: string, note?: 
 });
 
 /** A row that must be exactly `expected` (counts: lost, doubled). */
-export const exactly = (metric: string, value: number, expected: number, unit = '', note?: string): ResultRow => ({
+export const exactly = (
+  metric: string,
+  value: number,
+  expected: number,
+  unit = '',
+  note?: string,
+): ResultRow => ({
   metric,
   value,
   unit,

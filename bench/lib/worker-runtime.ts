@@ -6,7 +6,10 @@ export type Handler = (payload: never) => unknown;
  * The worker side of spawn.ts: answers requests with the given handlers and exits when the parent
  * disconnects, when told to, or at the deadline (so no generator outlives its run).
  */
-export const serveWorker = (handlers: Record<string, Handler>, onExit?: () => Promise<void> | void): void => {
+export const serveWorker = (
+  handlers: Record<string, Handler>,
+  onExit?: () => Promise<void> | void,
+): void => {
   const reply = (message: WorkerReply) => {
     if (process.connected) process.send?.(message);
   };
@@ -44,7 +47,12 @@ export const serveWorker = (handlers: Record<string, Handler>, onExit?: () => Pr
       .then(() => handler(raw.payload as never))
       .then(
         (result) => reply({ id: raw.id, ok: true, result: result ?? null }),
-        (error: unknown) => reply({ id: raw.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+        (error: unknown) =>
+          reply({
+            id: raw.id,
+            ok: false,
+            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          }),
       );
   });
 };

@@ -14,9 +14,12 @@ const sockets = new Map<number, WebSocket>();
 
 const listen = (): Promise<{ port: number }> =>
   new Promise((resolve) => {
-    const wss: WebSocketServer = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, clientTracking: false }, () => {
-      resolve({ port: (wss.address() as AddressInfo).port });
-    });
+    const wss: WebSocketServer = new WebSocketServer(
+      { host: '127.0.0.1', port: 0, perMessageDeflate: false, clientTracking: false },
+      () => {
+        resolve({ port: (wss.address() as AddressInfo).port });
+      },
+    );
     server = wss;
     wss.on('connection', (ws, request) => {
       const id = Number(new URL(request.url ?? '/', 'http://relay').searchParams.get('id'));
@@ -25,10 +28,17 @@ const listen = (): Promise<{ port: number }> =>
         if (sockets.get(id) === ws) sockets.delete(id);
       });
       ws.on('message', (raw) => {
-        const { to, chatMessage } = JSON.parse(rawText(raw)) as { to: number; chatMessage: unknown };
-        sockets
-          .get(to)
-          ?.send(JSON.stringify({ event: CHAT_MESSAGE_EVENT, channel: userChannelName(to), data: JSON.stringify({ chatMessage }) }));
+        const { to, chatMessage } = JSON.parse(rawText(raw)) as {
+          to: number;
+          chatMessage: unknown;
+        };
+        sockets.get(to)?.send(
+          JSON.stringify({
+            event: CHAT_MESSAGE_EVENT,
+            channel: userChannelName(to),
+            data: JSON.stringify({ chatMessage }),
+          }),
+        );
       });
     });
   });

@@ -1,15 +1,34 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createBenchDatabase, seedPairs } from '../lib/database.js';
 import { clientSpecs, conversationSpecs } from '../lib/delivery.js';
-import type { ConnectRequest, ConnectResult, ListenStats, SendResult } from '../lib/delivery-client-worker.js';
+import type {
+  ConnectRequest,
+  ConnectResult,
+  ListenStats,
+  SendResult,
+} from '../lib/delivery-client-worker.js';
 import { decodeHistogram, summarize } from '../lib/histogram.js';
-import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, callQuery, startBenchServer } from '../lib/server.js';
+import {
+  BENCH_PUSHER_KEY,
+  BENCH_PUSHER_SECRET,
+  callQuery,
+  startBenchServer,
+} from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
-import { atLeast, atMost, bySize, exactly, info, type Checks, type ResultRow, type Scenario } from '../lib/types.js';
+import {
+  atLeast,
+  atMost,
+  bySize,
+  exactly,
+  info,
+  type Checks,
+  type ResultRow,
+  type Scenario,
+} from '../lib/types.js';
 
 const SIZES = {
   tiny: { pairs: 10, workers: 1, rate: 50, probe: 10 },
-  full: { pairs: 5000, workers: 2, rate: 800, probe: 400 },
+  full: { pairs: 5000, workers: 2, rate: 500, probe: 400 },
 };
 
 /**
@@ -28,7 +47,8 @@ export const connections: Scenario = {
     try {
       const pairs = await seedPairs(bench, config.pairs);
       await bench.close();
-      for (let i = 0; i < config.workers; i += 1) workers.push(await spawnWorker('delivery-client-worker.ts', { deadlineMs: 600_000 }));
+      for (let i = 0; i < config.workers; i += 1)
+        workers.push(await spawnWorker('delivery-client-worker.ts', { deadlineMs: 600_000 }));
       const server = await startBenchServer({ databaseUrl: bench.url, profileDir });
       try {
         const clients = clientSpecs(pairs, () => server.wsUrl);
@@ -48,13 +68,20 @@ export const connections: Scenario = {
         await sleep(1_000);
         const rssBefore = server.rssBytes();
 
-        log(`connecting ${clients.length} clients at ${config.rate}/s over ${workers.length} client processes`);
+        log(
+          `connecting ${clients.length} clients at ${config.rate}/s over ${workers.length} client processes`,
+        );
         const share = Math.ceil(clients.length / workers.length);
         const results = await Promise.all(
           workers.map((worker, index) =>
             worker.call<ConnectResult>(
               'connect',
-              { ...warm, clients: clients.slice(index * share, (index + 1) * share), concurrency: 200, ratePerSecond: config.rate / workers.length } satisfies ConnectRequest,
+              {
+                ...warm,
+                clients: clients.slice(index * share, (index + 1) * share),
+                concurrency: 200,
+                ratePerSecond: config.rate / workers.length,
+              } satisfies ConnectRequest,
               300_000,
             ),
           ),
@@ -65,19 +92,35 @@ export const connections: Scenario = {
         const merged = decodeHistogram(results[0]!.histogram);
         for (const result of results.slice(1)) merged.add(decodeHistogram(result.histogram));
         const connectLatency = summarize(merged);
-        log(`  ${connected} held (${failed} failed); connect + auth + subscribe p50 ${connectLatency.p50} ms, p99 ${connectLatency.p99} ms`);
+        log(
+          `  ${connected} held (${failed} failed); connect + auth + subscribe p50 ${connectLatency.p50} ms, p99 ${connectLatency.p99} ms`,
+        );
 
         await sleep(3_000);
         const rssAfter = server.rssBytes();
         const perConnectionKb = connected > 0 ? (rssAfter - rssBefore) / connected / 1024 : null;
-        log(`  server RSS ${Math.round(rssBefore / 2 ** 20)} MiB → ${Math.round(rssAfter / 2 ** 20)} MiB`);
+        log(
+          `  server RSS ${Math.round(rssBefore / 2 ** 20)} MiB → ${Math.round(rssAfter / 2 ** 20)} MiB`,
+        );
 
         // Probe: messages to users of every client process still arrive on the held sockets.
-        const probeConversations = conversationSpecs(pairs).filter((_, i) => i % Math.max(1, Math.floor(pairs.length / config.probe)) === 0);
+        const probeConversations = conversationSpecs(pairs).filter(
+          (_, i) => i % Math.max(1, Math.floor(pairs.length / config.probe)) === 0,
+        );
         for (const worker of workers) await worker.call('reset');
         const probe = await workers[0]!.call<SendResult>(
           'send',
-          { via: 'http', httpUrl: server.url, query: callQuery, conversations: probeConversations, direction: 'alternate', rate: 100, count: probeConversations.length, excludeSenderSocket: false, drainMs: 5_000 },
+          {
+            via: 'http',
+            httpUrl: server.url,
+            query: callQuery,
+            conversations: probeConversations,
+            direction: 'alternate',
+            rate: 100,
+            count: probeConversations.length,
+            excludeSenderSocket: false,
+            drainMs: 5_000,
+          },
           120_000,
         );
         await sleep(500);
@@ -88,12 +131,36 @@ export const connections: Scenario = {
         await Promise.all(workers.map((worker) => worker.call('closeAll')));
 
         const rows: ResultRow[] = [
-          atLeast('connections held', connected, bySize(size, { tiny: 20, full: 10_000 }), '', `${failed} failed`),
-          atMost('server RSS per connection', perConnectionKb === null ? null : Math.round(perConnectionKb * 10) / 10, 20, 'KB', `RSS ${Math.round(rssBefore / 2 ** 20)} → ${Math.round(rssAfter / 2 ** 20)} MiB`),
+          atLeast(
+            'connections held',
+            connected,
+            bySize(size, { tiny: 20, full: 10_000 }),
+            '',
+            `${failed} failed`,
+          ),
+          atMost(
+            'server RSS per connection',
+            perConnectionKb === null ? null : Math.round(perConnectionKb * 10) / 10,
+            20,
+            'KB',
+            `RSS ${Math.round(rssBefore / 2 ** 20)} → ${Math.round(rssAfter / 2 ** 20)} MiB`,
+          ),
           info('connect + auth + subscribe p50', connectLatency.p50, 'ms'),
-          atMost('connect + auth + subscribe p99', connectLatency.p99, 50, 'ms', `${config.rate} new connections/s; max ${connectLatency.max} ms`),
+          atMost(
+            'connect + auth + subscribe p99',
+            connectLatency.p99,
+            50,
+            'ms',
+            `${config.rate} new connections/s; max ${connectLatency.max} ms`,
+          ),
           exactly('held sockets dropped by the server', dropped, 0),
-          exactly('probe messages not delivered', Math.max(0, probe.ok - probeDelivered), 0, '', `${probe.ok} sends to held sockets`),
+          exactly(
+            'probe messages not delivered',
+            Math.max(0, probe.ok - probeDelivered),
+            0,
+            '',
+            `${probe.ok} sends to held sockets`,
+          ),
         ];
         const checks: Checks = {
           requested: clients.length,

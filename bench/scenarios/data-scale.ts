@@ -1,17 +1,56 @@
 import type { Browser } from 'playwright-core';
 import type { DialectName } from '../../src/server/db/database.js';
-import { clientBuilt, launchChromium, loadListPage, type PageLoad, type ScrollResult } from '../lib/browser.js';
+import {
+  clientBuilt,
+  launchChromium,
+  loadListPage,
+  type PageLoad,
+  type ScrollResult,
+} from '../lib/browser.js';
 import { createBenchDatabase, insertSession } from '../lib/database.js';
 import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
 import { countScale, seedScale, type ScaleSeed } from '../lib/seed-scale.js';
 import { callQuery, startBenchServer, type BenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
-import type { TimedRequest, TimedRunRequest, TimedRunResult } from '../lib/timed-requests-worker.js';
-import { atMost, bySize, exactly, info, skipped, type Checks, type ResultRow, type Scenario } from '../lib/types.js';
+import type {
+  TimedRequest,
+  TimedRunRequest,
+  TimedRunResult,
+} from '../lib/timed-requests-worker.js';
+import {
+  atMost,
+  bySize,
+  exactly,
+  info,
+  skipped,
+  type Checks,
+  type ResultRow,
+  type Scenario,
+} from '../lib/types.js';
 
 const SIZES = {
-  tiny: { conversations: 50, messages: 10, jobs: 5, initialRuns: 3, openRuns: 10, warmup: 1, pageLoads: 1, scrollMs: 300, dialects: ['sqlite', 'postgres'] as DialectName[] },
-  full: { conversations: 10_000, messages: 100, jobs: 20, initialRuns: 60, openRuns: 300, warmup: 5, pageLoads: 3, scrollMs: 3_000, dialects: ['sqlite', 'postgres'] as DialectName[] },
+  tiny: {
+    conversations: 50,
+    messages: 10,
+    jobs: 5,
+    initialRuns: 3,
+    openRuns: 10,
+    warmup: 1,
+    pageLoads: 1,
+    scrollMs: 300,
+    dialects: ['sqlite', 'postgres'] as DialectName[],
+  },
+  full: {
+    conversations: 10_000,
+    messages: 100,
+    jobs: 20,
+    initialRuns: 60,
+    openRuns: 300,
+    warmup: 5,
+    pageLoads: 3,
+    scrollMs: 3_000,
+    dialects: ['sqlite', 'postgres'] as DialectName[],
+  },
 };
 
 /** Deterministic shuffle, so every run opens the same conversations in the same order. */
@@ -36,22 +75,51 @@ interface HttpFigures {
   errors: string[];
 }
 
-const timedRuns = async (timer: WorkerHandle, server: BenchServer, seed: ScaleSeed, config: (typeof SIZES)['full']): Promise<HttpFigures> => {
+const timedRuns = async (
+  timer: WorkerHandle,
+  server: BenchServer,
+  seed: ScaleSeed,
+  config: (typeof SIZES)['full'],
+): Promise<HttpFigures> => {
   const headers = { authorization: `Bearer ${seed.companyToken}`, accept: 'application/json' };
   const initialPath = `/load/messengers/initial/data?${callQuery}&job_id=`;
   const run = (requests: TimedRequest[]) =>
-    timer.call<TimedRunResult>('run', { url: server.url, headers, requests, warmup: config.warmup } satisfies TimedRunRequest, 300_000);
-  const initialRuns = Array.from({ length: config.initialRuns + config.warmup }, (): TimedRequest => ({ method: 'GET', path: initialPath }));
+    timer.call<TimedRunResult>(
+      'run',
+      { url: server.url, headers, requests, warmup: config.warmup } satisfies TimedRunRequest,
+      300_000,
+    );
+  const initialRuns = Array.from(
+    { length: config.initialRuns + config.warmup },
+    (): TimedRequest => ({ method: 'GET', path: initialPath }),
+  );
   const initial = await run(initialRuns);
-  const filteredRuns = Array.from({ length: config.initialRuns + config.warmup }, (_, i): TimedRequest => ({ method: 'GET', path: `${initialPath}${seed.jobIds[i % seed.jobIds.length]}` }));
+  const filteredRuns = Array.from(
+    { length: config.initialRuns + config.warmup },
+    (_, i): TimedRequest => ({
+      method: 'GET',
+      path: `${initialPath}${seed.jobIds[i % seed.jobIds.length]}`,
+    }),
+  );
   const filtered = await run(filteredRuns);
   const order = shuffled(seed.conversations);
   const openRuns = Array.from({ length: config.openRuns + config.warmup }, (_, i): TimedRequest => {
     const index = order[i % order.length]!;
-    return { method: 'POST', path: `/user/get/message?${callQuery}`, body: { receiver_id: seed.candidateIds[index], job_id: seed.jobOfConversation[index] } };
+    return {
+      method: 'POST',
+      path: `/user/get/message?${callQuery}`,
+      body: { receiver_id: seed.candidateIds[index], job_id: seed.jobOfConversation[index] },
+    };
   });
   const open = await run(openRuns);
-  const non200 = [initial, filtered, open].reduce((sum, result) => sum + Object.entries(result.statuses).filter(([code]) => code !== '200').reduce((s, [, n]) => s + n, 0), 0);
+  const non200 = [initial, filtered, open].reduce(
+    (sum, result) =>
+      sum +
+      Object.entries(result.statuses)
+        .filter(([code]) => code !== '200')
+        .reduce((s, [, n]) => s + n, 0),
+    0,
+  );
   return {
     initial: summarizeEncoded(initial.histogram),
     initialBytes: initial.bytes.mean,
@@ -68,7 +136,12 @@ interface BrowserFigures {
   scroll: ScrollResult | undefined;
 }
 
-const browserRuns = async (server: BenchServer, cookie: string, config: (typeof SIZES)['full'], log: (message: string) => void): Promise<BrowserFigures> => {
+const browserRuns = async (
+  server: BenchServer,
+  cookie: string,
+  config: (typeof SIZES)['full'],
+  log: (message: string) => void,
+): Promise<BrowserFigures> => {
   let browser: Browser | undefined;
   try {
     browser = await launchChromium();
@@ -76,10 +149,15 @@ const browserRuns = async (server: BenchServer, cookie: string, config: (typeof 
     let scroll: ScrollResult | undefined;
     for (let i = 0; i < config.pageLoads; i += 1) {
       const last = i === config.pageLoads - 1;
-      const result = await loadListPage(browser, server.url, cookie, { timeoutMs: 20_000, ...(last ? { scrollMs: config.scrollMs } : {}) });
+      const result = await loadListPage(browser, server.url, cookie, {
+        timeoutMs: 20_000,
+        ...(last ? { scrollMs: config.scrollMs } : {}),
+      });
       loads.push(result.load);
       if (result.scroll) scroll = result.scroll;
-      log(`  page load ${i + 1}: first row ${result.load.firstRowMs === null ? `none (${result.load.error})` : `${Math.round(result.load.firstRowMs)} ms`}, ${result.load.rowsInDom} rows in the DOM`);
+      log(
+        `  page load ${i + 1}: first row ${result.load.firstRowMs === null ? `none (${result.load.error})` : `${Math.round(result.load.firstRowMs)} ms`}, ${result.load.rowsInDom} rows in the DOM`,
+      );
     }
     return { loads, scroll };
   } finally {
@@ -112,8 +190,14 @@ export const dataScale: Scenario = {
       for (const dialect of config.dialects) {
         const bench = await createBenchDatabase(dialect, `scale${dialect}`);
         try {
-          log(`${dialect}: seeding ${config.conversations} conversations × ${config.messages} messages`);
-          const seed = await seedScale(bench, { conversations: config.conversations, messagesPerConversation: config.messages, jobs: config.jobs });
+          log(
+            `${dialect}: seeding ${config.conversations} conversations × ${config.messages} messages`,
+          );
+          const seed = await seedScale(bench, {
+            conversations: config.conversations,
+            messagesPerConversation: config.messages,
+            jobs: config.jobs,
+          });
           const counted = await countScale(bench);
           const withBrowser = dialect === 'sqlite';
           const session = withBrowser ? await insertSession(bench, seed.companyId) : undefined;
@@ -122,12 +206,37 @@ export const dataScale: Scenario = {
           const server = await startBenchServer({ databaseUrl: bench.url, profileDir });
           try {
             const http = await timedRuns(timer, server, seed, config);
-            log(`  initial data p95 ${http.initial.p95} ms (${Math.round(http.initialBytes / 1024)} KiB), filtered p95 ${http.filtered.p95} ms, open p95 ${http.open.p95} ms`);
+            log(
+              `  initial data p95 ${http.initial.p95} ms (${Math.round(http.initialBytes / 1024)} KiB), filtered p95 ${http.filtered.p95} ms, open p95 ${http.open.p95} ms`,
+            );
             rows.push(
-              info(`${dialect}: seeded conversations / messages`, counted.messages, 'messages', `${counted.conversations.toLocaleString('en-US')} conversations, seeded in ${seed.seedSeconds.toFixed(1)} s`),
-              atMost(`${dialect}: initial data p95 (all ${counted.conversations.toLocaleString('en-US')})`, http.initial.p95, 50, 'ms', `p50 ${http.initial.p50} ms, ${Math.round(http.initialBytes / 1024).toLocaleString('en-US')} KiB`),
-              atMost(`${dialect}: initial data p95 (job filter)`, http.filtered.p95, 50, 'ms', `p50 ${http.filtered.p50} ms, ~${http.filteredRows} conversations`),
-              atMost(`${dialect}: open a conversation p95`, http.open.p95, 10, 'ms', `p50 ${http.open.p50} ms, 50 newest of 100 messages`),
+              info(
+                `${dialect}: seeded conversations / messages`,
+                counted.messages,
+                'messages',
+                `${counted.conversations.toLocaleString('en-US')} conversations, seeded in ${seed.seedSeconds.toFixed(1)} s`,
+              ),
+              atMost(
+                `${dialect}: initial data p95 (all ${counted.conversations.toLocaleString('en-US')})`,
+                http.initial.p95,
+                50,
+                'ms',
+                `p50 ${http.initial.p50} ms, ${Math.round(http.initialBytes / 1024).toLocaleString('en-US')} KiB`,
+              ),
+              atMost(
+                `${dialect}: initial data p95 (job filter)`,
+                http.filtered.p95,
+                50,
+                'ms',
+                `p50 ${http.filtered.p50} ms, ~${http.filteredRows} conversations`,
+              ),
+              atMost(
+                `${dialect}: open a conversation p95`,
+                http.open.p95,
+                10,
+                'ms',
+                `p50 ${http.open.p50} ms, 50 newest of 100 messages`,
+              ),
               exactly(`${dialect}: non-200 answers`, http.non200, 0),
             );
             Object.assign(checks, {
@@ -138,15 +247,24 @@ export const dataScale: Scenario = {
               [`${dialect}OpenRuns`]: http.open.count,
               [`${dialect}Non200`]: http.non200,
             });
-            if (http.errors.length > 0) notes.push(`${dialect} errors: ${http.errors.slice(0, 3).join('; ')}`);
+            if (http.errors.length > 0)
+              notes.push(`${dialect} errors: ${http.errors.slice(0, 3).join('; ')}`);
 
             if (withBrowser && session) {
               if (!clientBuilt()) {
-                rows.push(skipped('Chromium: first conversation row', 'dist/web/index.html missing: run `npm run build`', '≤ 1000 ms'));
+                rows.push(
+                  skipped(
+                    'Chromium: first conversation row',
+                    'dist/web/index.html missing: run `npm run build`',
+                    '≤ 1000 ms',
+                  ),
+                );
                 checks.browser = 'skipped';
               } else {
                 const browser = await browserRuns(server, session.cookie, config, log);
-                const times = browser.loads.map((load) => load.firstRowMs).filter((ms): ms is number => ms !== null);
+                const times = browser.loads
+                  .map((load) => load.firstRowMs)
+                  .filter((ms): ms is number => ms !== null);
                 const failedLoads = browser.loads.filter((load) => load.firstRowMs === null);
                 rows.push(
                   atMost(
@@ -154,14 +272,28 @@ export const dataScale: Scenario = {
                     times.length === browser.loads.length ? Math.round(median(times)) : null,
                     1000,
                     'ms',
-                    failedLoads.length > 0 ? `no row: ${failedLoads[0]?.error ?? ''}` : `${times.length} cold loads, max ${Math.round(Math.max(...times))} ms`,
+                    failedLoads.length > 0
+                      ? `no row: ${failedLoads[0]?.error ?? ''}`
+                      : `${times.length} cold loads, max ${Math.round(Math.max(...times))} ms`,
                   ),
                 );
                 const scroll = browser.scroll;
                 if (scroll) {
                   rows.push(
-                    exactly('Chromium: frames > 50 ms while scrolling', scroll.longFrames, 0, '', `${scroll.frames} frames, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms, ${Math.round(scroll.scrolledPx).toLocaleString('en-US')} px`),
-                    atMost('Chromium: rows in the DOM while scrolling', scroll.maxRowsInDom, 200, '', `of ${counted.conversations.toLocaleString('en-US')} (virtualized)`),
+                    exactly(
+                      'Chromium: frames > 50 ms while scrolling',
+                      scroll.longFrames,
+                      0,
+                      '',
+                      `${scroll.frames} frames, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms, ${Math.round(scroll.scrolledPx).toLocaleString('en-US')} px`,
+                    ),
+                    atMost(
+                      'Chromium: rows in the DOM while scrolling',
+                      scroll.maxRowsInDom,
+                      200,
+                      '',
+                      `of ${counted.conversations.toLocaleString('en-US')} (virtualized)`,
+                    ),
                   );
                 }
                 Object.assign(checks, {

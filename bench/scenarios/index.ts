@@ -7,6 +7,13 @@ import { sendToDeliver } from './send-to-deliver.js';
 import { twoInstances } from './two-instances.js';
 
 /** Every scenario, in the order a full run takes them. */
-export const SCENARIOS: Scenario[] = [sendToDeliver, sendThroughput, twoInstances, connections, dataScale, pageWeight];
+export const SCENARIOS: Scenario[] = [
+  sendToDeliver,
+  sendThroughput,
+  twoInstances,
+  connections,
+  dataScale,
+  pageWeight,
+];
 
 export const scenarioNames = (): string[] => SCENARIOS.map((scenario) => scenario.name);

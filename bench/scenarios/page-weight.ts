@@ -23,7 +23,9 @@ export const initialScripts = (html: string): string[] => {
 /** Static imports of a built chunk (`import … from "./x.js"`, `import "./x.js"`), not dynamic `import()`. */
 const staticImports = (code: string, from: string): string[] => {
   const out: string[] = [];
-  for (const match of code.matchAll(/(?:^|[;\s}])import\s*(?:[\w$*{},\s]+?\s*from\s*)?["']([^"']+\.js)["']/g)) {
+  for (const match of code.matchAll(
+    /(?:^|[;\s}])import\s*(?:[\w$*{},\s]+?\s*from\s*)?["']([^"']+\.js)["']/g,
+  )) {
     const spec = match[1]!;
     if (spec.startsWith('.')) out.push(posix.normalize(posix.join(posix.dirname(from), spec)));
     else if (spec.startsWith('/')) out.push(spec);
@@ -48,7 +50,8 @@ export const measurePage = (htmlFile: string): PageWeight => {
     if (seen.has(path)) continue;
     seen.add(path);
     const file = join(WEB_ROOT, path);
-    if (!existsSync(file)) throw new Error(`${htmlFile} references ${path}, which is not in dist/web`);
+    if (!existsSync(file))
+      throw new Error(`${htmlFile} references ${path}, which is not in dist/web`);
     const content = readFileSync(file);
     files.push({ path, bytes: content.length, gzipBytes: gzipSync(content).length });
     queue.push(...staticImports(content.toString('utf8'), path));
@@ -66,16 +69,43 @@ export const pageWeight: Scenario = {
   title: 'Initial JavaScript of the built client (gzipped)',
   run: async () => {
     if (!existsSync(join(WEB_ROOT, 'index.html'))) {
-      return { rows: [skipped('/messages initial JavaScript (gzip)', 'dist/web/index.html missing: run `npm run build`', '≤ 120 kB')], checks: { built: false }, notes: [] };
+      return {
+        rows: [
+          skipped(
+            '/messages initial JavaScript (gzip)',
+            'dist/web/index.html missing: run `npm run build`',
+            '≤ 120 kB',
+          ),
+        ],
+        checks: { built: false },
+        notes: [],
+      };
     }
     const messages = measurePage('index.html');
     const rows: ResultRow[] = [
-      atMost('/messages initial JavaScript (gzip)', Math.round(messages.gzipBytes / 100) / 10, 120, 'kB', `${messages.files.length} files, ${Math.round(messages.bytes / KB)} kB minified`),
+      atMost(
+        '/messages initial JavaScript (gzip)',
+        Math.round(messages.gzipBytes / 100) / 10,
+        120,
+        'kB',
+        `${messages.files.length} files, ${Math.round(messages.bytes / KB)} kB minified`,
+      ),
     ];
-    const checks: Checks = { built: true, messagesFiles: messages.files.length, messagesGzipBytes: messages.gzipBytes };
+    const checks: Checks = {
+      built: true,
+      messagesFiles: messages.files.length,
+      messagesGzipBytes: messages.gzipBytes,
+    };
     if (existsSync(join(WEB_ROOT, 'login.html'))) {
       const login = measurePage('login.html');
-      rows.push(info('/login initial JavaScript (gzip)', Math.round(login.gzipBytes / 100) / 10, 'kB', `${login.files.length} files`));
+      rows.push(
+        info(
+          '/login initial JavaScript (gzip)',
+          Math.round(login.gzipBytes / 100) / 10,
+          'kB',
+          `${login.files.length} files`,
+        ),
+      );
       checks.loginGzipBytes = login.gzipBytes;
     }
     const notes = [

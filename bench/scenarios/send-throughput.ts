@@ -3,9 +3,23 @@ import type { LoadRequest, LoadResult } from '../lib/autocannon-worker.js';
 import { createBenchDatabase, seedPairs, type BenchDatabase } from '../lib/database.js';
 import { clientSpecs, conversationSpecs } from '../lib/delivery.js';
 import type { ConnectRequest, ConnectResult, ListenStats } from '../lib/delivery-client-worker.js';
-import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, callQuery, readCpuSeconds, startBenchServer } from '../lib/server.js';
+import {
+  BENCH_PUSHER_KEY,
+  BENCH_PUSHER_SECRET,
+  callQuery,
+  readCpuSeconds,
+  startBenchServer,
+} from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
-import { atLeast, bySize, exactly, info, type Checks, type ResultRow, type Scenario } from '../lib/types.js';
+import {
+  atLeast,
+  bySize,
+  exactly,
+  info,
+  type Checks,
+  type ResultRow,
+  type Scenario,
+} from '../lib/types.js';
 
 const SIZES = {
   tiny: { pairs: 10, sweep: [2, 8], seconds: 1, warmupSeconds: 1 },
@@ -40,13 +54,26 @@ export const sweep = async (
   log: (message: string) => void,
   cpuSeconds: () => number,
 ): Promise<SweepOutcome> => {
-  const warmup = await loader.call<LoadResult>('run', { ...base, connections: connections[0] ?? 4, durationSeconds: warmupSeconds }, 120_000);
+  const warmup = await loader.call<LoadResult>(
+    'run',
+    { ...base, connections: connections[0] ?? 4, durationSeconds: warmupSeconds },
+    120_000,
+  );
   const steps: SweepStep[] = [];
   for (const count of connections) {
     const cpuBefore = cpuSeconds();
-    const result = await loader.call<LoadResult>('run', { ...base, connections: count, durationSeconds: seconds }, 120_000);
-    const serverCpuMs = result.requests > 0 ? ((cpuSeconds() - cpuBefore) * 1000) / result.requests : 0;
-    const step = { ...result, serverCpuMs, withinLimit: result.latency.p99 <= P99_LIMIT_MS && result.non2xx === 0 && result.errors === 0 };
+    const result = await loader.call<LoadResult>(
+      'run',
+      { ...base, connections: count, durationSeconds: seconds },
+      120_000,
+    );
+    const serverCpuMs =
+      result.requests > 0 ? ((cpuSeconds() - cpuBefore) * 1000) / result.requests : 0;
+    const step = {
+      ...result,
+      serverCpuMs,
+      withinLimit: result.latency.p99 <= P99_LIMIT_MS && result.non2xx === 0 && result.errors === 0,
+    };
     steps.push(step);
     log(
       `  c=${count}: ${Math.round(result.okPerSecond)} 2xx/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
@@ -56,7 +83,9 @@ export const sweep = async (
     if (!step.withinLimit && previous && step.okPerSecond <= previous.okPerSecond * 1.05) break;
     if (step.latency.p99 > P99_LIMIT_MS * 3) break;
   }
-  const best = steps.filter((step) => step.withinLimit).sort((a, b) => b.okPerSecond - a.okPerSecond)[0];
+  const best = steps
+    .filter((step) => step.withinLimit)
+    .sort((a, b) => b.okPerSecond - a.okPerSecond)[0];
   return { warmup, steps, best };
 };
 
@@ -90,11 +119,17 @@ const runOn = async (
         timeoutMs: 20_000,
       };
       const connected = await listener.call<ConnectResult>('connect', connect, 120_000);
-      if (connected.failed > 0) throw new Error(`listeners failed to connect: ${connected.errors.join('; ')}`);
+      if (connected.failed > 0)
+        throw new Error(`listeners failed to connect: ${connected.errors.join('; ')}`);
       await listener.call('reset');
       app = await sweep(
         loader,
-        { url: server.url, path: `/user/send/message?${callQuery}`, method: 'POST', send: { conversations, raw: false } },
+        {
+          url: server.url,
+          path: `/user/send/message?${callQuery}`,
+          method: 'POST',
+          send: { conversations, raw: false },
+        },
         config.sweep,
         config.seconds,
         config.warmupSeconds,
@@ -105,9 +140,16 @@ const runOn = async (
       // (autocannon stops counting at the deadline, so a few stored sends are not among its 2xx.)
       // Requests still in flight when autocannon stopped may commit a little later: count until stable.
       const countStored = async () =>
-        Number((await bench.db.kysely.selectFrom('chats').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await bench.db.kysely
+              .selectFrom('chats')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       stored = await countStored();
-      for (let previous = -1; previous !== stored; ) {
+      for (let previous = -1; previous !== stored;) {
         previous = stored;
         await new Promise((resolve) => setTimeout(resolve, 300));
         stored = await countStored();
@@ -128,10 +170,18 @@ const runOn = async (
     const rawProcess = await spawnWorker('raw-insert-server.ts', { deadlineMs: 600_000 });
     let raw: SweepOutcome;
     try {
-      const { port } = await rawProcess.call<{ port: number }>('listen', { driver: dialect, url: bench.url });
+      const { port } = await rawProcess.call<{ port: number }>('listen', {
+        driver: dialect,
+        url: bench.url,
+      });
       raw = await sweep(
         loader,
-        { url: `http://127.0.0.1:${port}`, path: '/insert', method: 'POST', send: { conversations, raw: true } },
+        {
+          url: `http://127.0.0.1:${port}`,
+          path: '/insert',
+          method: 'POST',
+          send: { conversations, raw: true },
+        },
         config.sweep,
         config.seconds,
         config.warmupSeconds,
@@ -145,20 +195,27 @@ const runOn = async (
     const measuredOk = app.warmup.ok + app.steps.reduce((sum, step) => sum + step.ok, 0);
     const bestApp = app.best;
     const bestRaw = raw.best;
-    const ratio = bestApp && bestRaw ? Math.round((bestApp.okPerSecond / bestRaw.okPerSecond) * 100) / 100 : null;
+    const ratio =
+      bestApp && bestRaw
+        ? Math.round((bestApp.okPerSecond / bestRaw.okPerSecond) * 100) / 100
+        : null;
     const rows: ResultRow[] = [
       atLeast(
         `${dialect}: sends/s at p99 ≤ ${P99_LIMIT_MS} ms`,
         bestApp ? Math.round(bestApp.okPerSecond) : 0,
         3000,
         '/s',
-        bestApp ? `${bestApp.connections} connections, p50 ${bestApp.latency.p50} ms, p99 ${bestApp.latency.p99} ms` : 'no step kept p99 within the limit',
+        bestApp
+          ? `${bestApp.connections} connections, p50 ${bestApp.latency.p50} ms, p99 ${bestApp.latency.p99} ms`
+          : 'no step kept p99 within the limit',
       ),
       info(
         `${dialect}: bare node:http + insert at p99 ≤ ${P99_LIMIT_MS} ms`,
         bestRaw ? Math.round(bestRaw.okPerSecond) : 0,
         '/s',
-        bestRaw ? `${bestRaw.connections} connections, p99 ${bestRaw.latency.p99} ms` : 'no step within the limit',
+        bestRaw
+          ? `${bestRaw.connections} connections, p99 ${bestRaw.latency.p99} ms`
+          : 'no step within the limit',
       ),
       atLeast(`${dialect}: sends/s ÷ bare baseline`, ratio, 0.6, '×'),
       info(
@@ -167,8 +224,18 @@ const runOn = async (
         'ms',
         bestRaw ? `bare baseline ${bestRaw.serverCpuMs.toFixed(3)} ms per insert` : undefined,
       ),
-      exactly(`${dialect}: non-2xx / errors during the sweep`, app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0), 0),
-      exactly(`${dialect}: stored sends not broadcast to their receiver`, stored - received.uniqueToReceiver, 0, '', `${stored.toLocaleString('en-US')} stored`),
+      exactly(
+        `${dialect}: non-2xx / errors during the sweep`,
+        app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0),
+        0,
+      ),
+      exactly(
+        `${dialect}: stored sends not broadcast to their receiver`,
+        stored - received.uniqueToReceiver,
+        0,
+        '',
+        `${stored.toLocaleString('en-US')} stored`,
+      ),
     ];
     const checks: Checks = {
       [`${dialect}Accepted`]: measuredOk,

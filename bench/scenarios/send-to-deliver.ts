@@ -1,8 +1,21 @@
 import { createBenchDatabase, seedPairs } from '../lib/database.js';
-import { clientSpecs, conversationSpecs, runDeliveryPhase, type DeliveryPhaseResult } from '../lib/delivery.js';
+import {
+  clientSpecs,
+  conversationSpecs,
+  runDeliveryPhase,
+  type DeliveryPhaseResult,
+} from '../lib/delivery.js';
 import { startBenchServer } from '../lib/server.js';
 import { spawnWorker } from '../lib/spawn.js';
-import { atMost, bySize, exactly, info, type Checks, type ResultRow, type Scenario } from '../lib/types.js';
+import {
+  atMost,
+  bySize,
+  exactly,
+  info,
+  type Checks,
+  type ResultRow,
+  type Scenario,
+} from '../lib/types.js';
 
 const SIZES = {
   tiny: { pairs: 10, rate: 20, seconds: 1, warmupSeconds: 0.5 },
@@ -25,13 +38,25 @@ export const sendToDeliver: Scenario = {
       const pairs = await seedPairs(bench, config.pairs);
       await bench.close();
       const conversations = conversationSpecs(pairs);
-      const phase = { conversations, direction: 'alternate' as const, rate: config.rate, seconds: config.seconds, warmupSeconds: config.warmupSeconds, log };
+      const phase = {
+        conversations,
+        direction: 'alternate' as const,
+        rate: config.rate,
+        seconds: config.seconds,
+        warmupSeconds: config.warmupSeconds,
+        log,
+      };
 
       log(`server: ${pairs.length * 2} clients, ${config.rate} sends/s for ${config.seconds} s`);
       const server = await startBenchServer({ databaseUrl: bench.url, profileDir });
       let app: DeliveryPhaseResult;
       try {
-        app = await runDeliveryPhase(worker, { ...phase, mode: 'pusher', httpUrl: server.url, clients: clientSpecs(pairs, () => server.wsUrl) });
+        app = await runDeliveryPhase(worker, {
+          ...phase,
+          mode: 'pusher',
+          httpUrl: server.url,
+          clients: clientSpecs(pairs, () => server.wsUrl),
+        });
       } finally {
         await server.stop();
       }
@@ -41,7 +66,11 @@ export const sendToDeliver: Scenario = {
       let relay: DeliveryPhaseResult;
       try {
         const { port } = await relayProcess.call<{ port: number }>('listen');
-        relay = await runDeliveryPhase(worker, { ...phase, mode: 'relay', clients: clientSpecs(pairs, (user) => `ws://127.0.0.1:${port}/?id=${user.id}`) });
+        relay = await runDeliveryPhase(worker, {
+          ...phase,
+          mode: 'relay',
+          clients: clientSpecs(pairs, (user) => `ws://127.0.0.1:${port}/?id=${user.id}`),
+        });
       } finally {
         await relayProcess.stop();
       }
@@ -59,8 +88,18 @@ export const sendToDeliver: Scenario = {
         exactly("copies at the sender's excluded socket", m.echoes + m.misdelivered, 0),
         info('send call response p99', app.response.p99, 'ms'),
         info('raw ws relay p50', relay.latency.p50, 'ms'),
-        info('raw ws relay p99', relay.latency.p99, 'ms', `same clients, same rate; lost ${relay.measured.lost}`),
-        atMost('p99 ÷ raw ws relay p99', ratio === null ? null : Math.round(ratio * 100) / 100, 2, '×'),
+        info(
+          'raw ws relay p99',
+          relay.latency.p99,
+          'ms',
+          `same clients, same rate; lost ${relay.measured.lost}`,
+        ),
+        atMost(
+          'p99 ÷ raw ws relay p99',
+          ratio === null ? null : Math.round(ratio * 100) / 100,
+          2,
+          '×',
+        ),
       ];
       const checks: Checks = {
         clients: app.connect.connected,

@@ -1,8 +1,21 @@
 import { createBenchDatabase, REDIS_URL, seedPairs } from '../lib/database.js';
-import { clientSpecs, conversationSpecs, runDeliveryPhase, type DeliveryPhaseResult } from '../lib/delivery.js';
+import {
+  clientSpecs,
+  conversationSpecs,
+  runDeliveryPhase,
+  type DeliveryPhaseResult,
+} from '../lib/delivery.js';
 import { startBenchServer, uniqueAppId, type BenchServer } from '../lib/server.js';
 import { spawnWorker } from '../lib/spawn.js';
-import { atMost, bySize, exactly, info, type Checks, type ResultRow, type Scenario } from '../lib/types.js';
+import {
+  atMost,
+  bySize,
+  exactly,
+  info,
+  type Checks,
+  type ResultRow,
+  type Scenario,
+} from '../lib/types.js';
 
 const SIZES = {
   tiny: { pairs: 10, rate: 20, seconds: 1, warmupSeconds: 0.5 },
@@ -25,13 +38,27 @@ export const twoInstances: Scenario = {
       const pairs = await seedPairs(bench, config.pairs);
       await bench.close();
       const conversations = conversationSpecs(pairs);
-      const phase = { conversations, direction: 'a-to-b' as const, rate: config.rate, seconds: config.seconds, warmupSeconds: config.warmupSeconds, log };
+      const phase = {
+        conversations,
+        direction: 'a-to-b' as const,
+        rate: config.rate,
+        seconds: config.seconds,
+        warmupSeconds: config.warmupSeconds,
+        log,
+      };
 
-      log(`one instance (PostgreSQL, no Redis): ${pairs.length * 2} clients, ${config.rate} sends/s for ${config.seconds} s`);
+      log(
+        `one instance (PostgreSQL, no Redis): ${pairs.length * 2} clients, ${config.rate} sends/s for ${config.seconds} s`,
+      );
       let single: DeliveryPhaseResult;
       const alone = await startBenchServer({ databaseUrl: bench.url, profileDir });
       try {
-        single = await runDeliveryPhase(worker, { ...phase, mode: 'pusher', httpUrl: alone.url, clients: clientSpecs(pairs, () => alone.wsUrl) });
+        single = await runDeliveryPhase(worker, {
+          ...phase,
+          mode: 'pusher',
+          httpUrl: alone.url,
+          clients: clientSpecs(pairs, () => alone.wsUrl),
+        });
       } finally {
         await alone.stop();
       }
@@ -41,8 +68,22 @@ export const twoInstances: Scenario = {
       const servers: BenchServer[] = [];
       let split: DeliveryPhaseResult;
       try {
-        servers.push(await startBenchServer({ databaseUrl: bench.url, redisUrl: REDIS_URL, appId, profileDir }));
-        servers.push(await startBenchServer({ databaseUrl: bench.url, redisUrl: REDIS_URL, appId, profileDir }));
+        servers.push(
+          await startBenchServer({
+            databaseUrl: bench.url,
+            redisUrl: REDIS_URL,
+            appId,
+            profileDir,
+          }),
+        );
+        servers.push(
+          await startBenchServer({
+            databaseUrl: bench.url,
+            redisUrl: REDIS_URL,
+            appId,
+            profileDir,
+          }),
+        );
         const [a, b] = servers as [BenchServer, BenchServer];
         split = await runDeliveryPhase(worker, {
           ...phase,
@@ -60,8 +101,25 @@ export const twoInstances: Scenario = {
         info('one instance: send → ChatMessage p50', single.latency.p50, 'ms'),
         info('one instance: send → ChatMessage p99', single.latency.p99, 'ms'),
         info('A → Redis → B: send → ChatMessage p50', split.latency.p50, 'ms'),
-        info('A → Redis → B: send → ChatMessage p99', split.latency.p99, 'ms', `max ${split.latency.max} ms`),
-        atMost('added p99 (A → B minus one instance)', added, 5, 'ms'),
+        info(
+          'A → Redis → B: send → ChatMessage p99',
+          split.latency.p99,
+          'ms',
+          `max ${split.latency.max} ms`,
+        ),
+        atMost(
+          'added p99 (A → B minus one instance)',
+          added,
+          5,
+          'ms',
+          `added p50 ${Math.round((split.latency.p50 - single.latency.p50) * 1000) / 1000} ms`,
+        ),
+        info(
+          'send call response p99: one instance / A with Redis',
+          split.response.p99,
+          'ms',
+          `one instance ${single.response.p99} ms`,
+        ),
         exactly('A → B: sends refused or failed', m.failed, 0),
         exactly('A → B: lost', m.lost, 0),
         exactly('A → B: doubled', m.duplicates, 0),

@@ -6,7 +6,14 @@ export const launchChromium = (): Promise<Browser> =>
   chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 
 /** The real messaging page of one signed-in user, with what it did recorded. */
@@ -41,9 +48,19 @@ export const openMessagesPage = async (
   session: HttpSession,
   conversation: Conversation,
 ): Promise<MessagesPage> => {
-  const context = await browser.newContext({ baseURL: baseUrl, locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    locale: 'en-US',
+    viewport: { width: 1280, height: 900 },
+  });
   await context.addCookies([
-    { name: 'messenger_session', value: cookieValue(session.cookie, 'messenger_session'), url: baseUrl, httpOnly: true, sameSite: 'Lax' },
+    {
+      name: 'messenger_session',
+      value: cookieValue(session.cookie, 'messenger_session'),
+      url: baseUrl,
+      httpOnly: true,
+      sameSite: 'Lax',
+    },
   ]);
   const page = await context.newPage();
   const dialogs: string[] = [];
@@ -56,11 +73,18 @@ export const openMessagesPage = async (
   page.on('pageerror', (error) => pageErrors.push(`${error.name}: ${error.message}`));
   page.on('websocket', (socket) => {
     socket.on('framereceived', (frame) => {
-      if (typeof frame.payload === 'string' && frame.payload.includes('pusher_internal:subscription_succeeded')) subscriptions += 1;
+      if (
+        typeof frame.payload === 'string' &&
+        frame.payload.includes('pusher_internal:subscription_succeeded')
+      )
+        subscriptions += 1;
     });
   });
   await page.goto(`/messages?lang=en&target=${conversation.receiverId}&tab=${conversation.id}`);
-  await page.locator('#messageChatBox [data-testid="chat-message"]').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page
+    .locator('#messageChatBox [data-testid="chat-message"]')
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
   await until(() => subscriptions > 0, 'the page subscribed to its live channel', 30_000);
   // A mark on this document: a reload (or any navigation) would drop it.
   await page.evaluate(() => {
@@ -71,12 +95,17 @@ export const openMessagesPage = async (
     page,
     dialogs,
     pageErrors,
-    reloaded: async () => !(await page.evaluate(() => (window as unknown as { faultsMark?: boolean }).faultsMark === true)),
+    reloaded: async () =>
+      !(await page.evaluate(
+        () => (window as unknown as { faultsMark?: boolean }).faultsMark === true,
+      )),
     subscriptions: () => subscriptions,
     shownChatIds: () =>
       page
         .locator('#messageChatBox [data-testid="chat-message"]')
-        .evaluateAll((elements) => elements.map((element) => Number((element as HTMLElement).dataset.chatId))),
+        .evaluateAll((elements) =>
+          elements.map((element) => Number((element as HTMLElement).dataset.chatId)),
+        ),
     close: () => context.close(),
   };
 };

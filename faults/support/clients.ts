@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import PusherModule from 'pusher-js';
 import type { Channel, Options as PusherOptions } from 'pusher-js';
-import type { GetMessageResponse, InitialDataResponse, MessengerConfig, SendMessageResponse } from '../../src/shared/api.js';
-import { CHAT_MESSAGE_EVENT, userChannelName, type ChatMessageEvent } from '../../src/shared/events.js';
+import type {
+  GetMessageResponse,
+  InitialDataResponse,
+  MessengerConfig,
+  SendMessageResponse,
+} from '../../src/shared/api.js';
+import {
+  CHAT_MESSAGE_EVENT,
+  userChannelName,
+  type ChatMessageEvent,
+} from '../../src/shared/events.js';
 import type { Chat, MessengerUser } from '../../src/shared/models.js';
 import { signInOverHttp, type HttpSession } from '../../src/server/test-support/http-client.js';
 import { sleep, until } from './wait.js';
@@ -13,11 +22,13 @@ import { sleep, until } from './wait.js';
  */
 type PusherClass = (typeof PusherModule)['default'];
 export const Pusher: PusherClass =
-  (PusherModule as unknown as { default?: PusherClass }).default ?? (PusherModule as unknown as PusherClass);
+  (PusherModule as unknown as { default?: PusherClass }).default ??
+  (PusherModule as unknown as PusherClass);
 export type PusherClient = InstanceType<PusherClass>;
 
 export type { HttpSession };
-export const signIn = (baseUrl: string, email: string): Promise<HttpSession> => signInOverHttp(baseUrl, email);
+export const signIn = (baseUrl: string, email: string): Promise<HttpSession> =>
+  signInOverHttp(baseUrl, email);
 
 /** One conversation seen from one viewer: whom to address and about which job. */
 export interface Conversation {
@@ -34,25 +45,38 @@ export const conversationOf = (viewerId: number, record: MessengerUser): Convers
 
 export const initialData = async (session: HttpSession): Promise<InitialDataResponse> => {
   const response = await session.call('GET', '/load/messengers/initial/data');
-  if (response.status !== 200) throw new Error(`initial data: ${response.status} ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`initial data: ${response.status} ${await response.text()}`);
   return (await response.json()) as InitialDataResponse;
 };
 
 /** The viewer's conversation with another user (about a job, or without one). */
-export const conversationWith = async (session: HttpSession, otherUserId: number, jobId?: number | null): Promise<Conversation> => {
+export const conversationWith = async (
+  session: HttpSession,
+  otherUserId: number,
+  jobId?: number | null,
+): Promise<Conversation> => {
   const { messengerUsers } = await initialData(session);
   const found = messengerUsers
     .map((record) => conversationOf(session.userId, record))
-    .find((conversation) => conversation.receiverId === otherUserId && (jobId === undefined || conversation.jobId === jobId));
+    .find(
+      (conversation) =>
+        conversation.receiverId === otherUserId &&
+        (jobId === undefined || conversation.jobId === jobId),
+    );
   if (!found) throw new Error(`user ${session.userId} has no conversation with ${otherUserId}`);
   return found;
 };
 
 /** A conversation (by id) as seen by this viewer. */
-export const conversationById = async (session: HttpSession, conversationId: number): Promise<Conversation> => {
+export const conversationById = async (
+  session: HttpSession,
+  conversationId: number,
+): Promise<Conversation> => {
   const { messengerUsers } = await initialData(session);
   const record = messengerUsers.find((candidate) => candidate.id === conversationId);
-  if (!record) throw new Error(`conversation ${conversationId} is not one of user ${session.userId}'s`);
+  if (!record)
+    throw new Error(`conversation ${conversationId} is not one of user ${session.userId}'s`);
   return conversationOf(session.userId, record);
 };
 
@@ -88,7 +112,12 @@ export const sendMessage = async (
     const body = (await response.json()) as SendMessageResponse;
     return { ok: true, status: response.status, chat: body.message };
   }
-  return { ok: false, status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+  return {
+    ok: false,
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: await response.text(),
+  };
 };
 
 /**
@@ -110,7 +139,8 @@ export const fetchHistory = async (
       limit: options.limit ?? 100,
       ...(before === undefined ? {} : { before }),
     });
-    if (response.status !== 200) throw new Error(`get message: ${response.status} ${await response.text()}`);
+    if (response.status !== 200)
+      throw new Error(`get message: ${response.status} ${await response.text()}`);
     const page = (await response.json()) as GetMessageResponse;
     const chats = page.messages.flatMap((group) => group.chats);
     fetched.push(...chats);
@@ -217,23 +247,34 @@ export class LiveClient {
             const response = await authorizeOverHttp(baseUrl, session, socketId, channelName);
             const text = await response.text();
             if (response.status !== 200) {
-              callback(Object.assign(new Error(`auth ${response.status}: ${text}`), { status: response.status }), null);
+              callback(
+                Object.assign(new Error(`auth ${response.status}: ${text}`), {
+                  status: response.status,
+                }),
+                null,
+              );
               return;
             }
             callback(null, JSON.parse(text) as { auth: string });
-          })().catch((error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null));
+          })().catch((error: unknown) =>
+            callback(error instanceof Error ? error : new Error(String(error)), null),
+          );
         },
       },
       ...options.pusher,
     });
-    this.pusher.connection.bind('state_change', ({ current }: { current: string }) => this.states.push(current));
+    this.pusher.connection.bind('state_change', ({ current }: { current: string }) =>
+      this.states.push(current),
+    );
     liveClients.add(this);
   }
 
   /** Subscribes to the viewer's channel (or `channelName`); every success triggers a catch-up. */
   subscribe(): Channel {
     if (this.channel) return this.channel;
-    const channel = this.pusher.subscribe(this.options.channelName ?? userChannelName(this.options.session.userId));
+    const channel = this.pusher.subscribe(
+      this.options.channelName ?? userChannelName(this.options.session.userId),
+    );
     channel.bind(CHAT_MESSAGE_EVENT, (data: ChatMessageEvent) => {
       this.events.push(data.chatMessage);
       this.merge([data.chatMessage]);
@@ -242,7 +283,9 @@ export class LiveClient {
       this.subscriptions += 1;
       this.scheduleCatchUp();
     });
-    channel.bind('pusher:subscription_error', (error: unknown) => this.subscriptionErrors.push(error));
+    channel.bind('pusher:subscription_error', (error: unknown) =>
+      this.subscriptionErrors.push(error),
+    );
     this.channel = channel;
     return channel;
   }
@@ -262,12 +305,15 @@ export class LiveClient {
 
   /** The page's first load of the watched conversations (before subscribing, as the page does). */
   async load(): Promise<void> {
-    for (const conversation of this.options.watch ?? []) this.merge(await fetchHistory(this.options.session, conversation));
+    for (const conversation of this.options.watch ?? [])
+      this.merge(await fetchHistory(this.options.session, conversation));
   }
 
   /** What the page shows for a conversation: every chat once, by id. */
   thread(conversationId: number): Chat[] {
-    return [...this.view.values()].filter((chat) => chat.messenger_user_id === conversationId).sort((a, b) => a.id - b.id);
+    return [...this.view.values()]
+      .filter((chat) => chat.messenger_user_id === conversationId)
+      .sort((a, b) => a.id - b.id);
   }
 
   /** The page merges the answer of its own send (it is excluded from its own socket's events). */
@@ -277,14 +323,22 @@ export class LiveClient {
 
   /** Resolves once subscribed `count` times in all and every catch-up started so far is done. */
   async settled(count = 1, ms = 30_000): Promise<void> {
-    await until(() => this.subscriptions >= count && this.catchUpsDone === this.catchUpsStarted, `client ${this.options.session.userId} settled`, ms);
+    await until(
+      () => this.subscriptions >= count && this.catchUpsDone === this.catchUpsStarted,
+      `client ${this.options.session.userId} settled`,
+      ms,
+    );
     await this.catchingUp;
   }
 
   async close(): Promise<void> {
     liveClients.delete(this);
     this.pusher.disconnect();
-    await until(() => this.state === 'disconnected' || this.state === 'failed', 'pusher-js disconnected', 5_000).catch(() => undefined);
+    await until(
+      () => this.state === 'disconnected' || this.state === 'failed',
+      'pusher-js disconnected',
+      5_000,
+    ).catch(() => undefined);
   }
 
   private scheduleCatchUp(): void {
@@ -293,7 +347,9 @@ export class LiveClient {
       .then(async () => {
         for (const conversation of this.options.watch ?? []) {
           // The whole history, page by page: a message committed late with a lower id is found too.
-          const fetched = await this.withRetries(() => fetchHistory(this.options.session, conversation));
+          const fetched = await this.withRetries(() =>
+            fetchHistory(this.options.session, conversation),
+          );
           this.catchUps.push(fetched);
           this.merge(fetched);
         }

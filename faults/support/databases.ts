@@ -27,7 +27,11 @@ export interface FaultDatabase {
   /** Renames a user directly in the database (names are not editable through the product). */
   renameUser(email: string, name: string): Promise<void>;
   /** The conversation id of a candidate × company × job (null = no job). */
-  conversationId(candidateEmail: string, companyEmail: string, jobId: number | null): Promise<number>;
+  conversationId(
+    candidateEmail: string,
+    companyEmail: string,
+    jobId: number | null,
+  ): Promise<number>;
   drop(): Promise<void>;
 }
 
@@ -65,7 +69,8 @@ export const freshSqlite = (): FaultDatabase => {
       ),
     conversationId: async (candidate, company, jobId) =>
       read((db) => {
-        const row = db.prepare(CONVERSATION_SQL(() => '?')).get(candidate, company, jobId ?? 0) as { id: number } | undefined;
+        const row = db.prepare(CONVERSATION_SQL(() => '?')).get(candidate, company, jobId ?? 0) as
+          { id: number } | undefined;
         if (!row) throw new Error(`no conversation ${candidate} × ${company} × ${jobId}`);
         return row.id;
       }),
@@ -114,14 +119,18 @@ export const freshPostgres = async (): Promise<FaultDatabase> => {
         const result =
           conversationId === undefined
             ? await client.query<StoredChat>(`select ${CHAT_COLUMNS} from chats order by id`)
-            : await client.query<StoredChat>(`select ${CHAT_COLUMNS} from chats where messenger_user_id = $1 order by id`, [
-                conversationId,
-              ]);
+            : await client.query<StoredChat>(
+                `select ${CHAT_COLUMNS} from chats where messenger_user_id = $1 order by id`,
+                [conversationId],
+              );
         return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
       }),
     conversationId: (candidate, company, jobId) =>
       withClient(url, async (client) => {
-        const result = await client.query<{ id: number }>(CONVERSATION_SQL((n) => `$${n}`), [candidate, company, jobId ?? 0]);
+        const result = await client.query<{ id: number }>(
+          CONVERSATION_SQL((n) => `$${n}`),
+          [candidate, company, jobId ?? 0],
+        );
         const row = result.rows[0];
         if (!row) throw new Error(`no conversation ${candidate} × ${company} × ${jobId}`);
         return Number(row.id);
@@ -130,7 +139,10 @@ export const freshPostgres = async (): Promise<FaultDatabase> => {
       withClient(url, async (client) => {
         await client.query('update users set name = $1 where email = $2', [name, email]);
       }),
-    drop: () => withClient(settings().postgresUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+    drop: () =>
+      withClient(settings().postgresUrl, (admin) =>
+        admin.query(`drop database if exists ${name} with (force)`),
+      ).then(() => undefined),
   };
 };
 

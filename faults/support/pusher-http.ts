@@ -27,9 +27,18 @@ export const signTrigger = (
     .sort()
     .map((name) => `${name}=${params[name]}`)
     .join('&');
-  const signature = createHmac('sha256', credentials.secret).update(`POST\n${path}\n${query}`).digest('hex');
+  const signature = createHmac('sha256', credentials.secret)
+    .update(`POST\n${path}\n${query}`)
+    .digest('hex');
   return { path: `${path}?${query}&auth_signature=${signature}`, body };
 };
 
-export const postTrigger = (baseUrl: string, request: { path: string; body: string }): Promise<Response> =>
-  fetch(`${baseUrl}${request.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.body });
+export const postTrigger = (
+  baseUrl: string,
+  request: { path: string; body: string },
+): Promise<Response> =>
+  fetch(`${baseUrl}${request.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: request.body,
+  });

@@ -24,7 +24,10 @@ export const DEMO = {
 } as const;
 export type DemoUser = keyof typeof DEMO;
 
-export const signInAll = async <K extends DemoUser>(baseUrl: string, users: readonly K[]): Promise<Record<K, HttpSession>> => {
+export const signInAll = async <K extends DemoUser>(
+  baseUrl: string,
+  users: readonly K[],
+): Promise<Record<K, HttpSession>> => {
   const sessions = {} as Record<K, HttpSession>;
   for (const user of users) sessions[user] = await signIn(baseUrl, DEMO[user]);
   return sessions;
@@ -63,7 +66,14 @@ export class Sender {
     this.stopped = true;
   }
 
-  async run(count: number, options: { socketId?: () => string | undefined; onAck?: (outcome: SendOutcome) => void; pauseMs?: number } = {}): Promise<void> {
+  async run(
+    count: number,
+    options: {
+      socketId?: () => string | undefined;
+      onAck?: (outcome: SendOutcome) => void;
+      pauseMs?: number;
+    } = {},
+  ): Promise<void> {
     for (let i = 0; i < count && !this.stopped; i++) {
       const record: SendRecord = {
         clientId: newClientId(),
@@ -85,8 +95,10 @@ export class Sender {
           options.onAck?.(outcome);
           break;
         }
-        if (outcome.status !== 0 && outcome.status !== 503) throw new Error(`${this.label}: send answered ${outcome.status} ${outcome.body}`);
-        if (record.attempts > 400) throw new Error(`${this.label}: send never answered (${outcome.body})`);
+        if (outcome.status !== 0 && outcome.status !== 503)
+          throw new Error(`${this.label}: send answered ${outcome.status} ${outcome.body}`);
+        if (record.attempts > 400)
+          throw new Error(`${this.label}: send never answered (${outcome.body})`);
         await sleep(100);
       }
       if (options.pauseMs) await sleep(options.pauseMs);
@@ -95,7 +107,10 @@ export class Sender {
 }
 
 /** Every acknowledged send is stored exactly once, under the id it was acknowledged with. */
-export const expectStoredExactlyOnce = async (db: FaultDatabase, records: SendRecord[]): Promise<void> => {
+export const expectStoredExactlyOnce = async (
+  db: FaultDatabase,
+  records: SendRecord[],
+): Promise<void> => {
   const stored = await db.chats();
   const byClientId = new Map<string, number[]>();
   for (const chat of stored) {
@@ -108,18 +123,27 @@ export const expectStoredExactlyOnce = async (db: FaultDatabase, records: SendRe
   for (const record of records) {
     const ids = byClientId.get(record.clientId) ?? [];
     if (record.ackedId !== undefined && (ids.length !== 1 || ids[0] !== record.ackedId)) {
-      problems.push(`${record.text}: acknowledged as ${record.ackedId}, stored as [${ids.join(', ')}]`);
+      problems.push(
+        `${record.text}: acknowledged as ${record.ackedId}, stored as [${ids.join(', ')}]`,
+      );
     }
-    if (record.ackedId === undefined && ids.length > 1) problems.push(`${record.text}: stored ${ids.length} times`);
+    if (record.ackedId === undefined && ids.length > 1)
+      problems.push(`${record.text}: stored ${ids.length} times`);
   }
   const texts = new Map<string, number>();
   for (const chat of stored) texts.set(chat.message, (texts.get(chat.message) ?? 0) + 1);
-  for (const record of records) if ((texts.get(record.text) ?? 0) > 1) problems.push(`${record.text}: text stored twice`);
+  for (const record of records)
+    if ((texts.get(record.text) ?? 0) > 1) problems.push(`${record.text}: text stored twice`);
   expect(problems).toEqual([]);
 };
 
 /** The client shows exactly what the database holds for each of its conversations (by id, once each). */
-export const expectThreadsMatch = async (db: FaultDatabase, client: LiveClient, conversations: Conversation[], ms = 30_000) => {
+export const expectThreadsMatch = async (
+  db: FaultDatabase,
+  client: LiveClient,
+  conversations: Conversation[],
+  ms = 30_000,
+) => {
   const describe = async () => {
     const lines: string[] = [];
     for (const conversation of conversations) {
@@ -127,16 +151,22 @@ export const expectThreadsMatch = async (db: FaultDatabase, client: LiveClient, 
       const shown = client.thread(conversation.id).map((chat) => chat.id);
       const missing = stored.filter((id) => !shown.includes(id));
       const extra = shown.filter((id) => !stored.includes(id));
-      if (missing.length || extra.length) lines.push(`conversation ${conversation.id}: missing [${missing.join(',')}] extra [${extra.join(',')}]`);
+      if (missing.length || extra.length)
+        lines.push(
+          `conversation ${conversation.id}: missing [${missing.join(',')}] extra [${extra.join(',')}]`,
+        );
     }
     return lines;
   };
   // Live events of the last sends may still be on their way: wait (bounded) for them.
-  await until(async () => (await describe()).length === 0, `client ${client.socketId ?? '?'} shows every stored message`, ms).catch(
-    () => undefined,
-  );
+  await until(
+    async () => (await describe()).length === 0,
+    `client ${client.socketId ?? '?'} shows every stored message`,
+    ms,
+  ).catch(() => undefined);
   expect(await describe()).toEqual([]);
-  for (const fetch of client.catchUps) expect(new Set(fetch.map((chat) => chat.id)).size).toBe(fetch.length);
+  for (const fetch of client.catchUps)
+    expect(new Set(fetch.map((chat) => chat.id)).size).toBe(fetch.length);
   const eventIds = client.events.map((chat) => chat.id);
   expect(new Set(eventIds).size, 'a live event was delivered twice').toBe(eventIds.length);
   expect(client.catchUpErrors).toEqual([]);
@@ -152,12 +182,17 @@ export const openClients = async (
       openLiveClient({
         ...base,
         session,
-        watch: await Promise.all(watch.map((conversation) => conversationById(session, conversation.id))),
+        watch: await Promise.all(
+          watch.map((conversation) => conversationById(session, conversation.id)),
+        ),
       }),
     ),
   );
 
-export const conversationsFor = async (sessions: Record<string, HttpSession>, pairs: [string, string][]) => {
+export const conversationsFor = async (
+  sessions: Record<string, HttpSession>,
+  pairs: [string, string][],
+) => {
   const result: Record<string, Conversation> = {};
   for (const [from, to] of pairs) {
     const sender = sessions[from];

@@ -40,7 +40,8 @@ export const pusherKey = async (server: Pick<ServerProcess, 'url'>): Promise<str
   (await messengerConfig(server.url)).broadcaster.key;
 
 /** True while the process runs (not exited, not killed). */
-export const isAlive = (server: ServerProcess): boolean => server.child.exitCode === null && server.child.signalCode === null;
+export const isAlive = (server: ServerProcess): boolean =>
+  server.child.exitCode === null && server.child.signalCode === null;
 
 /**
  * Graceful stop (SIGTERM), bounded: a process that does not exit in time is killed and reported.
@@ -49,7 +50,8 @@ export const isAlive = (server: ServerProcess): boolean => server.child.exitCode
 export const stopServer = async (server: ServerProcess | undefined, ms = 15_000): Promise<void> => {
   if (!server) return;
   if (!isAlive(server)) {
-    if (server.child.signalCode !== 'SIGKILL') console.error(`server on port ${server.port} had exited:\n${server.output().slice(-4000)}`);
+    if (server.child.signalCode !== 'SIGKILL')
+      console.error(`server on port ${server.port} had exited:\n${server.output().slice(-4000)}`);
     return;
   }
   let timer: NodeJS.Timeout | undefined;

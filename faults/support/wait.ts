@@ -1,7 +1,12 @@
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls a condition until it holds; fails with `label` after `ms` (a failure guard, not a timing assertion). */
-export const until = async (condition: () => boolean | Promise<boolean>, label: string, ms = 30_000): Promise<void> => {
+export const until = async (
+  condition: () => boolean | Promise<boolean>,
+  label: string,
+  ms = 30_000,
+): Promise<void> => {
   const deadline = Date.now() + ms;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting until ${label}`);

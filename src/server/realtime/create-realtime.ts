@@ -124,7 +124,10 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       // make them reconnect, so that every page catches up (the server keeps no history).
       onResubscribed: () => {
         const count = endpoint.reconnectAll('Live events may have been missed');
-        logger?.info({ sockets: count }, 'realtime: fan-out subscription restored; sockets told to reconnect and catch up');
+        logger?.info(
+          { sockets: count },
+          'realtime: fan-out subscription restored; sockets told to reconnect and catch up',
+        );
       },
     });
     const redisBroadcaster = new RedisBroadcaster(fanout);

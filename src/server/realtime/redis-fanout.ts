@@ -170,7 +170,11 @@ export class RedisFanout {
           this.options.onResubscribed?.();
           this.resyncing = false;
         },
-        (error: unknown) => this.options.logger?.warn({ err: error }, 'realtime: could not re-subscribe to the fan-out'),
+        (error: unknown) =>
+          this.options.logger?.warn(
+            { err: error },
+            'realtime: could not re-subscribe to the fan-out',
+          ),
       );
     });
   }

@@ -53,7 +53,10 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
       // fail only for sockets on other instances while Redis is down; those hear nothing meanwhile
       // and are made to reconnect (and refused) once the fan-out is back.
       await options.onSessionEnded(viewer.sessionHash).catch((error: unknown) => {
-        request.log.warn({ err: error }, 'sign-out: could not close the session’s sockets on every instance');
+        request.log.warn(
+          { err: error },
+          'sign-out: could not close the session’s sockets on every instance',
+        );
       });
     }
     reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(config));

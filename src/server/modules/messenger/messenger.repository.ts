@@ -103,7 +103,7 @@ const preparedQueries = (db: Kysely<Database>) => ({
   findConversationId: prepareQuery(3, (candidateId: number, companyId: number, jobKey: number) =>
     db
       .selectFrom('messenger_users')
-      .select('id')
+      .select(['id', 'candidate_unread', 'company_unread'])
       .where('candidate_id', '=', candidateId)
       .where('company_id', '=', companyId)
       .where('job_key', '=', jobKey),

@@ -118,7 +118,10 @@ export const createMessengerService = ({
         input.job_id,
       );
       if (!found) throw notFound('Conversation not found.');
-      if (input.before === undefined) await markSeen(viewer, found.id);
+      // Nothing unread (the counter moves with the messages, in the same transactions): no write.
+      if (input.before === undefined && found[sideOf(viewer).unread] > 0) {
+        await markSeen(viewer, found.id);
+      }
       const limit = input.limit ?? PAGE_LIMIT_DEFAULT;
       const [row, page, receiver, job] = await Promise.all([
         repository.findConversation(found.id),
