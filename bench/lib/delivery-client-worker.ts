@@ -9,10 +9,10 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../../src/shared/events.js';
-import { createHistogram, encodeHistogram, recordMs } from './histogram.js';
+import { createHistogram, encodeHistogram, recordMs, type Histogram } from './histogram.js';
 import { serveWorker } from './worker-runtime.js';
 import { rawText } from './ws-text.js';
 
@@ -46,6 +46,10 @@ export interface ConnectResult {
   errors: string[];
   /** connect → (auth) → subscription_succeeded, µs. */
   histogram: string;
+  /** The parts: socket opened → connection_established; the auth call; subscribe → succeeded (µs). */
+  phases: { established: string; auth: string; subscribed: string };
+  /** Longest stall of this client process's event loop while connecting (ms). */
+  clientLoopDelayMaxMs: number;
   elapsedMs: number;
 }
 
@@ -227,13 +231,21 @@ const postJson = (
     request.end(text);
   });
 
+interface ConnectTimings {
+  total: Histogram;
+  established: Histogram;
+  auth: Histogram;
+  subscribed: Histogram;
+}
+
 const openClient = (
   spec: ClientSpec,
   request: ConnectRequest,
-  histogram: ReturnType<typeof createHistogram>,
+  timings: ConnectTimings,
 ): Promise<void> =>
   new Promise<void>((resolve, reject) => {
     const startedAt = performance.now();
+    let subscribeSentAt = 0;
     const channel = userChannelName(spec.userId);
     const ws = new WebSocket(spec.wsUrl, { perMessageDeflate: false });
     const client: Client = { userId: spec.userId, ws, socketId: '' };
@@ -247,7 +259,9 @@ const openClient = (
         reject(error);
         return;
       }
-      recordMs(histogram, performance.now() - startedAt);
+      const now = performance.now();
+      recordMs(timings.total, now - startedAt);
+      if (subscribeSentAt > 0) recordMs(timings.subscribed, now - subscribeSentAt);
       clients.set(spec.userId, client);
       resolve();
     };
@@ -274,6 +288,7 @@ const openClient = (
       if (request.auth === 'sign') {
         auth = sign(request.pusherSecret, request.pusherKey, socketId, channel);
       } else {
+        const authStartedAt = performance.now();
         const response = await postJson(
           request.httpUrl ?? '',
           '/broadcasting/auth',
@@ -285,7 +300,9 @@ const openClient = (
             `user ${spec.userId}: /broadcasting/auth answered ${response.status} ${response.body.slice(0, 200)}`,
           );
         auth = (JSON.parse(response.body) as { auth: string }).auth;
+        recordMs(timings.auth, performance.now() - authStartedAt);
       }
+      subscribeSentAt = performance.now();
       ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth } }));
     };
     ws.on('message', (raw: WebSocket.RawData) => {
@@ -302,6 +319,7 @@ const openClient = (
         case 'pusher:connection_established': {
           const data = JSON.parse(String(frame.data)) as { socket_id: string };
           client.socketId = data.socket_id;
+          recordMs(timings.established, performance.now() - startedAt);
           subscribe(data.socket_id).catch((error: unknown) =>
             finish(error instanceof Error ? error : new Error(String(error))),
           );
@@ -324,7 +342,14 @@ const openClient = (
   });
 
 const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
-  const histogram = createHistogram();
+  const timings: ConnectTimings = {
+    total: createHistogram(),
+    established: createHistogram(),
+    auth: createHistogram(),
+    subscribed: createHistogram(),
+  };
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   const started = performance.now();
   const errors: string[] = [];
   let failed = 0;
@@ -348,7 +373,7 @@ const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
       while (next < allowed && inFlight < request.concurrency) {
         const spec = request.clients[next++]!;
         inFlight += 1;
-        openClient(spec, request, histogram)
+        openClient(spec, request, timings)
           .then(
             () => {
               connected += 1;
@@ -373,12 +398,19 @@ const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
     };
     pump();
   });
+  loopDelay.disable();
   return {
     requested: total,
     connected,
     failed,
     errors,
-    histogram: encodeHistogram(histogram),
+    histogram: encodeHistogram(timings.total),
+    phases: {
+      established: encodeHistogram(timings.established),
+      auth: encodeHistogram(timings.auth),
+      subscribed: encodeHistogram(timings.subscribed),
+    },
+    clientLoopDelayMaxMs: Math.round(loopDelay.max / 1e5) / 10,
     elapsedMs: performance.now() - started,
   };
 };

@@ -16,6 +16,10 @@ const formatValue = (row: ResultRow): string => {
 
 const escapeCell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
+/** Notes carry figures with µs precision; the table shows them like the values. */
+const roundFigures = (text: string): string =>
+  text.replace(/\d+\.\d{3,}/g, (figure) => String(round(Number(figure))));
+
 /** One Markdown table of every scenario's rows (the same text goes to the console and to docs/performance.md). */
 export const markdownTable = (results: ScenarioResult[]): string => {
   const lines = [
@@ -31,7 +35,7 @@ export const markdownTable = (results: ScenarioResult[]): string => {
     for (const row of result.rows) {
       lines.push(
         `| ${result.name} | ${escapeCell(row.metric)} | ${formatValue(row)} | ${escapeCell(row.target ?? '')} | ` +
-          `${STATUS_TEXT[row.status]} | ${escapeCell(row.note ?? '')} |`,
+          `${STATUS_TEXT[row.status]} | ${escapeCell(roundFigures(row.note ?? ''))} |`,
       );
     }
   }

@@ -89,9 +89,16 @@ export const connections: Scenario = {
         const connected = results.reduce((sum, result) => sum + result.connected, 0);
         const failed = results.reduce((sum, result) => sum + result.failed, 0);
         const errors = results.flatMap((result) => result.errors);
-        const merged = decodeHistogram(results[0]!.histogram);
-        for (const result of results.slice(1)) merged.add(decodeHistogram(result.histogram));
-        const connectLatency = summarize(merged);
+        const merge = (pick: (result: ConnectResult) => string) => {
+          const merged = decodeHistogram(pick(results[0]!));
+          for (const result of results.slice(1)) merged.add(decodeHistogram(pick(result)));
+          return summarize(merged);
+        };
+        const connectLatency = merge((result) => result.histogram);
+        const established = merge((result) => result.phases.established);
+        const authCall = merge((result) => result.phases.auth);
+        const subscribed = merge((result) => result.phases.subscribed);
+        const clientStall = Math.max(...results.map((result) => result.clientLoopDelayMaxMs));
         log(
           `  ${connected} held (${failed} failed); connect + auth + subscribe p50 ${connectLatency.p50} ms, p99 ${connectLatency.p99} ms`,
         );
@@ -146,6 +153,12 @@ export const connections: Scenario = {
             `RSS ${Math.round(rssBefore / 2 ** 20)} → ${Math.round(rssAfter / 2 ** 20)} MiB`,
           ),
           info('connect + auth + subscribe p50', connectLatency.p50, 'ms'),
+          info(
+            'p99 of the parts: socket → socket id / auth call / subscribe',
+            established.p99,
+            'ms',
+            `auth call ${authCall.p99} ms, subscribe → succeeded ${subscribed.p99} ms; longest client-process stall ${clientStall} ms`,
+          ),
           atMost(
             'connect + auth + subscribe p99',
             connectLatency.p99,

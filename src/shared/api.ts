@@ -10,7 +10,13 @@ import {
 
 import { MESSAGE_MAX_LENGTH, PAGE_LIMIT_MAX } from './paths.js';
 
-export { BODY_LIMIT_BYTES, MESSAGE_MAX_LENGTH, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, paths } from './paths.js';
+export {
+  BODY_LIMIT_BYTES,
+  MESSAGE_MAX_LENGTH,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  paths,
+} from './paths.js';
 
 const id = z.coerce.number().int().positive();
 const nullableJobId = z

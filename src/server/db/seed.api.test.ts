@@ -15,7 +15,14 @@ describe(`database and demo seed (${dialect})`, () => {
   const counts = async () => {
     const db = database.db.kysely;
     const count = async (table: 'users' | 'jobs' | 'messenger_users' | 'chats' | 'applications') =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return {
       users: await count('users'),
       jobs: await count('jobs'),
@@ -40,7 +47,16 @@ describe(`database and demo seed (${dialect})`, () => {
       .innerJoin('users as c', 'c.id', 'mu.candidate_id')
       .innerJoin('users as co', 'co.id', 'mu.company_id')
       .leftJoin('jobs as j', 'j.id', 'mu.job_id')
-      .select(['mu.id', 'c.email as candidate', 'co.email as company', 'j.status', 'mu.job_id', 'mu.candidate_archive', 'mu.company_archive', 'mu.candidate_unread'])
+      .select([
+        'mu.id',
+        'c.email as candidate',
+        'co.email as company',
+        'j.status',
+        'mu.job_id',
+        'mu.candidate_archive',
+        'mu.company_archive',
+        'mu.candidate_unread',
+      ])
       .execute();
     const sara = rows.filter((row) => row.candidate === 'candidate@example.com');
     const withAcme = sara.find((row) => row.company === 'company@example.com');
@@ -57,25 +73,48 @@ describe(`database and demo seed (${dialect})`, () => {
     expect(sara.some((row) => row.candidate_archive === 1)).toBe(true);
     const acme = rows.filter((row) => row.company === 'company@example.com');
     expect(acme.some((row) => row.company_archive === 1)).toBe(true);
-    const robotics = acme.filter((row) => row.job_id === withAcme?.job_id).map((row) => row.candidate);
+    const robotics = acme
+      .filter((row) => row.job_id === withAcme?.job_id)
+      .map((row) => row.candidate);
     expect(robotics.sort()).toEqual(['candidate2@example.com', 'candidate@example.com']);
-    expect(rows.some((row) => row.candidate === 'candidate2@example.com' && row.company === 'company2@example.com')).toBe(false);
+    expect(
+      rows.some(
+        (row) =>
+          row.candidate === 'candidate2@example.com' && row.company === 'company2@example.com',
+      ),
+    ).toBe(false);
   });
 
   it('keeps counters consistent with the stored messages', async () => {
     const db = database.db.kysely;
-    const rows = await db.selectFrom('messenger_users').select(['id', 'candidate_id', 'company_id', 'candidate_unread', 'company_unread']).execute();
+    const rows = await db
+      .selectFrom('messenger_users')
+      .select(['id', 'candidate_id', 'company_id', 'candidate_unread', 'company_unread'])
+      .execute();
     for (const row of rows) {
-      const unseen = await db.selectFrom('chats').select(['receiver_id']).where('messenger_user_id', '=', row.id).where('seen_at', 'is', null).execute();
-      expect(row.candidate_unread).toBe(unseen.filter((chat) => chat.receiver_id === row.candidate_id).length);
-      expect(row.company_unread).toBe(unseen.filter((chat) => chat.receiver_id === row.company_id).length);
+      const unseen = await db
+        .selectFrom('chats')
+        .select(['receiver_id'])
+        .where('messenger_user_id', '=', row.id)
+        .where('seen_at', 'is', null)
+        .execute();
+      expect(row.candidate_unread).toBe(
+        unseen.filter((chat) => chat.receiver_id === row.candidate_id).length,
+      );
+      expect(row.company_unread).toBe(
+        unseen.filter((chat) => chat.receiver_id === row.company_id).length,
+      );
     }
   });
 
   it.runIf(dialect === 'sqlite')('runs SQLite in WAL mode with foreign keys enforced', async () => {
-    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(database.db.kysely);
+    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(
+      database.db.kysely,
+    );
     expect(mode.rows[0]?.journal_mode).toBe('wal');
-    const keys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(database.db.kysely);
+    const keys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(
+      database.db.kysely,
+    );
     expect(keys.rows[0]?.foreign_keys).toBe(1);
   });
 
@@ -83,7 +122,16 @@ describe(`database and demo seed (${dialect})`, () => {
     await expect(
       database.db.kysely
         .insertInto('chats')
-        .values({ messenger_user_id: 999_999, sender_id: 1, receiver_id: 2, job_id: null, message: 'x', client_id: null, created_at: new Date().toISOString(), seen_at: null })
+        .values({
+          messenger_user_id: 999_999,
+          sender_id: 1,
+          receiver_id: 2,
+          job_id: null,
+          message: 'x',
+          client_id: null,
+          created_at: new Date().toISOString(),
+          seen_at: null,
+        })
         .execute(),
     ).rejects.toThrow();
   });

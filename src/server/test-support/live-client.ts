@@ -1,13 +1,18 @@
 import PusherModule from 'pusher-js';
 import type { Channel } from 'pusher-js';
-import { CHAT_MESSAGE_EVENT, chatMessageEventSchema, userChannelName } from '../../shared/events.js';
+import {
+  CHAT_MESSAGE_EVENT,
+  chatMessageEventSchema,
+  userChannelName,
+} from '../../shared/events.js';
 import type { Chat } from '../../shared/models.js';
 import type { HttpSession } from './http-client.js';
 
 // pusher-js is CommonJS: Node's ESM default import is the class, its typings a namespace with `default`.
 type PusherClass = (typeof PusherModule)['default'];
 const Pusher: PusherClass =
-  (PusherModule as unknown as { default?: PusherClass }).default ?? (PusherModule as unknown as PusherClass);
+  (PusherModule as unknown as { default?: PusherClass }).default ??
+  (PusherModule as unknown as PusherClass);
 
 export type PusherClient = InstanceType<typeof Pusher>;
 
@@ -22,7 +27,11 @@ export interface LiveClient {
   disconnect: () => void;
 }
 
-export const waitUntil = async (check: () => boolean, label: string, ms = 10_000): Promise<void> => {
+export const waitUntil = async (
+  check: () => boolean,
+  label: string,
+  ms = 10_000,
+): Promise<void> => {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
@@ -50,20 +59,28 @@ export const connectLiveClient = async (
       customHandler: ({ socketId, channelName }, callback) => {
         fetch(`${baseUrl}/broadcasting/auth`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-xsrf-token': session.csrf },
+          headers: {
+            'content-type': 'application/json',
+            cookie: session.cookie,
+            'x-xsrf-token': session.csrf,
+          },
           body: JSON.stringify({ socket_id: socketId, channel_name: channelName }),
         })
           .then(async (response) => {
             if (!response.ok) throw new Error(`auth ${response.status}`);
             callback(null, (await response.json()) as { auth: string });
           })
-          .catch((error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null));
+          .catch((error: unknown) =>
+            callback(error instanceof Error ? error : new Error(String(error)), null),
+          );
       },
     },
   });
   const channel = pusher.subscribe(options.channel ?? userChannelName(session.userId));
   const received: Chat[] = [];
-  channel.bind(CHAT_MESSAGE_EVENT, (data: unknown) => received.push(chatMessageEventSchema.parse(data).chatMessage));
+  channel.bind(CHAT_MESSAGE_EVENT, (data: unknown) =>
+    received.push(chatMessageEventSchema.parse(data).chatMessage),
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('subscription timed out')), 10_000);
     channel.bind('pusher:subscription_succeeded', () => (clearTimeout(timer), resolve()));

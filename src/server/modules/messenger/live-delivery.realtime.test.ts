@@ -9,7 +9,9 @@ import { startServer, type ServerProcess } from '../../test-support/server-proce
 import { APP_KEY, createTestApp, type TestContext } from '../../test-support/test-app.js';
 
 const conversationOf = async (session: HttpSession, otherName: string) => {
-  const data = (await (await session.call('GET', '/load/messengers/initial/data')).json()) as InitialDataResponse;
+  const data = (await (
+    await session.call('GET', '/load/messengers/initial/data')
+  ).json()) as InitialDataResponse;
   const found = data.messengerUsers.find(
     (item) => item.company.user.name === otherName || item.candidate.user.name === otherName,
   );
@@ -17,7 +19,12 @@ const conversationOf = async (session: HttpSession, otherName: string) => {
   return found;
 };
 
-const sendAs = async (session: HttpSession, otherName: string, message: string, socketId?: string) => {
+const sendAs = async (
+  session: HttpSession,
+  otherName: string,
+  message: string,
+  socketId?: string,
+) => {
   const item = await conversationOf(session, otherName);
   const response = await session.call(
     'POST',
@@ -64,7 +71,12 @@ describe('live delivery through the embedded Pusher endpoint (one instance)', ()
     const acmeSendingTab = await live(acme);
     const acmeOtherTab = await live(acme);
 
-    const { message } = await sendAs(acme, 'Sara Haddad', 'Live hello from Acme', acmeSendingTab.socketId());
+    const { message } = await sendAs(
+      acme,
+      'Sara Haddad',
+      'Live hello from Acme',
+      acmeSendingTab.socketId(),
+    );
     const [received] = await saraTab.waitFor(1);
     expect(received).toEqual(message);
     expect(saraTab.channel.name).toBe(`private-chat.${sara.userId}`);
@@ -89,13 +101,21 @@ describe('live delivery through the embedded Pusher endpoint (one instance)', ()
     const sara = await signInOverHttp(baseUrl, 'candidate@example.com', { appKey: APP_KEY });
     const forbidden = await fetch(`${baseUrl}/broadcasting/auth`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: omar.cookie, 'x-xsrf-token': omar.csrf },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: omar.cookie,
+        'x-xsrf-token': omar.csrf,
+      },
       body: `socket_id=123.456&channel_name=${encodeURIComponent(`private-chat.${sara.userId}`)}`,
     });
     expect(forbidden.status).toBe(403);
     const own = await fetch(`${baseUrl}/broadcasting/auth`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: omar.cookie, 'x-xsrf-token': omar.csrf },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: omar.cookie,
+        'x-xsrf-token': omar.csrf,
+      },
       body: `socket_id=123.456&channel_name=${encodeURIComponent(`private-chat.${omar.userId}`)}`,
     });
     expect(own.status).toBe(200);
@@ -108,7 +128,10 @@ describe('live delivery through the embedded Pusher endpoint (one instance)', ()
     expect(noCsrf.status).toBe(419);
 
     await expect(
-      connectLiveClient(baseUrl, omar, { pusherKey: ctx.config.pusher.key, channel: `private-chat.${sara.userId}` }),
+      connectLiveClient(baseUrl, omar, {
+        pusherKey: ctx.config.pusher.key,
+        channel: `private-chat.${sara.userId}`,
+      }),
     ).rejects.toThrow(/subscription refused/);
     const acme = await signInOverHttp(baseUrl, 'company@example.com', { appKey: APP_KEY });
     const saraTab = await live(sara);
@@ -128,7 +151,10 @@ describe('live delivery through the embedded Pusher endpoint (one instance)', ()
       headers: { cookie: sara.cookie, 'x-xsrf-token': sara.csrf },
     });
     expect(out.status).toBe(204);
-    await waitUntil(() => saraTab.pusher.connection.state !== 'connected' || saraTab.channel.subscribed === false, 'socket closed');
+    await waitUntil(
+      () => saraTab.pusher.connection.state !== 'connected' || saraTab.channel.subscribed === false,
+      'socket closed',
+    );
 
     // Another tab of Acme proves the next messages are broadcast at all.
     const acmeTab = await live(acme);
@@ -179,7 +205,10 @@ describe('two server processes sharing PostgreSQL and Redis', () => {
     const acmeOnB = await signInOverHttp(b.url, 'company@example.com');
     const saraLive = await connectLiveClient(a.url, saraOnA);
     clients.push(saraLive);
-    const acmeLiveOnA = await connectLiveClient(a.url, await signInOverHttp(a.url, 'company@example.com'));
+    const acmeLiveOnA = await connectLiveClient(
+      a.url,
+      await signInOverHttp(a.url, 'company@example.com'),
+    );
     clients.push(acmeLiveOnA);
     const { message } = await sendAs(acmeOnB, 'Sara Haddad', 'Across instances');
     const [received] = await saraLive.waitFor(1);

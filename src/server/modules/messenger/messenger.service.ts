@@ -123,17 +123,18 @@ export const createMessengerService = ({
         await markSeen(viewer, found.id);
       }
       const limit = input.limit ?? PAGE_LIMIT_DEFAULT;
-      const [row, page, receiver, job] = await Promise.all([
+      // For a company (or owner) viewer the candidate is the receiver (found by it above), so the
+      // application group is looked up alongside the rest rather than after it.
+      const [row, page, receiver, job, group] = await Promise.all([
         repository.findConversation(found.id),
         repository.chatsPage(found.id, input.before, limit + 1),
         repository.findUser(input.receiver_id),
         input.job_id === null ? undefined : repository.findJob(input.job_id),
+        !isCandidate && input.job_id !== null
+          ? repository.applicationGroup(input.job_id, input.receiver_id)
+          : undefined,
       ]);
       if (!row || !receiver) throw notFound('Conversation not found.');
-      const group =
-        !isCandidate && input.job_id !== null
-          ? await repository.applicationGroup(input.job_id, row.candidate_id)
-          : undefined;
       const chats = page.slice(0, limit).reverse().map(presentChat);
       return {
         receiver: isCandidate
