@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -77,6 +77,24 @@ export const readCpuSeconds = (pid: number): number => {
   // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+};
+
+/** CPU time used so far by every process with this command name (e.g. all `postgres` processes). */
+export const readCommandCpuSeconds = (command: string): number => {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name !== command) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
 };
 
 /** The built server (dist/server/main.js) as a child process, tuned for load: no demo data, no send limits. */

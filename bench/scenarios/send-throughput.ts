@@ -7,6 +7,7 @@ import {
   BENCH_PUSHER_KEY,
   BENCH_PUSHER_SECRET,
   callQuery,
+  readCommandCpuSeconds,
   readCpuSeconds,
   startBenchServer,
 } from '../lib/server.js';
@@ -32,6 +33,8 @@ export interface SweepStep extends LoadResult {
   withinLimit: boolean;
   /** CPU time of the server process per answered request, ms. */
   serverCpuMs: number;
+  /** CPU time of all PostgreSQL processes per answered request, ms (PostgreSQL runs only). */
+  databaseCpuMs: number;
 }
 
 export interface SweepOutcome {
@@ -53,6 +56,7 @@ export const sweep = async (
   warmupSeconds: number,
   log: (message: string) => void,
   cpuSeconds: () => number,
+  databaseCpuSeconds: () => number = () => 0,
 ): Promise<SweepOutcome> => {
   const warmup = await loader.call<LoadResult>(
     'run',
@@ -62,22 +66,28 @@ export const sweep = async (
   const steps: SweepStep[] = [];
   for (const count of connections) {
     const cpuBefore = cpuSeconds();
+    const databaseCpuBefore = databaseCpuSeconds();
     const result = await loader.call<LoadResult>(
       'run',
       { ...base, connections: count, durationSeconds: seconds },
       120_000,
     );
-    const serverCpuMs =
-      result.requests > 0 ? ((cpuSeconds() - cpuBefore) * 1000) / result.requests : 0;
+    const perRequest = (seconds: number) =>
+      result.requests > 0 ? (seconds * 1000) / result.requests : 0;
+    const serverCpuMs = perRequest(cpuSeconds() - cpuBefore);
+    const databaseCpuMs = perRequest(databaseCpuSeconds() - databaseCpuBefore);
     const step = {
       ...result,
       serverCpuMs,
+      databaseCpuMs,
       withinLimit: result.latency.p99 <= P99_LIMIT_MS && result.non2xx === 0 && result.errors === 0,
     };
     steps.push(step);
     log(
       `  c=${count}: ${Math.round(result.okPerSecond)} 2xx/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
-        `server CPU ${serverCpuMs.toFixed(2)} ms/request, non-2xx ${result.non2xx}, errors ${result.errors}`,
+        `server CPU ${serverCpuMs.toFixed(2)} ms/request` +
+        (databaseCpuMs > 0 ? `, PostgreSQL CPU ${databaseCpuMs.toFixed(2)} ms/request` : '') +
+        `, non-2xx ${result.non2xx}, errors ${result.errors}`,
     );
     const previous = steps.at(-2);
     if (!step.withinLimit && previous && step.okPerSecond <= previous.okPerSecond * 1.05) break;
@@ -88,6 +98,15 @@ export const sweep = async (
     .sort((a, b) => b.okPerSecond - a.okPerSecond)[0];
   return { warmup, steps, best };
 };
+
+const describeSteps = (steps: SweepStep[]): string =>
+  steps
+    .map(
+      (step) =>
+        `${step.connections}: ${Math.round(step.okPerSecond)}, ${step.latency.p99}, ${step.serverCpuMs.toFixed(2)}` +
+        (step.databaseCpuMs > 0 ? ` + ${step.databaseCpuMs.toFixed(2)}` : ''),
+    )
+    .join('; ');
 
 const runOn = async (
   dialect: DialectName,
@@ -102,6 +121,7 @@ const runOn = async (
     const pairs = await seedPairs(bench, config.pairs);
     await bench.close();
     const conversations = conversationSpecs(pairs);
+    const databaseCpu = () => (dialect === 'postgres' ? readCommandCpuSeconds('postgres') : 0);
 
     log(`${dialect}: server (persist + broadcast to ${pairs.length * 2} connected clients)`);
     const server = await startBenchServer({ databaseUrl: bench.url, profileDir });
@@ -135,6 +155,7 @@ const runOn = async (
         config.warmupSeconds,
         log,
         () => server.cpuSeconds(),
+        databaseCpu,
       );
       // Every stored message must reach its receiver once: wait for the last broadcasts, then compare.
       // (autocannon stops counting at the deadline, so a few stored sends are not among its 2xx.)
@@ -187,6 +208,7 @@ const runOn = async (
         config.warmupSeconds,
         log,
         () => readCpuSeconds(rawProcess.pid),
+        databaseCpu,
       );
     } finally {
       await rawProcess.stop();
@@ -222,7 +244,19 @@ const runOn = async (
         `${dialect}: server CPU per send`,
         bestApp ? Math.round(bestApp.serverCpuMs * 1000) / 1000 : null,
         'ms',
-        bestRaw ? `bare baseline ${bestRaw.serverCpuMs.toFixed(3)} ms per insert` : undefined,
+        [
+          bestApp && bestApp.databaseCpuMs > 0
+            ? `PostgreSQL ${bestApp.databaseCpuMs.toFixed(2)} ms per send`
+            : '',
+          bestRaw
+            ? `bare baseline ${bestRaw.serverCpuMs.toFixed(3)} ms per insert` +
+              (bestRaw.databaseCpuMs > 0
+                ? ` (+ PostgreSQL ${bestRaw.databaseCpuMs.toFixed(2)} ms)`
+                : '')
+            : '',
+        ]
+          .filter(Boolean)
+          .join('; ') || undefined,
       ),
       exactly(
         `${dialect}: non-2xx / errors during the sweep`,
@@ -248,7 +282,9 @@ const runOn = async (
       [`${dialect}Steps`]: app.steps.length,
     };
     const notes = [
-      `${dialect} sweep (connections: 2xx/s, p99 ms, server CPU ms per request): app ${app.steps.map((s) => `${s.connections}: ${Math.round(s.okPerSecond)}, ${s.latency.p99}, ${s.serverCpuMs.toFixed(2)}`).join('; ')} — bare ${raw.steps.map((s) => `${s.connections}: ${Math.round(s.okPerSecond)}, ${s.latency.p99}, ${s.serverCpuMs.toFixed(2)}`).join('; ')}`,
+      `${dialect} sweep (connections: 2xx/s, p99 ms, server CPU ms per request` +
+        (dialect === 'postgres' ? ' + PostgreSQL CPU ms per request' : '') +
+        `): app ${describeSteps(app.steps)} — bare ${describeSteps(raw.steps)}`,
     ];
     return { rows, checks, notes };
   } finally {
