@@ -23,14 +23,27 @@ const units: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1],
 ];
 const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+// Intl formatting is the costly part of a long list; the texts repeat ("2 days ago"), so keep them.
+const relativeTexts = new Map<string, string>();
+
+const formatRelative = (value: number, unit: Intl.RelativeTimeFormatUnit): string => {
+  const key = `${value}${unit}`;
+  let text = relativeTexts.get(key);
+  if (text === undefined) {
+    text = relativeFormat.format(value, unit);
+    if (relativeTexts.size >= 2000) relativeTexts.clear();
+    relativeTexts.set(key, text);
+  }
+  return text;
+};
 
 /** "5 minutes ago" relative to now. */
 export const displayRelative = (timestamp: string, now = Date.now()): string => {
   const seconds = Math.round((new Date(timestamp).getTime() - now) / 1000);
   for (const [unit, size] of units) {
     if (Math.abs(seconds) >= size || unit === 'second') {
-      return relativeFormat.format(Math.trunc(seconds / size), unit);
+      return formatRelative(Math.trunc(seconds / size), unit);
     }
   }
-  return relativeFormat.format(0, 'second');
+  return formatRelative(0, 'second');
 };
