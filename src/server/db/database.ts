@@ -171,6 +171,10 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 2000,
+    // PostgreSQL cancels a slow statement itself (the transaction then rolls back cleanly) before the
+    // client gives up on a silent connection; an abandoned transaction is ended by the server.
+    statement_timeout: 2500,
+    idle_in_transaction_session_timeout: 10_000,
     query_timeout: 3000,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });

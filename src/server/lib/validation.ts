@@ -3,8 +3,8 @@ import { HttpError } from './http-error.js';
 
 /** 400 unless the body is a JSON object. */
 export const requireObjectBody = (body: unknown): Record<string, unknown> => {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
+  if (body === undefined) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new HttpError(400, 'The request body must be a JSON object.');
   }
   return body as Record<string, unknown>;

@@ -43,7 +43,12 @@ export const csrfHeader = (request: FastifyRequest): string | undefined => {
   const xsrf = request.headers['x-xsrf-token'];
   const csrf = request.headers['x-csrf-token'];
   const value = (Array.isArray(xsrf) ? xsrf[0] : xsrf) ?? (Array.isArray(csrf) ? csrf[0] : csrf);
-  return value ? decodeURIComponent(value) : undefined;
+  if (!value) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined; // a malformed escape is no token at all: 419, not 500
+  }
 };
 
 export const sessionCookieOptions = (config: Config) =>

@@ -32,15 +32,29 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
     setXsrfCookie(reply, config, csrfToken);
   };
 
+  /**
+   * Closes the sockets of a session that is gone for good (they can never be authorized again).
+   * This can fail only for sockets on other instances while Redis is down; those hear nothing
+   * meanwhile and are made to reconnect (and are refused) once the fan-out is back.
+   */
+  const endSessionSockets = async (request: FastifyRequest, sessionHash: string) => {
+    await options.onSessionEnded(sessionHash).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'could not close the session’s sockets on every instance');
+    });
+  };
+
   app.post(paths.login, { onRequest: [app.optionalViewer] }, async (request, reply) => {
     checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], request.viewer);
     const credentials = parseBody(credentialsSchema, request.body);
+    const previous = request.viewer?.sessionHash ?? null;
     const session = await authService.signIn(
       credentials,
       clientKey(request),
       request.cookies[SESSION_COOKIE],
     );
     startSession(reply, session.sessionId, session.csrfToken);
+    // The replaced session's live sockets must not keep hearing its user's messages.
+    if (previous) await endSessionSockets(request, previous);
     return { user: session.user };
   });
 
@@ -49,15 +63,7 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
     if (viewer?.sessionHash) {
       checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], viewer);
       await authService.signOut(viewer.sessionHash);
-      // The session is gone for good: its sockets can never be authorized again. Closing them can
-      // fail only for sockets on other instances while Redis is down; those hear nothing meanwhile
-      // and are made to reconnect (and refused) once the fan-out is back.
-      await options.onSessionEnded(viewer.sessionHash).catch((error: unknown) => {
-        request.log.warn(
-          { err: error },
-          'sign-out: could not close the session’s sockets on every instance',
-        );
-      });
+      await endSessionSockets(request, viewer.sessionHash);
     }
     reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(config));
     return reply.code(204).send();

@@ -164,6 +164,31 @@ describe('live delivery through the embedded Pusher endpoint (one instance)', ()
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(saraTab.received.map((chat) => chat.message)).toEqual(['Before sign-out']);
   });
+  it('closes the sockets of a session replaced by a new sign-in in the same browser', async () => {
+    const sara = await signInOverHttp(baseUrl, 'candidate@example.com', { appKey: APP_KEY });
+    const saraTab = await live(sara);
+    // Someone else signs in over Sara's session (a shared computer): her session is replaced.
+    const over = await fetch(`${baseUrl}/login`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: sara.cookie,
+        'x-xsrf-token': sara.csrf,
+      },
+      body: JSON.stringify({ email: 'candidate2@example.com', password: 'password' }),
+    });
+    expect(over.status).toBe(200);
+    await waitUntil(
+      () => saraTab.pusher.connection.state !== 'connected' || !saraTab.channel.subscribed,
+      'replaced session socket closed',
+    );
+    const acme = await signInOverHttp(baseUrl, 'company@example.com', { appKey: APP_KEY });
+    const acmeTab = await live(acme);
+    await sendAs(acme, 'Sara Haddad', 'After the other sign-in');
+    await acmeTab.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(saraTab.received).toEqual([]);
+  });
 });
 
 describe('two server processes sharing PostgreSQL and Redis', () => {

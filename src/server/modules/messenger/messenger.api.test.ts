@@ -590,6 +590,10 @@ describe(`messaging calls (${dialect})`, () => {
         'x-xsrf-token': 'forged',
       });
       expect(wrong.statusCode).toBe(419);
+      const undecodable = await sara.call('POST', '/user/send/message', body, {
+        'x-xsrf-token': '%E0',
+      });
+      expect(undecodable.statusCode).toBe(419);
       const viaMeta = await ctx.app.inject({
         method: 'POST',
         url: '/user/send/message?key=test-app-key',
@@ -610,6 +614,10 @@ describe(`messaging calls (${dialect})`, () => {
         'content-type': 'application/json',
       });
       expect(array.statusCode).toBe(400);
+      const nullBody = await sara.call('POST', '/user/get/message', 'null', {
+        'content-type': 'application/json',
+      });
+      expect(nullBody.statusCode).toBe(400);
       const huge = await sara.call(
         'POST',
         '/user/send/message',
@@ -664,6 +672,39 @@ describe(`messaging calls (${dialect})`, () => {
 });
 
 describe(`limits and outages (${dialect})`, () => {
+  it('answers a send although the broadcaster never answers: the message is stored, the reply is not held', async () => {
+    const ctx = await createTestApp(dialect);
+    const stalled = {
+      ...ctx.realtime,
+      broadcaster: { publish: () => new Promise<void>(() => undefined) },
+    };
+    const { app } = await buildApp({ config: ctx.config, db: ctx.database.db, realtime: stalled });
+    try {
+      const omar = await signIn(app, 'candidate2@example.com');
+      const list = (
+        await omar.call('GET', '/load/messengers/initial/data')
+      ).json() as InitialDataResponse;
+      const item = list.messengerUsers[0];
+      if (!item) throw new Error('no conversation');
+      const response = await omar.call('POST', '/user/send/message', {
+        receiver_id: item.company_id,
+        messenger_user: item.id,
+        job_id: item.job_id,
+        message: 'into the void',
+      });
+      expect(response.statusCode).toBe(200);
+      const stored = await ctx.database.db.kysely
+        .selectFrom('chats')
+        .select('id')
+        .where('message', '=', 'into the void')
+        .execute();
+      expect(stored.map((row) => row.id)).toEqual([response.json().message.id]);
+    } finally {
+      await app.close();
+      await ctx.close();
+    }
+  });
+
   it('answers 429 with Retry-After when a user sends faster than the limit, storing only what was accepted', async () => {
     const ctx = await createTestApp(dialect, { SEND_RATE_BURST: '5', SEND_RATE_PER_SECOND: '0.1' });
     try {

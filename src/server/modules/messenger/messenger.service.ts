@@ -65,6 +65,16 @@ const sideOf = (viewer: AuthUser): Side =>
 const otherSideOf = (viewer: AuthUser): Side =>
   viewer.role === 'candidate' ? COMPANY_SIDE : CANDIDATE_SIDE;
 
+const PUBLISH_TIME_LIMIT_MS = 2000;
+
+const withTimeLimit = <T>(work: Promise<T>, ms: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+};
+
 const isUniqueViolation = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -232,14 +242,16 @@ export const createMessengerService = ({
         : await present(viewer, message.messenger_user_id);
       if (stored.created) {
         const event: ChatMessageEvent = { chatMessage: message };
-        await publisher
-          .publish(
+        // The message is stored: a stalled broadcaster may delay the answer a little, never hold it.
+        await withTimeLimit(
+          publisher.publish(
             [userChannelName(message.receiver_id), userChannelName(message.sender_id)],
             CHAT_MESSAGE_EVENT,
             event,
             socketId,
-          )
-          .catch(onPublishError);
+          ),
+          PUBLISH_TIME_LIMIT_MS,
+        ).catch(onPublishError);
       }
       return { message, messengerUser };
     },
