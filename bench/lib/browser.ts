@@ -1,22 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const WEB_ROOT = resolve(import.meta.dirname, '../../dist/web');
 
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+export { launchChromium } from '../../src/server/test-support/chromium.js';
 
 export const clientBuilt = (): boolean => existsSync(resolve(WEB_ROOT, 'index.html'));
 

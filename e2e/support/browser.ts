@@ -1,21 +1,6 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-
-export const launchBrowser = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+export { launchChromium as launchBrowser } from '../../src/server/test-support/chromium.js';
 
 export const WIDE = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 375, height: 812 } as const;

@@ -1,20 +1,8 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Conversation, HttpSession } from './clients.js';
 import { until } from './wait.js';
 
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+export { launchChromium } from '../../src/server/test-support/chromium.js';
 
 /** The real messaging page of one signed-in user, with what it did recorded. */
 export interface MessagesPage {
