@@ -8,6 +8,7 @@ import {
   openDatabase,
   type Db,
   type DialectName,
+  type OpenDatabaseOptions,
 } from '../../src/server/db/database.js';
 import { hashPassword, randomToken, sha256 } from '../../src/server/lib/crypto.js';
 
@@ -80,31 +81,9 @@ export const createBenchDatabase = async (
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), `bench-${label}-`));
     const file = join(dir, 'bench.db');
-    const url = `sqlite:${file}`;
-    let db = openDatabase(url);
-    await migrateToLatest(db);
-    let open = true;
-    const close = async () => {
-      if (open) await db.destroy();
-      open = false;
-    };
-    return {
-      dialect,
-      url,
-      location: file,
-      get db() {
-        if (!open) {
-          db = openDatabase(url);
-          open = true;
-        }
-        return db;
-      },
-      close,
-      drop: async () => {
-        await close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    return reopenable(dialect, `sqlite:${file}`, file, {}, async () => {
+      rmSync(dir, { recursive: true, force: true });
+    });
   }
   const name = `${BENCH_DB_PREFIX}${label.replace(/[^a-z0-9]/g, '')}_p${process.pid}_${randomToken(
     4,
@@ -112,8 +91,20 @@ export const createBenchDatabase = async (
     .toLowerCase()
     .replace(/[^a-z0-9]/g, 'x')}`;
   await withAdmin((client) => client.query(`create database "${name}"`));
-  const url = databaseUrl(name);
-  let db = openDatabase(url, { poolSize: 4 });
+  return reopenable(dialect, databaseUrl(name), name, { poolSize: 4 }, async () => {
+    await withAdmin((client) => client.query(`drop database if exists "${name}" with (force)`));
+  });
+};
+
+/** A migrated database that can be closed (while a server uses it) and reopened on next use. */
+const reopenable = async (
+  dialect: DialectName,
+  url: string,
+  location: string,
+  options: OpenDatabaseOptions,
+  remove: () => Promise<void>,
+): Promise<BenchDatabase> => {
+  let db = openDatabase(url, options);
   await migrateToLatest(db);
   let open = true;
   const close = async () => {
@@ -123,10 +114,10 @@ export const createBenchDatabase = async (
   return {
     dialect,
     url,
-    location: name,
+    location,
     get db() {
       if (!open) {
-        db = openDatabase(url, { poolSize: 4 });
+        db = openDatabase(url, options);
         open = true;
       }
       return db;
@@ -134,7 +125,7 @@ export const createBenchDatabase = async (
     close,
     drop: async () => {
       await close();
-      await withAdmin((client) => client.query(`drop database if exists "${name}" with (force)`));
+      await remove();
     },
   };
 };

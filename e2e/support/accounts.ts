@@ -1,5 +1,7 @@
-/** The demo accounts the contract promises (all with the password `password`). */
-export const DEMO_PASSWORD = 'password';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../src/server/db/seed.js';
+
+/** The demo accounts the contract promises, as the seed creates them (all with DEMO_PASSWORD). */
+export { DEMO_PASSWORD };
 
 export interface DemoAccount {
   email: string;
@@ -7,28 +9,14 @@ export interface DemoAccount {
   role: 'candidate' | 'company' | 'owner';
 }
 
-export const SARA: DemoAccount = {
-  email: 'candidate@example.com',
-  name: 'Sara Haddad',
-  role: 'candidate',
+const account = (email: string): DemoAccount => {
+  const found = DEMO_ACCOUNTS.find((item) => item.email === email);
+  if (!found) throw new Error(`no demo account ${email}`);
+  return { email: found.email, name: found.name, role: found.role };
 };
-export const OMAR: DemoAccount = {
-  email: 'candidate2@example.com',
-  name: 'Omar Khalil',
-  role: 'candidate',
-};
-export const ACME: DemoAccount = {
-  email: 'company@example.com',
-  name: 'Acme Robotics',
-  role: 'company',
-};
-export const NILE: DemoAccount = {
-  email: 'company2@example.com',
-  name: 'Nile Software',
-  role: 'company',
-};
-export const HARBOR: DemoAccount = {
-  email: 'owner@example.com',
-  name: 'Blue Harbor Logistics',
-  role: 'owner',
-};
+
+export const SARA = account('candidate@example.com');
+export const OMAR = account('candidate2@example.com');
+export const ACME = account('company@example.com');
+export const NILE = account('company2@example.com');
+export const HARBOR = account('owner@example.com');
