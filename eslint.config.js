@@ -1,7 +1,68 @@
+import { readdirSync } from 'node:fs';
+import { basename, dirname, relative, resolve } from 'node:path';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const webFeatures = readdirSync(new URL('./src/web/features', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx'];
+
+/** File names are kebab-case (dots separate kinds: `x.routes.ts`, `x.api.test.ts`). */
+const kebabCaseFiles = {
+  meta: { type: 'suggestion', schema: [] },
+  create(context) {
+    const name = basename(context.filename).split('.')[0] ?? '';
+    if (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) return {};
+    return {
+      Program(node) {
+        context.report({
+          node,
+          message: `File name "${basename(context.filename)}" is not kebab-case.`,
+        });
+      },
+    };
+  },
+};
+
+const root = import.meta.dirname;
+
+/**
+ * Import boundaries (no plugin: the resolvers of the import plugins need native packages this
+ * registry does not serve). A relative import is resolved to a repository path and checked against
+ * zones: a file under `target` may not import from `from` (unless under `except`).
+ */
+const importBoundaries = {
+  meta: { type: 'problem', schema: [{ type: 'array' }] },
+  create(context) {
+    const zones = context.options[0] ?? [];
+    const file = relative(root, context.filename);
+    const under = (path, prefix) => path === prefix || path.startsWith(`${prefix}/`);
+    const applicable = zones.filter((zone) => zone.target.some((prefix) => under(file, prefix)));
+    if (applicable.length === 0) return {};
+    const check = (node, specifier) => {
+      if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
+      const imported = relative(root, resolve(dirname(context.filename), specifier));
+      for (const zone of applicable) {
+        if (!zone.from.some((prefix) => under(imported, prefix))) continue;
+        if ((zone.except ?? []).some((prefix) => under(imported, prefix))) continue;
+        context.report({ node, message: `"${specifier}": ${zone.message}` });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
+      ExportAllDeclaration: (node) => check(node.source, node.source.value),
+      ImportExpression: (node) =>
+        node.source.type === 'Literal' && check(node.source, node.source.value),
+    };
+  },
+};
 
 export default tseslint.config(
   {
@@ -46,8 +107,10 @@ export default tseslint.config(
   },
   { files: ['**/*.mjs', '**/*.js'], ...tseslint.configs.disableTypeChecked },
   {
+    // The harness reads its own settings (test-support/settings.ts); the product only through config.ts.
     files: [
       'src/server/config.ts',
+      'test-support/**',
       'scripts/**',
       'bench/**',
       'e2e/**',
@@ -58,7 +121,7 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'bench/**', 'src/server/test-support/**'],
+    files: ['**/*.test.ts', '**/*.test.tsx', 'test-support/**', 'e2e/**', 'bench/**'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
@@ -68,6 +131,61 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/unbound-method': 'off',
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+    },
+  },
+  {
+    // The shape of the code, kept by the linter (see docs/architecture.md "Boundaries"); import
+    // cycles are found by scripts/check-import-cycles.mjs (part of `npm run lint`).
+    files: [
+      'src/**/*.{ts,tsx}',
+      'test-support/**/*.ts',
+      'e2e/**/*.ts',
+      'faults/**/*.ts',
+      'bench/**/*.ts',
+      'scripts/**/*.{ts,mjs}',
+    ],
+    plugins: {
+      local: {
+        rules: { 'kebab-case-files': kebabCaseFiles, 'import-boundaries': importBoundaries },
+      },
+    },
+    rules: { 'local/kebab-case-files': 'error' },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: TEST_FILES,
+    rules: {
+      'local/import-boundaries': [
+        'error',
+        [
+          {
+            target: ['src'],
+            from: ['test-support', 'e2e', 'faults', 'bench'],
+            message: 'production code never imports a test harness.',
+          },
+          {
+            target: ['src/server', 'src/shared'],
+            from: ['src/web'],
+            message: 'the server and the contract do not depend on the client.',
+          },
+          {
+            target: ['src/web', 'src/shared'],
+            from: ['src/server'],
+            message: 'the client and the contract do not depend on the server.',
+          },
+          {
+            target: ['src/web/lib', 'src/web/components'],
+            from: ['src/web/features', 'src/web/app'],
+            message: 'lib/ and components/ are shared: they never import features/ or app/.',
+          },
+          ...webFeatures.map((feature) => ({
+            target: [`src/web/features/${feature}`],
+            from: ['src/web/features'],
+            except: [`src/web/features/${feature}`],
+            message: 'features never import each other: app/ wires them together.',
+          })),
+        ],
+      ],
     },
   },
   {

@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'api-sqlite',
           environment: 'node',
-          include: ['src/server/**/*.api.test.ts'],
+          include: ['src/**/*.api.test.ts'],
           provide: { database: 'sqlite' },
         },
       },
@@ -39,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'api-postgres',
           environment: 'node',
-          include: ['src/server/**/*.api.test.ts'],
+          include: ['src/**/*.api.test.ts'],
           provide: { database: 'postgres' },
         },
       },
@@ -60,6 +60,7 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['src/web/**/*.test.{ts,tsx}'],
+          exclude: ['**/*.api.test.ts'],
           setupFiles: ['src/web/test/setup.ts'],
         },
       },

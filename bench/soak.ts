@@ -19,8 +19,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import WebSocket from 'ws';
-import { CHAT_MESSAGE_EVENT } from '../src/shared/events.js';
+import { SESSION_COOKIE } from '../src/server/plugins/auth.js';
+import { CHAT_MESSAGE_EVENT, userChannelName } from '../src/shared/events.js';
+import { paths } from '../src/shared/paths.js';
+import { authorizeOverHttp, tokenCall } from '../test-support/http-session.js';
+import { RawSocket } from '../test-support/raw-socket.js';
+import { sleep, until } from '../test-support/wait.js';
 import { createBenchDatabase, insertSession, seedPairs, type SeededUser } from './lib/database.js';
 import { createHistogram, recordMs, round, summarize, type Histogram } from './lib/histogram.js';
 import { BENCH_APP_KEY, BENCH_PUSHER_KEY, startBenchServer } from './lib/server.js';
@@ -69,7 +73,6 @@ const parseOptions = (argv: string[]): Options => {
 /** No one-minute window's delivery p99 may exceed this. */
 const P99_BUDGET_MS = 100;
 
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 const log = (line: string) =>
   console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
@@ -97,10 +100,12 @@ const fail = (kind: keyof typeof errors, detail: string) => {
   if (errorSamples.length < 20) errorSamples.push(`${kind}: ${detail}`);
 };
 
-/** A raw Pusher protocol 7 client: connect, authorize over HTTP, subscribe, answer pings. */
+/**
+ * A live connection as the page keeps one, on the harness's raw Pusher socket: connect, authorize
+ * over HTTP (session cookie + CSRF header), subscribe, answer pings.
+ */
 class LiveSocket {
-  ws: WebSocket | undefined;
-  socketId = '';
+  socket: RawSocket | undefined;
   subscribed = false;
   closing = false;
 
@@ -112,111 +117,50 @@ class LiveSocket {
     private readonly onDropped: (socket: LiveSocket, code: number) => void,
   ) {}
 
+  get socketId(): string {
+    return this.socket?.socketId ?? '';
+  }
+
+  get isOpen(): boolean {
+    return this.socket?.isOpen ?? false;
+  }
+
   /** Resolves once subscribed (rejects on any failure on the way). */
-  open(): Promise<void> {
-    return new Promise<void>((resolveOpen, rejectOpen) => {
-      const ws = new WebSocket(this.wsUrl);
-      this.ws = ws;
-      let settled = false;
-      const settle = (error?: Error) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (error) rejectOpen(error);
-        else resolveOpen();
-      };
-      const timer = setTimeout(() => settle(new Error('no subscription within 20 s')), 20_000);
-      ws.on('error', (error) => {
-        if (!this.closing) fail('socketErrors', error.message);
-        settle(error);
-      });
-      ws.on('close', (code) => {
-        settle(new Error(`closed (${code}) before subscribing`));
-        if (!this.closing) this.onDropped(this, code);
-      });
-      ws.on('message', (raw: WebSocket.RawData) => {
-        const text = (
-          Buffer.isBuffer(raw) ? raw : Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw)
-        ).toString('utf8');
-        const frame = JSON.parse(text) as { event: string; channel?: string; data?: string };
-        switch (frame.event) {
-          case 'pusher:connection_established':
-            this.socketId = (JSON.parse(frame.data ?? '{}') as { socket_id: string }).socket_id;
-            this.authorize().then(
-              (auth) =>
-                ws.send(
-                  JSON.stringify({
-                    event: 'pusher:subscribe',
-                    data: { channel: this.channel, auth },
-                  }),
-                ),
-              (error: unknown) => {
-                fail('auth', String(error));
-                settle(error instanceof Error ? error : new Error(String(error)));
-              },
-            );
-            return;
-          case 'pusher_internal:subscription_succeeded':
-            this.subscribed = true;
-            settle();
-            return;
-          case 'pusher:subscription_error':
-            fail('subscriptions', text);
-            settle(new Error(text));
-            return;
-          case 'pusher:ping':
-            ws.send(JSON.stringify({ event: 'pusher:pong', data: {} }));
-            return;
-          case 'pusher:error':
-            fail('socketErrors', text);
-            return;
-          case CHAT_MESSAGE_EVENT:
-            if (frame.data) this.onChat(this, frame.data);
-            return;
-          default:
-            return;
-        }
-      });
+  async open(): Promise<void> {
+    const socket = await RawSocket.open(this.wsUrl).catch((error: unknown) => {
+      if (!this.closing) fail('socketErrors', String(error));
+      throw error;
     });
-  }
-
-  get channel(): string {
-    return `private-chat.${this.user.id}`;
-  }
-
-  private async authorize(): Promise<string> {
-    const response = await fetch(`${this.baseUrl}/broadcasting/auth`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        cookie: `messenger_session=${this.user.cookie}`,
-        'x-xsrf-token': this.user.csrf,
-      },
-      body: new URLSearchParams({
-        socket_id: this.socketId,
-        channel_name: this.channel,
-      }).toString(),
+    this.socket = socket;
+    socket.onFrame((frame) => {
+      if (frame.event === 'pusher:ping') socket.send({ event: 'pusher:pong', data: {} });
+      else if (frame.event === 'pusher:error') fail('socketErrors', JSON.stringify(frame));
+      else if (frame.event === CHAT_MESSAGE_EVENT && typeof frame.data === 'string')
+        this.onChat(this, frame.data);
     });
+    void socket.closed.then(({ code }) => {
+      if (!this.closing) this.onDropped(this, code);
+    });
+    const channel = userChannelName(this.user.id);
+    const session = { cookie: `${SESSION_COOKIE}=${this.user.cookie}`, csrf: this.user.csrf };
+    const response = await authorizeOverHttp(this.baseUrl, session, socket.socketId, channel);
     const body = await response.text();
-    if (response.status !== 200) throw new Error(`auth ${response.status}: ${body.slice(0, 200)}`);
-    return (JSON.parse(body) as { auth: string }).auth;
+    if (response.status !== 200) {
+      const error = new Error(`auth ${response.status}: ${body.slice(0, 200)}`);
+      fail('auth', String(error));
+      throw error;
+    }
+    const answer = await socket.subscribe(channel, (JSON.parse(body) as { auth: string }).auth);
+    if (answer.event !== 'pusher_internal:subscription_succeeded') {
+      fail('subscriptions', JSON.stringify(answer));
+      throw new Error(JSON.stringify(answer));
+    }
+    this.subscribed = true;
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.closing = true;
-    const ws = this.ws;
-    if (!ws || ws.readyState === WebSocket.CLOSED) return Promise.resolve();
-    return new Promise<void>((done) => {
-      const timer = setTimeout(() => {
-        ws.terminate();
-        done();
-      }, 3_000);
-      ws.once('close', () => {
-        clearTimeout(timer);
-        done();
-      });
-      ws.close(1000, 'bye');
-    });
+    await this.socket?.close(3_000);
   }
 }
 
@@ -363,16 +307,16 @@ const main = async () => {
     sendStartedAt.set(id, performance.now());
     inFlight += 1;
     try {
-      const response = await fetch(`${baseUrl}/user/send/message?key=${BENCH_APP_KEY}&token=`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
-        body: JSON.stringify({
+      const response = await tokenCall(baseUrl, user.token, BENCH_APP_KEY)(
+        'POST',
+        paths.sendMessage,
+        {
           receiver_id: user.peer,
           messenger_user: user.conversationId,
           job_id: user.jobId,
           message: `soak ${id}`,
-        }),
-      });
+        },
+      );
       await response.arrayBuffer();
       if (response.status !== 200) {
         fail('sends', `status ${response.status}`);
@@ -434,7 +378,7 @@ const main = async () => {
   }
   clearInterval(sampler);
   // Let the last sends answer and deliver, then close the last (partial) window.
-  await until(() => inFlight === 0, 10_000);
+  await until(() => inFlight === 0, 'the last sends answered', 10_000).catch(() => undefined);
   await sleep(3_000);
   measuring = false;
   if (deliveriesInWindow > 0) {
@@ -457,9 +401,7 @@ const main = async () => {
         fail('missingDeliveries', `seq ${id} never reached ${socket.socketId}`);
     }
   }
-  const steadyStillOpen = steady.filter(
-    (socket) => socket.ws?.readyState === WebSocket.OPEN,
-  ).length;
+  const steadyStillOpen = steady.filter((socket) => socket.isOpen).length;
   await Promise.all(churners);
   await Promise.all(steady.map((socket) => socket.close()));
   const serverCpu = server.cpuSeconds();
@@ -544,11 +486,6 @@ const main = async () => {
   );
   console.log(`${report.pass ? 'PASS' : 'FAIL'} (figures in ${out})`);
   process.exitCode = report.pass ? 0 : 1;
-};
-
-const until = async (condition: () => boolean, ms: number) => {
-  const deadline = Date.now() + ms;
-  while (!condition() && Date.now() < deadline) await sleep(50);
 };
 
 main().catch((error: unknown) => {

@@ -1,18 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { InitialDataResponse } from '../src/shared/api.js';
-import { signInOverHttp } from '../src/server/test-support/http-client.js';
-import { ACME, NILE, OMAR, SARA } from './support/accounts.js';
+import { paths } from '../src/shared/paths.js';
+import { ACME, NILE, OMAR, SARA } from '../test-support/accounts.js';
+import { documentStillMarked, markDocument } from '../test-support/browser.js';
+import { signInOverHttp } from '../test-support/http-session.js';
+import { initialData } from '../test-support/messaging.js';
+import { WAIT } from '../test-support/wait.js';
 import type { UserPage } from './support/browser.js';
 import {
-  WAIT,
   archiveButton,
   archivedList,
   chatIds,
   chatMessages,
   conversationList,
-  documentStillMarked,
   expectMessageOnce,
-  markDocument,
   openConversation,
   row,
   sendFromUi,
@@ -198,10 +198,7 @@ describe('messaging page: two people side by side', () => {
   });
 
   it('/messages?target=<other party>&tab=<conversation> opens that conversation, also through sign-in', async () => {
-    const http = await signInOverHttp(suite.url, SARA.email);
-    const response = await http.call('GET', '/load/messengers/initial/data');
-    expect(response.status).toBe(200);
-    const data = (await response.json()) as InitialDataResponse;
+    const data = await initialData(await signInOverHttp(suite.url, SARA.email));
     const withNile = data.messengerUsers.find((item) => item.company.user.name === NILE.name);
     if (!withNile) throw new Error('the demo conversation with Nile Software is missing');
     const deepLink = `/messages?target=${withNile.company_id}&tab=${withNile.id}`;
@@ -219,7 +216,7 @@ describe('messaging page: two people side by side', () => {
     // signed out, the link goes through the sign-in page and still lands on the conversation
     const visitor = await suite.newUser('visitor');
     await visitor.page.goto(deepLink);
-    await visitor.page.waitForURL((url) => url.pathname === '/login');
+    await visitor.page.waitForURL((url) => url.pathname === paths.login);
     await visitor.page.getByLabel('Email', { exact: true }).fill(SARA.email);
     await visitor.page.getByLabel('Password', { exact: true }).fill('password');
     await visitor.page.getByRole('button', { name: 'Sign in', exact: true }).click();

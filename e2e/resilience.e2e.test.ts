@@ -1,14 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACME, SARA } from './support/accounts.js';
+import { ACME, SARA } from '../test-support/accounts.js';
+import { documentStillMarked, markDocument } from '../test-support/browser.js';
+import { LONG_WAIT, WAIT, sleep } from '../test-support/wait.js';
 import type { UserPage } from './support/browser.js';
 import {
-  LONG_WAIT,
-  WAIT,
   chatIds,
   chatMessages,
-  documentStillMarked,
   expectMessageOnce,
-  markDocument,
   openConversation,
   sendFromUi,
   uniqueTag,
@@ -18,8 +16,6 @@ import { signInWithDemoButton, signInWithForm } from './support/sign-in.js';
 import { useE2eSuite } from './support/suite.js';
 
 const OFFLINE_MS = 10_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Network trouble on one side. Failed requests and socket errors while offline are logged to the
@@ -82,7 +78,7 @@ describe('messaging page: network drops', () => {
     await expectMessageOnce(sara.page, after);
   });
 
-  it('a message sent while offline is marked "not sent" and lands exactly once on retry', async () => {
+  it('a message sent while offline is marked "not sent", and is sent once when the network returns', async () => {
     await waitForLive(acme);
     const text = `Sent from a train tunnel ${uniqueTag()}`;
     await sara.context.setOffline(true);
@@ -93,10 +89,14 @@ describe('messaging page: network drops', () => {
     await failed.waitFor({ state: 'visible' });
     // the draft is kept for the retry
     expect(await input.inputValue()).toBe(text);
-    await sara.context.setOffline(false);
-
+    // Retry while still offline: it fails again and the draft stays
     await failed.getByRole('button', { name: 'Retry', exact: true }).click();
-    await failed.waitFor({ state: 'detached' });
+    await failed.waitFor({ state: 'visible' });
+    expect(await input.inputValue()).toBe(text);
+
+    // back online: the failed message is sent by itself, exactly once
+    await sara.context.setOffline(false);
+    await failed.waitFor({ state: 'detached', timeout: LONG_WAIT.timeout });
     await expectMessageOnce(sara.page, text);
     await expectMessageOnce(acme.page, text);
     await expect.poll(() => input.inputValue(), WAIT).toBe('');

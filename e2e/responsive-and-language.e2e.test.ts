@@ -1,9 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ACME, SARA } from './support/accounts.js';
+import { ACME, SARA } from '../test-support/accounts.js';
+import { WAIT } from '../test-support/wait.js';
 import { PHONE, WIDE } from './support/browser.js';
 import {
-  WAIT,
   chatMessages,
   conversationList,
   expectMessageOnce,

@@ -7,33 +7,38 @@
 import { randomBytes } from 'node:crypto';
 import type { InitialDataResponse, GetMessageResponse } from '../src/shared/api.js';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../src/shared/events.js';
+import { paths } from '../src/shared/paths.js';
+import { DEMO, DEMO_USERS, type DemoUser } from '../test-support/accounts.js';
+import { launchChromium } from '../test-support/browser.js';
 import {
   authorizeOverHttp,
-  closeAllLiveClients,
+  DEFAULT_APP_KEY,
+  postLogin,
+  requestToken,
+  signInOverHttp,
+  signInWithToken,
+  signOut,
+  withKey,
+  type HttpSession,
+} from '../test-support/http-session.js';
+import {
   conversationWith,
   initialData,
-  LiveClient,
   newClientId,
-  openLiveClient,
   sendMessage,
-  signIn,
   type Conversation,
-  type HttpSession,
-} from './support/clients.js';
-import { launchChromium, openMessagesPage } from './support/browser.js';
+} from '../test-support/messaging.js';
+import { pusherSocketUrl, RawSocket } from '../test-support/raw-socket.js';
+import { pusherCredentials } from '../test-support/server-process.js';
+import { sleep, until } from '../test-support/wait.js';
+import { closeAllLiveClients, LiveClient, openLiveClient } from './support/live-client.js';
+import { openMessagesPage } from './support/browser.js';
 import { freshSqlite, type FaultDatabase } from './support/databases.js';
 import { postTrigger, signTrigger, type PusherCredentials } from './support/pusher-http.js';
-import { RawSocket } from './support/raw-socket.js';
-import { DEMO, signInAll, type DemoUser } from './support/scenario.js';
+import { signInAll } from './support/scenario.js';
 import { isAlive, startFaultServer, stopServer, type ServerProcess } from './support/servers.js';
-import { sleep, until } from './support/wait.js';
 
-const APP_KEY = 'local-app-key';
-const credentials: PusherCredentials = {
-  appId: `faults-${randomBytes(4).toString('hex')}`,
-  key: `key-${randomBytes(6).toString('hex')}`,
-  secret: randomBytes(24).toString('hex'),
-};
+const credentials: PusherCredentials = pusherCredentials('faults');
 
 let db: FaultDatabase;
 let server: ServerProcess;
@@ -46,13 +51,7 @@ beforeAll(async () => {
     appId: credentials.appId,
     env: { PUSHER_KEY: credentials.key, PUSHER_SECRET: credentials.secret },
   });
-  sessions = await signInAll(server.url, [
-    'candidate',
-    'candidate2',
-    'company',
-    'company2',
-    'owner',
-  ] as const);
+  sessions = await signInAll(server.url, DEMO_USERS);
 });
 
 afterAll(async () => {
@@ -65,34 +64,6 @@ afterEach(() => {
   // Whatever a test threw at it, the process is still up.
   expect(isAlive(server)).toBe(true);
 });
-
-/** A personal access token (no cookie, so no CSRF): the same rules must hold for it. */
-const tokenSession = async (email: string): Promise<HttpSession> => {
-  const response = await fetch(`${server.url}/api/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'password' }),
-  });
-  expect(response.status).toBe(201);
-  const { token } = (await response.json()) as { token: string };
-  const base = await signIn(server.url, email);
-  return {
-    ...base,
-    cookie: '',
-    csrf: '',
-    call: (method, path, body, headers = {}) =>
-      fetch(`${server.url}${path}${path.includes('?') ? '&' : '?'}key=${APP_KEY}&token=`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-  };
-};
 
 const conversationRecord = async (session: HttpSession, id: number) =>
   (await initialData(session)).messengerUsers.find((record) => record.id === id);
@@ -116,10 +87,10 @@ describe('authorization matrix', () => {
         await conversationRecord(sessions[second], victim.id),
       ];
 
-      for (const as of [sessions[attacker], await tokenSession(DEMO[attacker])]) {
+      for (const as of [sessions[attacker], await signInWithToken(server.url, DEMO[attacker])]) {
         const statuses: Record<string, number> = {};
         for (const receiver of [sessions[first].userId, sessions[second].userId]) {
-          const sent = await as.call('POST', '/user/send/message', {
+          const sent = await as.call('POST', paths.sendMessage, {
             receiver_id: receiver,
             messenger_user: victim.id,
             job_id: victim.jobId,
@@ -128,11 +99,9 @@ describe('authorization matrix', () => {
           });
           statuses[`send (receiver ${receiver})`] = sent.status;
         }
-        statuses.unseen = (await as.call('GET', `/user/send/message/unseen/${victim.id}`)).status;
-        statuses.archive = (await as.call('POST', `/user/messenger/${victim.id}/archive`)).status;
-        statuses.unarchive = (
-          await as.call('POST', `/user/messenger/${victim.id}/unarchive`)
-        ).status;
+        statuses.unseen = (await as.call('GET', paths.unseen(victim.id))).status;
+        statuses.archive = (await as.call('POST', paths.archive(victim.id))).status;
+        statuses.unarchive = (await as.call('POST', paths.unarchive(victim.id))).status;
         expect(statuses).toEqual({
           [`send (receiver ${sessions[first].userId})`]: 403,
           [`send (receiver ${sessions[second].userId})`]: 403,
@@ -143,7 +112,7 @@ describe('authorization matrix', () => {
 
         // get message is keyed by the viewer: it can only ever find the viewer's own conversation.
         for (const receiver of [sessions[first].userId, sessions[second].userId]) {
-          const response = await as.call('POST', '/user/get/message', {
+          const response = await as.call('POST', paths.getMessage, {
             receiver_id: receiver,
             job_id: victim.jobId,
           });
@@ -160,7 +129,7 @@ describe('authorization matrix', () => {
           }
         }
         for (const query of ['', `?job_id=${victim.jobId ?? ''}`]) {
-          const response = await as.call('GET', `/load/messengers/initial/data${query}`);
+          const response = await as.call('GET', `${paths.initialData}${query}`);
           expect(response.status).toBe(200);
           const data = (await response.json()) as InitialDataResponse;
           expect(data.messengerUsers.some((record) => record.id === victim.id)).toBe(false);
@@ -193,7 +162,7 @@ describe('authorization matrix', () => {
       await victimPage.settled(1);
 
       // The HTTP authorization: only the caller's own channel is signed.
-      const spy = await RawSocket.open(server.port, credentials.key);
+      const spy = await RawSocket.open(pusherSocketUrl(server.port, credentials.key));
       expect((await authorizeOverHttp(server.url, as, spy.socketId, channel)).status).toBe(403);
       for (const other of [
         'presence-chat.1',
@@ -234,7 +203,11 @@ describe('authorization matrix', () => {
         channelName: channel,
       });
       attackerPage.subscribe();
-      await until(() => attackerPage.subscriptionErrors.length > 0, 'the subscription error');
+      await until(
+        () => attackerPage.subscriptionErrors.length > 0,
+        'the subscription error',
+        30_000,
+      );
       expect(JSON.stringify(attackerPage.subscriptionErrors[0])).toContain('403');
 
       // Someone writes to the target: the target's page gets it, the attacker's sockets do not.
@@ -251,6 +224,7 @@ describe('authorization matrix', () => {
       await until(
         () => victimPage.events.some((chat) => chat.message.includes(foreign)),
         'the target received it',
+        30_000,
       );
       await sleep(300);
       expect(spy.eventsOn(channel)).toEqual([]);
@@ -265,29 +239,29 @@ describe('authorization matrix', () => {
     const conversation = await conversationWith(sessions.candidate, sessions.company.userId);
     const anonymous = async (method: string, path: string, body?: unknown) =>
       (
-        await fetch(`${server.url}${path}?key=${APP_KEY}&token=`, {
+        await fetch(`${server.url}${withKey(path)}`, {
           method,
           headers: body === undefined ? {} : { 'content-type': 'application/json' },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         })
       ).status;
-    expect(await anonymous('GET', '/load/messengers/initial/data')).toBe(401);
+    expect(await anonymous('GET', paths.initialData)).toBe(401);
     expect(
-      await anonymous('POST', '/user/get/message', {
+      await anonymous('POST', paths.getMessage, {
         receiver_id: conversation.receiverId,
         job_id: conversation.jobId,
       }),
     ).toBe(401);
     expect(
-      await anonymous('POST', '/user/send/message', {
+      await anonymous('POST', paths.sendMessage, {
         receiver_id: conversation.receiverId,
         messenger_user: conversation.id,
         job_id: conversation.jobId,
         message: 'anonymous',
       }),
     ).toBe(401);
-    expect(await anonymous('GET', `/user/send/message/unseen/${conversation.id}`)).toBe(401);
-    expect(await anonymous('POST', `/user/messenger/${conversation.id}/archive`)).toBe(401);
+    expect(await anonymous('GET', paths.unseen(conversation.id))).toBe(401);
+    expect(await anonymous('POST', paths.archive(conversation.id))).toBe(401);
     expect(
       (await authorizeOverHttp(server.url, { cookie: '', csrf: '' }, '1.2', 'private-chat.1'))
         .status,
@@ -297,12 +271,12 @@ describe('authorization matrix', () => {
       csrf: 'x',
     };
     expect((await authorizeOverHttp(server.url, forged, '1.2', 'private-chat.1')).status).toBe(401);
-    const wrongKey = await fetch(`${server.url}/load/messengers/initial/data?key=wrong&token=`, {
+    const wrongKey = await fetch(`${server.url}${paths.initialData}?key=wrong&token=`, {
       headers: { cookie: sessions.candidate.cookie },
     });
     expect(wrongKey.status).toBe(401);
     const bogusToken = await fetch(
-      `${server.url}/load/messengers/initial/data?key=${APP_KEY}&token=${randomBytes(32).toString('base64url')}`,
+      `${server.url}${paths.initialData}?key=${DEFAULT_APP_KEY}&token=${randomBytes(32).toString('base64url')}`,
     );
     expect(bogusToken.status).toBe(401);
   });
@@ -328,7 +302,7 @@ describe('CSRF', () => {
         send: (
           await session.call(
             'POST',
-            '/user/send/message',
+            paths.sendMessage,
             {
               receiver_id: conversation.receiverId,
               messenger_user: conversation.id,
@@ -338,38 +312,21 @@ describe('CSRF', () => {
             headers,
           )
         ).status,
-        unseen: (
-          await session.call(
-            'GET',
-            `/user/send/message/unseen/${conversation.id}`,
-            undefined,
-            headers,
-          )
-        ).status,
-        archive: (
-          await session.call(
-            'POST',
-            `/user/messenger/${conversation.id}/archive`,
-            undefined,
-            headers,
-          )
-        ).status,
+        unseen: (await session.call('GET', paths.unseen(conversation.id), undefined, headers))
+          .status,
+        archive: (await session.call('POST', paths.archive(conversation.id), undefined, headers))
+          .status,
         unarchive: (
-          await session.call(
-            'POST',
-            `/user/messenger/${conversation.id}/unarchive`,
-            undefined,
-            headers,
-          )
+          await session.call('POST', paths.unarchive(conversation.id), undefined, headers)
         ).status,
         logout: (
-          await fetch(`${server.url}/logout`, {
+          await fetch(`${server.url}${paths.logout}`, {
             method: 'POST',
             headers: { cookie: session.cookie, ...headers },
           })
         ).status,
         'broadcasting auth': (
-          await fetch(`${server.url}/broadcasting/auth`, {
+          await fetch(`${server.url}${paths.broadcastingAuth}`, {
             method: 'POST',
             headers: {
               'content-type': 'application/x-www-form-urlencoded',
@@ -394,7 +351,7 @@ describe('CSRF', () => {
     }
     // Sign-in needs it too (login CSRF).
     const login = (headers: Record<string, string>) =>
-      fetch(`${server.url}/login`, {
+      fetch(`${server.url}${paths.login}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ email: DEMO.candidate2, password: 'password' }),
@@ -408,10 +365,8 @@ describe('CSRF', () => {
     expect((await db.chats(conversation.id)).length).toBe(storedBefore);
     expect(await conversationRecord(session, conversation.id)).toEqual(recordBefore);
     // A token-authenticated client has no cookie to ride on: no CSRF header needed.
-    const token = await tokenSession(DEMO.candidate2);
-    expect((await token.call('POST', `/user/messenger/${conversation.id}/unarchive`)).status).toBe(
-      200,
-    );
+    const token = await signInWithToken(server.url, DEMO.candidate2);
+    expect((await token.call('POST', paths.unarchive(conversation.id))).status).toBe(200);
   });
 });
 
@@ -425,18 +380,23 @@ describe('the live endpoint', () => {
       `https://127.0.0.1:${port}`,
       `http://localhost:${port + 1}`,
     ]) {
-      expect(await RawSocket.upgradeStatus(port, credentials.key, { origin }), origin).toBe(403);
+      expect(
+        await RawSocket.upgradeStatus(pusherSocketUrl(port, credentials.key), { origin }),
+        origin,
+      ).toBe(403);
     }
     expect(
-      await RawSocket.upgradeStatus(port, credentials.key, { origin: `http://127.0.0.1:${port}` }),
+      await RawSocket.upgradeStatus(pusherSocketUrl(port, credentials.key), {
+        origin: `http://127.0.0.1:${port}`,
+      }),
     ).toBe(101);
-    expect(await RawSocket.upgradeStatus(port, credentials.key, {})).toBe(101); // non-browser clients send none
+    expect(await RawSocket.upgradeStatus(pusherSocketUrl(port, credentials.key), {})).toBe(101); // non-browser clients send none
   });
 
   test('survives oversized, malformed, binary and client-event frames; the socket keeps working', async () => {
     const session = sessions.owner;
-    const socket = await RawSocket.open(server.port, credentials.key);
-    const bystander = await RawSocket.open(server.port, credentials.key);
+    const socket = await RawSocket.open(pusherSocketUrl(server.port, credentials.key));
+    const bystander = await RawSocket.open(pusherSocketUrl(server.port, credentials.key));
     // Each bad frame is answered (pusher:error, or a subscription error for a bad channel name).
     const frameErrors = () =>
       socket.frames.filter(
@@ -463,7 +423,11 @@ describe('the live endpoint', () => {
       Buffer.from([0xff, 0x00, 0xfe]),
     ];
     for (const frame of garbage) socket.ws.send(frame);
-    await until(() => frameErrors() >= garbage.length, 'an error answer per malformed frame');
+    await until(
+      () => frameErrors() >= garbage.length,
+      'an error answer per malformed frame',
+      30_000,
+    );
     expect(socket.isOpen).toBe(true);
 
     // Still a working socket: subscribe (signed) and receive.
@@ -490,8 +454,8 @@ describe('the live endpoint', () => {
   });
 
   test('a signed-out session’s sockets stop receiving; the user’s other session keeps receiving', async () => {
-    const signedOut = await signIn(server.url, DEMO.company2);
-    const stays = await signIn(server.url, DEMO.company2);
+    const signedOut = await signInOverHttp(server.url, DEMO.company2);
+    const stays = await signInOverHttp(server.url, DEMO.company2);
     const toCompany2 = await conversationWith(sessions.candidate, stays.userId);
     const leaving = await openLiveClient({
       baseUrl: server.url,
@@ -511,21 +475,19 @@ describe('the live endpoint', () => {
     await until(
       () => leaving.events.length === 1 && staying.events.length === 1,
       'both sessions received it',
+      30_000,
     );
 
-    const logout = await fetch(`${server.url}/logout`, {
-      method: 'POST',
-      headers: { cookie: signedOut.cookie, 'x-xsrf-token': signedOut.csrf },
-    });
+    const logout = await signOut(server.url, signedOut);
     expect(logout.status).toBe(204);
-    await until(() => leaving.state !== 'connected', 'the signed-out socket was closed');
+    await until(() => leaving.state !== 'connected', 'the signed-out socket was closed', 30_000);
     expect((await sendMessage(sessions.candidate, toCompany2, 'after the sign-out')).ok).toBe(true);
-    await until(() => staying.events.length === 2, 'the other session received it');
+    await until(() => staying.events.length === 2, 'the other session received it', 30_000);
     await sleep(1_500); // pusher-js would have reconnected by now if it were going to
     expect(leaving.events).toHaveLength(1);
     expect(leaving.state).not.toBe('connected');
     // The old cookie is worth nothing now: no calls, no new channel signature.
-    expect((await signedOut.call('GET', '/load/messengers/initial/data')).status).toBe(401);
+    expect((await signedOut.call('GET', paths.initialData)).status).toBe(401);
     expect(
       (await authorizeOverHttp(server.url, signedOut, '1.2', userChannelName(signedOut.userId)))
         .status,
@@ -539,7 +501,7 @@ describe('the Pusher HTTP trigger API', () => {
   test('accepts a correctly signed request; refuses replayed (stale), tampered and forged ones with 401', async () => {
     const target = sessions.candidate2;
     const channel = userChannelName(target.userId);
-    const listener = await RawSocket.open(server.port, credentials.key);
+    const listener = await RawSocket.open(pusherSocketUrl(server.port, credentials.key));
     const { auth } = (await (
       await authorizeOverHttp(server.url, target, listener.socketId, channel)
     ).json()) as { auth: string };
@@ -628,7 +590,7 @@ describe('oversized and malformed bodies', () => {
     const conversation = await conversationWith(session, sessions.candidate.userId);
     const storedBefore = (await db.chats(conversation.id)).length;
     const raw = (path: string, body: string, contentType = 'application/json') =>
-      fetch(`${server.url}${path}?key=${APP_KEY}&token=`, {
+      fetch(`${server.url}${withKey(path)}`, {
         method: 'POST',
         headers: {
           cookie: session.cookie,
@@ -646,42 +608,41 @@ describe('oversized and malformed bodies', () => {
       });
 
     const statuses = {
-      'over 64 KiB': (await raw('/user/send/message', send('x'.repeat(70 * 1024)))).status,
-      'over 64 KiB (1 MiB)': (await raw('/user/send/message', send('x'.repeat(1024 * 1024))))
-        .status,
+      'over 64 KiB': (await raw(paths.sendMessage, send('x'.repeat(70 * 1024)))).status,
+      'over 64 KiB (1 MiB)': (await raw(paths.sendMessage, send('x'.repeat(1024 * 1024)))).status,
       'login over 64 KiB': (
-        await raw('/login', JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(70 * 1024) }))
+        await raw(paths.login, JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(70 * 1024) }))
       ).status,
       'broadcasting auth over 64 KiB': (
         await raw(
-          '/broadcasting/auth',
+          paths.broadcastingAuth,
           `socket_id=1.2&channel_name=${'x'.repeat(70 * 1024)}`,
           'application/x-www-form-urlencoded',
         )
       ).status,
-      'not JSON': (await raw('/user/send/message', '{"receiver_id": 1,')).status,
-      'empty JSON body': (await raw('/user/send/message', '')).status,
-      'a JSON array': (await raw('/user/send/message', '[1, 2, 3]')).status,
-      'a JSON string': (await raw('/user/send/message', '"hello"')).status,
+      'not JSON': (await raw(paths.sendMessage, '{"receiver_id": 1,')).status,
+      'empty JSON body': (await raw(paths.sendMessage, '')).status,
+      'a JSON array': (await raw(paths.sendMessage, '[1, 2, 3]')).status,
+      'a JSON string': (await raw(paths.sendMessage, '"hello"')).status,
       'deeply nested': (
-        await raw('/user/send/message', `{"message": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`)
+        await raw(paths.sendMessage, `{"message": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`)
       ).status,
       'prototype pollution': (
         await raw(
-          '/user/send/message',
+          paths.sendMessage,
           '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}',
         )
       ).status,
-      'message over 5,000 characters': (await raw('/user/send/message', send('x'.repeat(5_001))))
+      'message over 5,000 characters': (await raw(paths.sendMessage, send('x'.repeat(5_001))))
         .status,
-      'message of spaces': (await raw('/user/send/message', send('   \n\t  '))).status,
-      'message not a string': (await raw('/user/send/message', send({ toString: 'x' }))).status,
+      'message of spaces': (await raw(paths.sendMessage, send('   \n\t  '))).status,
+      'message not a string': (await raw(paths.sendMessage, send({ toString: 'x' }))).status,
       'ids not numbers': (
-        await raw('/user/get/message', JSON.stringify({ receiver_id: 'abc', job_id: {} }))
+        await raw(paths.getMessage, JSON.stringify({ receiver_id: 'abc', job_id: {} }))
       ).status,
       'limit out of range': (
         await raw(
-          '/user/get/message',
+          paths.getMessage,
           JSON.stringify({
             receiver_id: conversation.receiverId,
             job_id: conversation.jobId,
@@ -691,7 +652,7 @@ describe('oversized and malformed bodies', () => {
       ).status,
       'client_id not a UUID': (
         await raw(
-          '/user/send/message',
+          paths.sendMessage,
           JSON.stringify({ ...JSON.parse(send('ok')), client_id: "'; drop table chats; --" }),
         )
       ).status,
@@ -775,16 +736,7 @@ describe('bursts', () => {
 
   test('a burst of failed sign-ins gets 429, even for the right password afterwards', async () => {
     const base = limited!.url;
-    const attempt = (password: string) =>
-      fetch(`${base}/login`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          cookie: 'XSRF-TOKEN=t',
-          'x-xsrf-token': 't',
-        },
-        body: JSON.stringify({ email: 'lina@example.com', password }),
-      });
+    const attempt = (password: string) => postLogin(base, { email: 'lina@example.com', password });
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await attempt(`wrong-${i}`)).status);
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
@@ -793,14 +745,10 @@ describe('bursts', () => {
     expect(right.status).toBe(429);
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // Tokens go through the same throttle.
-    const token = await fetch(`${base}/api/tokens`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'lina@example.com', password: 'password' }),
-    });
+    const token = await requestToken(base, { email: 'lina@example.com' });
     expect(token.status).toBe(429);
     // Another account from the same client is not locked out by it.
-    expect((await signIn(base, DEMO.candidate2)).userId).toBeGreaterThan(0);
+    expect((await signInOverHttp(base, DEMO.candidate2)).userId).toBeGreaterThan(0);
   });
 });
 
@@ -817,7 +765,7 @@ describe('stored XSS in the browser', () => {
     ];
     const evilName = '<script>alert("name")</script><img src=x onerror=alert(8)> Omar';
     await db.renameUser(DEMO.candidate2, evilName);
-    const omar = await signIn(server.url, DEMO.candidate2);
+    const omar = await signInOverHttp(server.url, DEMO.candidate2);
     expect(omar.name).toBe(evilName);
     const toAcme = await conversationWith(omar, sessions.company.userId);
     for (const payload of payloads.slice(0, 4))

@@ -4,8 +4,9 @@
  * that were not answered land once when the client retries them with their client_id), and the
  * pusher-js clients reconnect and catch up by themselves.
  */
+import { until } from '../test-support/wait.js';
+import { closeAllLiveClients, type LiveClient } from './support/live-client.js';
 import { freshDatabase } from './support/databases.js';
-import { closeAllLiveClients, type LiveClient } from './support/clients.js';
 import {
   conversationsFor,
   expectStoredExactlyOnce,
@@ -21,7 +22,6 @@ import {
   stopServer,
   type ServerProcess,
 } from './support/servers.js';
-import { until } from './support/wait.js';
 
 const MESSAGES_PER_SENDER = 60;
 
@@ -76,6 +76,7 @@ describe.concurrent('crash during a burst of sends', () => {
         await until(
           () => senders.reduce((sum, sender) => sum + sender.acked, 0) >= 60,
           'a quarter of the burst is acknowledged',
+          30_000,
         );
         await first.kill();
         expect(isAlive(first)).toBe(false);

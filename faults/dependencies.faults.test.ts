@@ -5,20 +5,29 @@
  * and it recovers by itself when the database is back. Redis down under two instances: sends still
  * commit, live delivery resumes when Redis is back, and the clients catch up on what they missed.
  */
-import { loadConfig } from '../src/server/config.js';
+import { paths } from '../src/shared/paths.js';
+import { userChannelName } from '../src/shared/events.js';
+import { settings } from '../test-support/settings.js';
+import { DEMO } from '../test-support/accounts.js';
 import {
-  closeAllLiveClients,
+  authorizeOverHttp,
+  postLogin,
+  signInOverHttp,
+  signOut,
+  type HttpSession,
+} from '../test-support/http-session.js';
+import {
   conversationWith,
   newClientId,
-  openLiveClient,
   sendMessage,
-  signIn,
   type Conversation,
-  type HttpSession,
-} from './support/clients.js';
-import { freshPostgres, postgresUrlFor } from './support/databases.js';
+} from '../test-support/messaging.js';
+import { uniqueAppId } from '../test-support/server-process.js';
+import { sleep, until } from '../test-support/wait.js';
+import { postgresUrlFor } from '../test-support/databases.js';
+import { closeAllLiveClients, openLiveClient } from './support/live-client.js';
+import { freshPostgres } from './support/databases.js';
 import {
-  DEMO,
   expectStoredExactlyOnce,
   expectThreadsMatch,
   Sender,
@@ -27,25 +36,23 @@ import {
 } from './support/scenario.js';
 import {
   isAlive,
-  newAppId,
   pusherKey,
   startFaultServer,
   stopServer,
   type ServerProcess,
 } from './support/servers.js';
 import { TcpProxy } from './support/tcp-proxy.js';
-import { sleep, until } from './support/wait.js';
 
 const QUICKLY_MS = 5_000;
 const portOf = (url: string) => Number(new URL(url).port || 0);
 
 /** Every call the product serves that needs the database, as the page makes it. */
 const databaseCalls = (baseUrl: string, session: HttpSession, conversation: Conversation) => [
-  { name: 'initial data', run: () => session.call('GET', '/load/messengers/initial/data') },
+  { name: 'initial data', run: () => session.call('GET', paths.initialData) },
   {
     name: 'get message',
     run: () =>
-      session.call('POST', '/user/get/message', {
+      session.call('POST', paths.getMessage, {
         receiver_id: conversation.receiverId,
         job_id: conversation.jobId,
       }),
@@ -53,7 +60,7 @@ const databaseCalls = (baseUrl: string, session: HttpSession, conversation: Conv
   {
     name: 'send message',
     run: () =>
-      session.call('POST', '/user/send/message', {
+      session.call('POST', paths.sendMessage, {
         receiver_id: conversation.receiverId,
         messenger_user: conversation.id,
         job_id: conversation.jobId,
@@ -63,44 +70,23 @@ const databaseCalls = (baseUrl: string, session: HttpSession, conversation: Conv
   },
   {
     name: 'unseen',
-    run: () => session.call('GET', `/user/send/message/unseen/${conversation.id}`),
+    run: () => session.call('GET', paths.unseen(conversation.id)),
   },
   {
     name: 'archive',
-    run: () => session.call('POST', `/user/messenger/${conversation.id}/archive`),
+    run: () => session.call('POST', paths.archive(conversation.id)),
   },
   {
     name: 'unarchive',
-    run: () => session.call('POST', `/user/messenger/${conversation.id}/unarchive`),
+    run: () => session.call('POST', paths.unarchive(conversation.id)),
   },
   {
     name: 'broadcasting auth',
-    run: () =>
-      fetch(`${baseUrl}/broadcasting/auth`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          cookie: session.cookie,
-          'x-xsrf-token': session.csrf,
-        },
-        body: new URLSearchParams({
-          socket_id: '123.456',
-          channel_name: `private-chat.${session.userId}`,
-        }).toString(),
-      }),
+    run: () => authorizeOverHttp(baseUrl, session, '123.456', userChannelName(session.userId)),
   },
   {
     name: 'sign in',
-    run: () =>
-      fetch(`${baseUrl}/login`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          cookie: 'XSRF-TOKEN=abc',
-          'x-xsrf-token': 'abc',
-        },
-        body: JSON.stringify({ email: 'company2@example.com', password: 'password' }),
-      }),
+    run: () => postLogin(baseUrl, { email: DEMO.company2 }),
   },
 ];
 
@@ -140,7 +126,7 @@ describe.concurrent('dependencies down', () => {
 
   test('PostgreSQL stopped or unreachable: calls answer 503 quickly, the process stays up, and it recovers when the database returns', async () => {
     const db = await freshPostgres();
-    const proxy = await TcpProxy.start(portOf(loadConfig().test.postgresUrl) || 5432);
+    const proxy = await TcpProxy.start(portOf(settings.postgresUrl) || 5432);
     let server: ServerProcess | undefined;
     try {
       server = await startFaultServer({ databaseUrl: postgresUrlFor(db.name!, proxy.port) });
@@ -234,10 +220,10 @@ describe.concurrent('dependencies down', () => {
 
   test('Redis down with two instances: sends still commit, live delivery resumes when Redis returns, and clients catch up', async () => {
     const db = await freshPostgres();
-    const proxy = await TcpProxy.start(portOf(loadConfig().test.redisUrl) || 6379);
+    const proxy = await TcpProxy.start(portOf(settings.redisUrl) || 6379);
     const servers: ServerProcess[] = [];
     try {
-      const appId = newAppId();
+      const appId = uniqueAppId('faults');
       const redisUrl = `redis://127.0.0.1:${proxy.port}`;
       // One after the other: the first migrates and seeds, the second finds it done.
       const a = await startFaultServer({ databaseUrl: db.url, appId, redisUrl });
@@ -280,9 +266,10 @@ describe.concurrent('dependencies down', () => {
       await until(
         () => companyClient.events.length >= 3 && candidateClient.events.length >= 3,
         'live delivery across instances',
+        30_000,
       );
       // Another page of the company, on B, that will sign out (through A) while Redis is down.
-      const leaving = await signIn(a.url, DEMO.company);
+      const leaving = await signInOverHttp(a.url, DEMO.company);
       const leavingPage = await openLiveClient({
         baseUrl: b.url,
         session: leaving,
@@ -293,10 +280,7 @@ describe.concurrent('dependencies down', () => {
 
       // Redis goes down: sends still commit (2xx) on both instances.
       await proxy.down();
-      const logout = await fetch(`${a.url}/logout`, {
-        method: 'POST',
-        headers: { cookie: leaving.cookie, 'x-xsrf-token': leaving.csrf },
-      });
+      const logout = await signOut(a.url, leaving);
       expect(logout.status).toBe(204);
       const heardBeforeSignOut = leavingPage.events.length;
       const whileDown = [

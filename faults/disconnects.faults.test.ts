@@ -8,22 +8,19 @@
  *   retry timer; after 3 minutes the network's return is signalled as a browser's `online` event
  *   would be (pusher-js then retries at once instead of waiting out a back-off of up to 60 s).
  */
+import type { Browser } from 'playwright-core';
+import { DEMO_USERS, type DemoUser } from '../test-support/accounts.js';
+import { launchChromium } from '../test-support/browser.js';
+import { type HttpSession } from '../test-support/http-session.js';
+import { conversationWith, sendMessage, type Conversation } from '../test-support/messaging.js';
+import { networkBackOnline } from '../test-support/pusher-js.js';
+import { sleep, until } from '../test-support/wait.js';
+import { closeAllLiveClients, openLiveClient } from './support/live-client.js';
 import { freshSqlite, type FaultDatabase } from './support/databases.js';
-import { launchChromium, openMessagesPage } from './support/browser.js';
-import {
-  closeAllLiveClients,
-  conversationWith,
-  networkBackOnline,
-  openLiveClient,
-  sendMessage,
-  type Conversation,
-  type HttpSession,
-} from './support/clients.js';
-import { expectThreadsMatch, signInAll, type DemoUser } from './support/scenario.js';
+import { openMessagesPage } from './support/browser.js';
+import { expectThreadsMatch, signInAll } from './support/scenario.js';
 import { pusherKey, startFaultServer, stopServer, type ServerProcess } from './support/servers.js';
 import { TcpProxy } from './support/tcp-proxy.js';
-import { sleep, until } from './support/wait.js';
-import type { Browser } from 'playwright-core';
 
 const SHORT_MS = 5_000;
 const LONG_MS = 3 * 60_000;
@@ -38,13 +35,7 @@ beforeAll(async () => {
   db = freshSqlite();
   server = await startFaultServer({ databaseUrl: db.url });
   key = await pusherKey(server);
-  sessions = await signInAll(server.url, [
-    'candidate',
-    'candidate2',
-    'company',
-    'company2',
-    'owner',
-  ] as const);
+  sessions = await signInAll(server.url, DEMO_USERS);
   browser = await launchChromium();
 });
 

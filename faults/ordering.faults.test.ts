@@ -6,16 +6,15 @@
  * refetches after `subscription_succeeded`, merging by id.
  */
 import type { Chat } from '../src/shared/models.js';
+import { type HttpSession } from '../test-support/http-session.js';
 import {
-  closeAllLiveClients,
   conversationWith,
-  LiveClient,
   newClientId,
-  openLiveClient,
   sendMessage,
   type Conversation,
-  type HttpSession,
-} from './support/clients.js';
+} from '../test-support/messaging.js';
+import { until } from '../test-support/wait.js';
+import { closeAllLiveClients, LiveClient, openLiveClient } from './support/live-client.js';
 import { freshDatabase, type FaultDatabase } from './support/databases.js';
 import {
   expectStoredExactlyOnce,
@@ -24,7 +23,6 @@ import {
   signInAll,
 } from './support/scenario.js';
 import { pusherKey, startFaultServer, stopServer, type ServerProcess } from './support/servers.js';
-import { until } from './support/wait.js';
 
 const PER_SENDER = 200;
 
@@ -179,6 +177,7 @@ describe('a message sent between the first load and the subscription', () => {
         await until(
           () => page.thread(viewerSide.id).some((chat) => chat.id === justAfter.id),
           'the message sent right after the subscription',
+          30_000,
         );
 
         // Neither lost nor doubled: the page shows exactly the database's messages.

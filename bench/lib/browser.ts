@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { addSessionCookie } from '../../test-support/browser.js';
 
 export const WEB_ROOT = resolve(import.meta.dirname, '../../dist/web');
-
-export { launchChromium } from '../../src/server/test-support/chromium.js';
 
 export const clientBuilt = (): boolean => existsSync(resolve(WEB_ROOT, 'index.html'));
 
@@ -63,15 +62,7 @@ export const loadListPage = async (
     bypassCSP: true,
   });
   try {
-    await context.addCookies([
-      {
-        name: 'messenger_session',
-        value: sessionCookie,
-        url: baseUrl,
-        httpOnly: true,
-        sameSite: 'Lax',
-      },
-    ]);
+    await addSessionCookie(context, baseUrl, sessionCookie);
     const page = await context.newPage();
     await page.addInitScript(FIRST_ROW_PROBE);
     await page.goto(`${baseUrl}/messages?lang=en`, {

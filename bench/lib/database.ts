@@ -1,8 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { loadConfig } from '../../src/server/config.js';
 import {
   migrateToLatest,
   openDatabase,
@@ -11,11 +6,11 @@ import {
   type OpenDatabaseOptions,
 } from '../../src/server/db/database.js';
 import { hashPassword, randomToken, sha256 } from '../../src/server/lib/crypto.js';
-
-const testConfig = loadConfig().test;
-/** The PostgreSQL the harness creates its throw-away databases in (TEST_POSTGRES_URL). */
-export const POSTGRES_ADMIN_URL = testConfig.postgresUrl;
-export const REDIS_URL = testConfig.redisUrl;
+import {
+  dropStaleDatabases,
+  freshServerDatabase,
+  type ServerDatabase,
+} from '../../test-support/databases.js';
 
 export interface BenchDatabase {
   dialect: DialectName;
@@ -30,81 +25,25 @@ export interface BenchDatabase {
   drop: () => Promise<void>;
 }
 
-const BENCH_DB_PREFIX = 'bench_';
-
-const withAdmin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-};
-
-const databaseUrl = (name: string): string => {
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** Drops `bench_*` databases left behind by harness processes that no longer run (a killed run). */
-export const dropStaleBenchDatabases = async (): Promise<number> =>
-  withAdmin(async (client) => {
-    const { rows } = await client.query<{ datname: string }>(
-      `select datname from pg_database where datname like 'bench\\_%'`,
-    );
-    let dropped = 0;
-    for (const { datname } of rows) {
-      const pid = Number(/_p(\d+)_[a-z0-9]+$/.exec(datname)?.[1]);
-      if (!pid || isAlive(pid)) continue;
-      await client.query(`drop database if exists "${datname}" with (force)`);
-      dropped += 1;
-    }
-    return dropped;
-  });
+export const dropStaleBenchDatabases = (): Promise<number> => dropStaleDatabases('bench');
 
 /** A fresh, migrated database: a temporary SQLite file, or a new PostgreSQL database (dropped afterwards). */
 export const createBenchDatabase = async (
   dialect: DialectName,
   label: string,
-): Promise<BenchDatabase> => {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), `bench-${label}-`));
-    const file = join(dir, 'bench.db');
-    return reopenable(dialect, `sqlite:${file}`, file, {}, async () => {
-      rmSync(dir, { recursive: true, force: true });
-    });
-  }
-  const name = `${BENCH_DB_PREFIX}${label.replace(/[^a-z0-9]/g, '')}_p${process.pid}_${randomToken(
-    4,
-  )
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, 'x')}`;
-  await withAdmin((client) => client.query(`create database "${name}"`));
-  return reopenable(dialect, databaseUrl(name), name, { poolSize: 4 }, async () => {
-    await withAdmin((client) => client.query(`drop database if exists "${name}" with (force)`));
-  });
-};
+): Promise<BenchDatabase> =>
+  reopenable(
+    await freshServerDatabase(dialect, `bench_${label.replace(/[^a-z0-9]/g, '')}`),
+    dialect === 'postgres' ? { poolSize: 4 } : {},
+  );
 
 /** A migrated database that can be closed (while a server uses it) and reopened on next use. */
 const reopenable = async (
-  dialect: DialectName,
-  url: string,
-  location: string,
+  database: ServerDatabase,
   options: OpenDatabaseOptions,
-  remove: () => Promise<void>,
 ): Promise<BenchDatabase> => {
-  let db = openDatabase(url, options);
+  let db = openDatabase(database.url, options);
   await migrateToLatest(db);
   let open = true;
   const close = async () => {
@@ -112,12 +51,12 @@ const reopenable = async (
     open = false;
   };
   return {
-    dialect,
-    url,
-    location,
+    dialect: database.dialect,
+    url: database.url,
+    location: database.location,
     get db() {
       if (!open) {
-        db = openDatabase(url, options);
+        db = openDatabase(database.url, options);
         open = true;
       }
       return db;
@@ -125,7 +64,7 @@ const reopenable = async (
     close,
     drop: async () => {
       await close();
-      await remove();
+      await database.drop();
     },
   };
 };
@@ -205,7 +144,12 @@ export const seedPairs = async (bench: BenchDatabase, count: number): Promise<Se
 
     const tokens = pairs
       .flatMap(({ candidate, company }) => [candidate, company])
-      .map((u) => ({ user_id: u.id, token_hash: sha256(u.token), created_at: now }));
+      .map((u) => ({
+        user_id: u.id,
+        token_hash: sha256(u.token),
+        created_at: now,
+        expires_at: new Date(Date.now() + 24 * 3600 * 1000).toISOString(),
+      }));
     for (const batch of chunks(tokens, 1000))
       await trx.insertInto('api_tokens').values(batch).execute();
 

@@ -12,6 +12,7 @@ import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../../src/shared/events.js';
+import { paths } from '../../src/shared/paths.js';
 import { createHistogram, encodeHistogram, recordMs, type Histogram } from './histogram.js';
 import { serveWorker } from './worker-runtime.js';
 import { rawText } from './ws-text.js';
@@ -291,13 +292,13 @@ const openClient = (
         const authStartedAt = performance.now();
         const response = await postJson(
           request.httpUrl ?? '',
-          '/broadcasting/auth',
+          paths.broadcastingAuth,
           { socket_id: socketId, channel_name: channel },
           { authorization: `Bearer ${spec.token}` },
         );
         if (response.status !== 200)
           throw new Error(
-            `user ${spec.userId}: /broadcasting/auth answered ${response.status} ${response.body.slice(0, 200)}`,
+            `user ${spec.userId}: ${paths.broadcastingAuth} answered ${response.status} ${response.body.slice(0, 200)}`,
           );
         auth = (JSON.parse(response.body) as { auth: string }).auth;
         recordMs(timings.auth, performance.now() - authStartedAt);
@@ -469,7 +470,7 @@ const send = async (request: SendRequest): Promise<SendResult> => {
     const callStarted = performance.now();
     const call = postJson(
       request.httpUrl ?? '',
-      `/user/send/message?${request.query ?? ''}`,
+      `${paths.sendMessage}?${request.query ?? ''}`,
       {
         receiver_id: to.id,
         messenger_user: conversation.id,

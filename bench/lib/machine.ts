@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { POSTGRES_ADMIN_URL } from './database.js';
+import { settings } from '../../test-support/settings.js';
 
 export interface MachineInfo {
   nproc: number;
@@ -36,7 +36,7 @@ export const machineInfo = async (): Promise<MachineInfo> => {
   const sqlite = (memory.prepare('select sqlite_version() as v').get() as { v: string }).v;
   memory.close();
   let postgres = 'unreachable';
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  const client = new pg.Client({ connectionString: settings.postgresUrl });
   try {
     await client.connect();
     const { rows } = await client.query<{ server_version: string }>('show server_version');

@@ -3,6 +3,9 @@ import pg from 'pg';
 import { randomToken, sha256 } from '../../src/server/lib/crypto.js';
 import { benchPasswordHash, type BenchDatabase } from './database.js';
 
+/** Benchmark tokens live a day (an expired token authenticates nobody). */
+const TOKEN_EXPIRES_AT = new Date(Date.now() + 24 * 3600 * 1000).toISOString();
+
 export interface ScaleOptions {
   conversations: number;
   messagesPerConversation: number;
@@ -70,7 +73,7 @@ export const seedScale = async (
       'insert into chats (messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at, seen_at) values (?, ?, ?, ?, ?, null, ?, ?)',
     );
     const insertToken = db.prepare(
-      'insert into api_tokens (user_id, token_hash, created_at) values (?, ?, ?)',
+      'insert into api_tokens (user_id, token_hash, created_at, expires_at) values (?, ?, ?, ?)',
     );
     db.transaction(() => {
       insertUser.run(
@@ -83,7 +86,7 @@ export const seedScale = async (
         '/images/logos/scale.svg',
         now,
       );
-      insertToken.run(1, sha256(token), now);
+      insertToken.run(1, sha256(token), now, TOKEN_EXPIRES_AT);
       for (let j = 1; j <= jobs; j += 1)
         insertJob.run(j, 1, `Scale job ${j}`, j % 4 === 0 ? 'closed' : 'active', '2027-06-30', now);
       insertGroup.run(1, 1, 'Shortlist');
@@ -148,8 +151,8 @@ export const seedScale = async (
         [hash, now],
       );
       await client.query(
-        'insert into api_tokens (user_id, token_hash, created_at) values (1, $1, $2)',
-        [sha256(token), now],
+        'insert into api_tokens (user_id, token_hash, created_at, expires_at) values (1, $1, $2, $3)',
+        [sha256(token), now, TOKEN_EXPIRES_AT],
       );
       await client.query(
         `insert into users (id, role, name, email, password_hash, image_url, logo, created_at)

@@ -2,8 +2,12 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { randomToken } from '../../src/server/lib/crypto.js';
-import { startServer, type ServerProcess } from '../../src/server/test-support/server-process.js';
+import {
+  startServer,
+  uniqueAppId,
+  UNLIMITED_SENDING,
+  type ServerProcess,
+} from '../../test-support/server-process.js';
 
 /** Credentials of every benchmark server (custom, so the servers run with NODE_ENV=production). */
 export const BENCH_APP_KEY = 'bench-app-key';
@@ -29,8 +33,6 @@ export interface StartBenchServerOptions {
   profileDir?: string | undefined;
   env?: Record<string, string>;
 }
-
-export const uniqueAppId = (): string => `bench-${process.pid}-${randomToken(6)}`;
 
 /** In-process CPU profiler loaded through NODE_OPTIONS (`--cpu-prof` itself is not allowed there). */
 const PROFILE_PRELOAD = `import { Session } from 'node:inspector';
@@ -97,18 +99,22 @@ export const readCommandCpuSeconds = (command: string): number => {
   return total;
 };
 
-/** The built server (dist/server/main.js) as a child process, tuned for load: no demo data, no send limits. */
+/** The built server (dist/server/main.js) as a child process, tuned for load: no demo data, no send or socket limits. */
 export const startBenchServer = async (options: StartBenchServerOptions): Promise<BenchServer> => {
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     DATABASE_URL: options.databaseUrl,
     DEMO_SEED: 'off',
     APP_KEY: BENCH_APP_KEY,
-    PUSHER_APP_ID: options.appId ?? uniqueAppId(),
+    PUSHER_APP_ID: options.appId ?? uniqueAppId('bench'),
     PUSHER_KEY: BENCH_PUSHER_KEY,
     PUSHER_SECRET: BENCH_PUSHER_SECRET,
-    SEND_RATE_BURST: '1000000',
-    SEND_RATE_PER_SECOND: '1000000',
+    ...UNLIMITED_SENDING,
+    // Every benchmark client connects from 127.0.0.1 (10,000 sockets in the full connections run).
+    WS_MAX_CONNECTIONS: '1000000',
+    WS_MAX_CONNECTIONS_PER_ADDRESS: '1000000',
+    WS_FRAME_RATE_BURST: '1000000',
+    WS_FRAME_RATE_PER_SECOND: '1000000',
     LOG_LEVEL: 'error',
     REDIS_URL: options.redisUrl ?? '',
     ...options.env,

@@ -1,12 +1,8 @@
 import type { Browser } from 'playwright-core';
 import type { DialectName } from '../../src/server/db/database.js';
-import {
-  clientBuilt,
-  launchChromium,
-  loadListPage,
-  type PageLoad,
-  type ScrollResult,
-} from '../lib/browser.js';
+import { paths } from '../../src/shared/paths.js';
+import { launchChromium } from '../../test-support/browser.js';
+import { clientBuilt, loadListPage, type PageLoad, type ScrollResult } from '../lib/browser.js';
 import { createBenchDatabase, insertSession } from '../lib/database.js';
 import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
 import { countScale, seedScale, type ScaleSeed } from '../lib/seed-scale.js';
@@ -82,7 +78,7 @@ const timedRuns = async (
   config: (typeof SIZES)['full'],
 ): Promise<HttpFigures> => {
   const headers = { authorization: `Bearer ${seed.companyToken}`, accept: 'application/json' };
-  const initialPath = `/load/messengers/initial/data?${callQuery}&job_id=`;
+  const initialPath = `${paths.initialData}?${callQuery}&job_id=`;
   const run = (requests: TimedRequest[]) =>
     timer.call<TimedRunResult>(
       'run',
@@ -107,7 +103,7 @@ const timedRuns = async (
     const index = order[i % order.length]!;
     return {
       method: 'POST',
-      path: `/user/get/message?${callQuery}`,
+      path: `${paths.getMessage}?${callQuery}`,
       body: { receiver_id: seed.candidateIds[index], job_id: seed.jobOfConversation[index] },
     };
   });

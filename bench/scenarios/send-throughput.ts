@@ -1,4 +1,5 @@
 import type { DialectName } from '../../src/server/db/database.js';
+import { paths } from '../../src/shared/paths.js';
 import type { LoadRequest, LoadResult } from '../lib/autocannon-worker.js';
 import { createBenchDatabase, seedPairs, type BenchDatabase } from '../lib/database.js';
 import { clientSpecs, conversationSpecs } from '../lib/delivery.js';
@@ -146,7 +147,7 @@ const runOn = async (
         loader,
         {
           url: server.url,
-          path: `/user/send/message?${callQuery}`,
+          path: `${paths.sendMessage}?${callQuery}`,
           method: 'POST',
           send: { conversations, raw: false },
         },

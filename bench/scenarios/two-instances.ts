@@ -1,11 +1,13 @@
-import { createBenchDatabase, REDIS_URL, seedPairs } from '../lib/database.js';
+import { uniqueAppId } from '../../test-support/server-process.js';
+import { settings } from '../../test-support/settings.js';
+import { createBenchDatabase, seedPairs } from '../lib/database.js';
 import {
   clientSpecs,
   conversationSpecs,
   runDeliveryPhase,
   type DeliveryPhaseResult,
 } from '../lib/delivery.js';
-import { startBenchServer, uniqueAppId, type BenchServer } from '../lib/server.js';
+import { startBenchServer, type BenchServer } from '../lib/server.js';
 import { spawnWorker } from '../lib/spawn.js';
 import {
   atMost,
@@ -64,14 +66,14 @@ export const twoInstances: Scenario = {
       }
 
       log('two instances through Redis: candidates (senders) on A, companies (receivers) on B');
-      const appId = uniqueAppId();
+      const appId = uniqueAppId('bench');
       const servers: BenchServer[] = [];
       let split: DeliveryPhaseResult;
       try {
         servers.push(
           await startBenchServer({
             databaseUrl: bench.url,
-            redisUrl: REDIS_URL,
+            redisUrl: settings.redisUrl,
             appId,
             profileDir,
           }),
@@ -79,7 +81,7 @@ export const twoInstances: Scenario = {
         servers.push(
           await startBenchServer({
             databaseUrl: bench.url,
-            redisUrl: REDIS_URL,
+            redisUrl: settings.redisUrl,
             appId,
             profileDir,
           }),

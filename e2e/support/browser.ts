@@ -1,29 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-
-export { launchChromium as launchBrowser } from '../../src/server/test-support/chromium.js';
+import {
+  liveSocketCounter,
+  watchLiveSockets,
+  watchPage,
+  type LiveSockets,
+  type PageProblems,
+} from '../../test-support/browser.js';
 
 export const WIDE = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 375, height: 812 } as const;
-
-/** What a page did that a test may have to fail on. */
-export interface PageProblems {
-  /** Uncaught exceptions and unhandled rejections in the page. */
-  pageErrors: string[];
-  /** `console.error` calls and failed resource loads the browser reports. */
-  consoleErrors: string[];
-  /** alert/confirm/prompt dialogs (the product opens none). */
-  dialogs: string[];
-}
-
-/** The page's live (Pusher protocol) sockets, seen from the browser. */
-export interface LiveSockets {
-  opened: number;
-  closed: number;
-  /** `pusher_internal:subscription_succeeded` frames received (one per private channel subscription). */
-  subscribed: number;
-  /** Whether an open socket has a confirmed subscription right now. */
-  isLive(): boolean;
-}
 
 export interface UserPage {
   context: BrowserContext;
@@ -35,25 +20,6 @@ export interface UserPage {
   /** A short label for messages (e.g. "candidate"). */
   label: string;
 }
-
-/** Records page errors, console errors and dialogs of one page (dialogs are dismissed). */
-export const watchPage = (page: Page): PageProblems => {
-  const problems: PageProblems = { pageErrors: [], consoleErrors: [], dialogs: [] };
-  page.on('pageerror', (error) => problems.pageErrors.push(`${error.name}: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      const where = message.location();
-      problems.consoleErrors.push(
-        `${message.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`,
-      );
-    }
-  });
-  page.on('dialog', (dialog) => {
-    problems.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss().catch(() => undefined);
-  });
-  return problems;
-};
 
 /** Cuts the page's live sockets and refuses new ones until restored, like a dead network would. */
 export interface LiveGate {
@@ -71,13 +37,7 @@ export interface LiveGate {
 const routeLiveSockets = async (
   context: BrowserContext,
 ): Promise<{ live: LiveSockets; gate: LiveGate }> => {
-  const confirmed = new Set<object>();
-  const live: LiveSockets = {
-    opened: 0,
-    closed: 0,
-    subscribed: 0,
-    isLive: () => confirmed.size > 0,
-  };
+  const counter = liveSocketCounter();
   const cutters = new Set<() => void>();
   let down = false;
   await context.routeWebSocket(/\/app\//, (socket) => {
@@ -85,14 +45,13 @@ const routeLiveSockets = async (
       void socket.close({ code: 1006, reason: 'network down' });
       return;
     }
-    live.opened += 1;
+    counter.opened();
     const server = socket.connectToServer();
     let closed = false;
     const finish = () => {
       if (closed) return;
       closed = true;
-      live.closed += 1;
-      confirmed.delete(socket);
+      counter.closed(socket);
       cutters.delete(cut);
     };
     const cut = () => {
@@ -102,13 +61,7 @@ const routeLiveSockets = async (
     };
     cutters.add(cut);
     server.onMessage((message) => {
-      if (
-        typeof message === 'string' &&
-        message.includes('pusher_internal:subscription_succeeded')
-      ) {
-        live.subscribed += 1;
-        confirmed.add(socket);
-      }
+      counter.received(socket, message);
       socket.send(message);
     });
     socket.onMessage((message) => server.send(message));
@@ -133,7 +86,7 @@ const routeLiveSockets = async (
       down = false;
     },
   };
-  return { live, gate };
+  return { live: counter.live, gate };
 };
 
 export interface NewUserPageOptions {
@@ -144,35 +97,6 @@ export interface NewUserPageOptions {
   viewport?: { width: number; height: number };
   locale?: string;
 }
-
-/** Counts live sockets and confirmed channel subscriptions of one page. */
-export const watchLiveSockets = (page: Page): LiveSockets => {
-  const confirmed = new Set<object>();
-  const live: LiveSockets = {
-    opened: 0,
-    closed: 0,
-    subscribed: 0,
-    isLive: () => confirmed.size > 0,
-  };
-  page.on('websocket', (socket) => {
-    if (!socket.url().includes('/app/')) return;
-    live.opened += 1;
-    socket.on('close', () => {
-      live.closed += 1;
-      confirmed.delete(socket);
-    });
-    socket.on('framereceived', (frame) => {
-      if (
-        typeof frame.payload === 'string' &&
-        frame.payload.includes('pusher_internal:subscription_succeeded')
-      ) {
-        live.subscribed += 1;
-        confirmed.add(socket);
-      }
-    });
-  });
-  return live;
-};
 
 /** A fresh browser context (own cookies and storage) with one watched page. */
 export const newUserPage = async (

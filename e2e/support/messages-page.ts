@@ -1,8 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
+import { chatBubbles } from '../../test-support/browser.js';
+import { WAIT, waitForValue, type PollOptions } from '../../test-support/wait.js';
 import type { UserPage } from './browser.js';
-import { WAIT, waitForValue, type WaitOptions } from './wait.js';
-
-export { LONG_WAIT, WAIT } from './wait.js';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -58,7 +57,7 @@ export const unreadBadge = (scope: Page | Locator, name: string): Locator =>
 
 /** Chat bubbles in the open conversation whose text contains `text`. */
 export const chatMessages = (page: Page, text?: string): Locator => {
-  const all = page.locator('#messageChatBox [data-testid="chat-message"]');
+  const all = chatBubbles(page);
   return text === undefined ? all : all.filter({ hasText: text });
 };
 
@@ -69,7 +68,7 @@ export const messageInput = (page: Page, placeholder = 'Write Message...'): Loca
 export const expectMessageOnce = async (
   page: Page,
   text: string,
-  options: WaitOptions = WAIT,
+  options: PollOptions = WAIT,
 ): Promise<void> => {
   await waitForValue(
     () => chatMessages(page, text).count(),
@@ -112,15 +111,6 @@ export const sendFromUi = async (
   await expectMessageOnce(page, text);
   await waitForValue(() => input.inputValue(), '', 'the message input after sending');
 };
-
-/** Marks the document so that a test can tell it was not reloaded. */
-export const markDocument = (page: Page): Promise<void> =>
-  page.evaluate(() => {
-    (window as unknown as { __e2eMarker?: boolean }).__e2eMarker = true;
-  });
-
-export const documentStillMarked = (page: Page): Promise<boolean> =>
-  page.evaluate(() => (window as unknown as { __e2eMarker?: boolean }).__e2eMarker === true);
 
 /** The ids of every bubble in the open conversation, in order. */
 export const chatIds = (page: Page): Promise<string[]> =>

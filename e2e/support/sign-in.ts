@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, type DemoAccount } from './accounts.js';
+import { paths } from '../../src/shared/paths.js';
+import { DEMO_PASSWORD, type DemoAccount } from '../../test-support/accounts.js';
 import { waitForMessagesPage } from './messages-page.js';
 
-const loginUrl = (next: string) => `/login?lang=en&next=${encodeURIComponent(next)}`;
+const loginUrl = (next: string) => `${paths.login}?lang=en&next=${encodeURIComponent(next)}`;
 
 const arriveOnMessages = async (page: Page) => {
   await page.waitForURL((url) => url.pathname === '/messages', { timeout: 30_000 });

@@ -1,16 +1,53 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { launchChromium } from '../../test-support/browser.js';
+import { freshSqliteFile, type ServerDatabase } from '../../test-support/databases.js';
+import { startServer, type ServerProcess } from '../../test-support/server-process.js';
 import {
   assertNoPageProblems,
   closeAll,
-  launchBrowser,
   newUserPage,
   resetPageProblems,
   type NewUserPageOptions,
   type UserPage,
 } from './browser.js';
 import { saveScreenshot } from './screenshots.js';
-import { startE2eServer, type E2eServer } from './server.js';
+
+export interface E2eServer {
+  url: string;
+  server: ServerProcess;
+  /** SIGTERM the server and remove its database. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the built server (`dist/server/main.js`) on a fresh SQLite database seeded with the demo
+ * data. One per test file.
+ */
+const startE2eServer = async (): Promise<E2eServer> => {
+  const database: ServerDatabase = freshSqliteFile('messenger-e2e');
+  let server: ServerProcess;
+  try {
+    server = await startServer({
+      env: { DATABASE_URL: database.url, DEMO_SEED: 'on' },
+      timeoutMs: 30_000,
+    });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return {
+    url: server.url,
+    server,
+    stop: async () => {
+      try {
+        await server.stop();
+      } finally {
+        await database.drop();
+      }
+    },
+  };
+};
 
 export interface SuiteOptions {
   /** Fail a test on console errors too (uncaught page errors and dialogs always fail it). */
@@ -50,7 +87,7 @@ export const useE2eSuite = (options: SuiteOptions = {}): Suite => {
 
   beforeAll(async () => {
     server = await startE2eServer();
-    browser = await launchBrowser();
+    browser = await launchChromium();
   });
 
   afterEach(async (context) => {

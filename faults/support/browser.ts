@@ -1,8 +1,15 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Conversation, HttpSession } from './clients.js';
-import { until } from './wait.js';
-
-export { launchChromium } from '../../src/server/test-support/chromium.js';
+import {
+  addSessionCookie,
+  chatBubbles,
+  documentStillMarked,
+  markDocument,
+  watchLiveSockets,
+  watchPage,
+} from '../../test-support/browser.js';
+import { sessionCookieOf, type HttpSession } from '../../test-support/http-session.js';
+import type { Conversation } from '../../test-support/messaging.js';
+import { until } from '../../test-support/wait.js';
 
 /** The real messaging page of one signed-in user, with what it did recorded. */
 export interface MessagesPage {
@@ -20,12 +27,6 @@ export interface MessagesPage {
   close: () => Promise<void>;
 }
 
-const cookieValue = (cookie: string, name: string): string => {
-  const match = new RegExp(`(?:^|;\\s*)${name}=([^;]*)`).exec(cookie);
-  if (!match?.[1]) throw new Error(`no ${name} in the session cookie`);
-  return match[1];
-};
-
 /**
  * Opens `/messages` with a conversation selected (`?target&tab`), in its own context, for a user
  * already signed in over HTTP (its session cookie is handed to the browser).
@@ -41,59 +42,26 @@ export const openMessagesPage = async (
     locale: 'en-US',
     viewport: { width: 1280, height: 900 },
   });
-  await context.addCookies([
-    {
-      name: 'messenger_session',
-      value: cookieValue(session.cookie, 'messenger_session'),
-      url: baseUrl,
-      httpOnly: true,
-      sameSite: 'Lax',
-    },
-  ]);
+  await addSessionCookie(context, baseUrl, sessionCookieOf(session.cookie));
   const page = await context.newPage();
-  const dialogs: string[] = [];
-  const pageErrors: string[] = [];
-  let subscriptions = 0;
-  page.on('dialog', (dialog) => {
-    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss().catch(() => undefined);
-  });
-  page.on('pageerror', (error) => pageErrors.push(`${error.name}: ${error.message}`));
-  page.on('websocket', (socket) => {
-    socket.on('framereceived', (frame) => {
-      if (
-        typeof frame.payload === 'string' &&
-        frame.payload.includes('pusher_internal:subscription_succeeded')
-      )
-        subscriptions += 1;
-    });
-  });
+  const problems = watchPage(page);
+  const live = watchLiveSockets(page);
   await page.goto(`/messages?lang=en&target=${conversation.receiverId}&tab=${conversation.id}`);
-  await page
-    .locator('#messageChatBox [data-testid="chat-message"]')
-    .first()
-    .waitFor({ state: 'visible', timeout: 30_000 });
-  await until(() => subscriptions > 0, 'the page subscribed to its live channel', 30_000);
+  await chatBubbles(page).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await until(() => live.subscribed > 0, 'the page subscribed to its live channel', 30_000);
   // A mark on this document: a reload (or any navigation) would drop it.
-  await page.evaluate(() => {
-    (window as unknown as { faultsMark?: boolean }).faultsMark = true;
-  });
+  await markDocument(page);
   return {
     context,
     page,
-    dialogs,
-    pageErrors,
-    reloaded: async () =>
-      !(await page.evaluate(
-        () => (window as unknown as { faultsMark?: boolean }).faultsMark === true,
-      )),
-    subscriptions: () => subscriptions,
+    dialogs: problems.dialogs,
+    pageErrors: problems.pageErrors,
+    reloaded: async () => !(await documentStillMarked(page)),
+    subscriptions: () => live.subscribed,
     shownChatIds: () =>
-      page
-        .locator('#messageChatBox [data-testid="chat-message"]')
-        .evaluateAll((elements) =>
-          elements.map((element) => Number((element as HTMLElement).dataset.chatId)),
-        ),
+      chatBubbles(page).evaluateAll((elements) =>
+        elements.map((element) => Number((element as HTMLElement).dataset.chatId)),
+      ),
     close: () => context.close(),
   };
 };

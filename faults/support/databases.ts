@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
-import { loadConfig } from '../../src/server/config.js';
+import type pg from 'pg';
+import {
+  freshPostgresDatabase,
+  freshSqliteFile,
+  withPostgres,
+  type ServerDatabase,
+} from '../../test-support/databases.js';
 
 /** A stored chat as the tests compare it. */
 export interface StoredChat {
@@ -16,7 +17,10 @@ export interface StoredChat {
   client_id: string | null;
 }
 
-/** A fresh database for one test file: what the server gets as DATABASE_URL, and direct reads. */
+/**
+ * A fresh database for the server processes of one test file (they migrate it), with direct reads
+ * and writes for the test.
+ */
 export interface FaultDatabase {
   dialect: 'sqlite' | 'postgres';
   url: string;
@@ -35,8 +39,6 @@ export interface FaultDatabase {
   drop(): Promise<void>;
 }
 
-const settings = () => loadConfig().test;
-
 const CHAT_COLUMNS = 'id, messenger_user_id, sender_id, receiver_id, message, client_id';
 const CONVERSATION_SQL = (placeholder: (n: number) => string) =>
   `select mu.id from messenger_users mu
@@ -44,10 +46,10 @@ const CONVERSATION_SQL = (placeholder: (n: number) => string) =>
      join users o on o.id = mu.company_id
     where c.email = ${placeholder(1)} and o.email = ${placeholder(2)} and mu.job_key = ${placeholder(3)}`;
 
-/** A temporary SQLite file; the server process owns writing, the test only reads. */
+/** A temporary SQLite file; the server process owns writing, the test mostly reads. */
 export const freshSqlite = (): FaultDatabase => {
-  const dir = mkdtempSync(join(tmpdir(), 'faults-'));
-  const file = join(dir, 'messenger.db');
+  const database: ServerDatabase = freshSqliteFile('faults');
+  const file = database.location;
   const read = <T>(work: (db: SqliteDatabase.Database) => T): T => {
     const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     try {
@@ -58,7 +60,7 @@ export const freshSqlite = (): FaultDatabase => {
   };
   return {
     dialect: 'sqlite',
-    url: `sqlite:${file}`,
+    url: database.url,
     chats: async (conversationId) =>
       read((db) =>
         conversationId === undefined
@@ -83,39 +85,20 @@ export const freshSqlite = (): FaultDatabase => {
         db.close();
       }
     },
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
+    drop: database.drop,
   };
 };
 
-const withClient = async <T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> => {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-};
-
-/** The admin URL with another database name. */
-export const postgresUrlFor = (database: string, port?: number): string => {
-  const url = new URL(settings().postgresUrl);
-  url.pathname = `/${database}`;
-  if (port !== undefined) url.port = String(port);
-  return url.toString();
-};
-
-/** `CREATE DATABASE faults_<random>`; dropped (WITH (FORCE)) by `drop()`. The server migrates it. */
+/** A new PostgreSQL database (dropped WITH (FORCE) by `drop()`). */
 export const freshPostgres = async (): Promise<FaultDatabase> => {
-  const name = `faults_${randomBytes(6).toString('hex')}`;
-  await withClient(settings().postgresUrl, (admin) => admin.query(`create database ${name}`));
-  const url = postgresUrlFor(name);
+  const database = await freshPostgresDatabase('faults');
+  const on = <T>(work: (client: pg.Client) => Promise<T>) => withPostgres(work, database.url);
   return {
     dialect: 'postgres',
-    url,
-    name,
+    url: database.url,
+    name: database.location,
     chats: (conversationId) =>
-      withClient(url, async (client) => {
+      on(async (client) => {
         const result =
           conversationId === undefined
             ? await client.query<StoredChat>(`select ${CHAT_COLUMNS} from chats order by id`)
@@ -126,7 +109,7 @@ export const freshPostgres = async (): Promise<FaultDatabase> => {
         return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
       }),
     conversationId: (candidate, company, jobId) =>
-      withClient(url, async (client) => {
+      on(async (client) => {
         const result = await client.query<{ id: number }>(
           CONVERSATION_SQL((n) => `$${n}`),
           [candidate, company, jobId ?? 0],
@@ -136,13 +119,10 @@ export const freshPostgres = async (): Promise<FaultDatabase> => {
         return Number(row.id);
       }),
     renameUser: (email, name) =>
-      withClient(url, async (client) => {
+      on(async (client) => {
         await client.query('update users set name = $1 where email = $2', [name, email]);
       }),
-    drop: () =>
-      withClient(settings().postgresUrl, (admin) =>
-        admin.query(`drop database if exists ${name} with (force)`),
-      ).then(() => undefined),
+    drop: database.drop,
   };
 };
 

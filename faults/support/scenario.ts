@@ -1,35 +1,24 @@
 import { expect } from 'vitest';
+import { DEMO, type DemoUser } from '../../test-support/accounts.js';
+import { signInOverHttp, type HttpSession } from '../../test-support/http-session.js';
 import {
   conversationById,
   conversationWith,
   newClientId,
-  openLiveClient,
   sendMessage,
-  signIn,
   type Conversation,
-  type HttpSession,
-  type LiveClient,
-  type LiveClientOptions,
   type SendOutcome,
-} from './clients.js';
+} from '../../test-support/messaging.js';
+import { sleep, until } from '../../test-support/wait.js';
 import type { FaultDatabase } from './databases.js';
-import { sleep, until } from './wait.js';
-
-export const DEMO = {
-  candidate: 'candidate@example.com',
-  candidate2: 'candidate2@example.com',
-  company: 'company@example.com',
-  company2: 'company2@example.com',
-  owner: 'owner@example.com',
-} as const;
-export type DemoUser = keyof typeof DEMO;
+import { openLiveClient, type LiveClient, type LiveClientOptions } from './live-client.js';
 
 export const signInAll = async <K extends DemoUser>(
   baseUrl: string,
   users: readonly K[],
 ): Promise<Record<K, HttpSession>> => {
   const sessions = {} as Record<K, HttpSession>;
-  for (const user of users) sessions[user] = await signIn(baseUrl, DEMO[user]);
+  for (const user of users) sessions[user] = await signInOverHttp(baseUrl, DEMO[user]);
   return sessions;
 };
 

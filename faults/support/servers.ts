@@ -1,6 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { startServer, type ServerProcess } from '../../src/server/test-support/server-process.js';
-import { messengerConfig } from './clients.js';
+import { messengerConfig } from '../../test-support/messaging.js';
+import {
+  startServer,
+  uniqueAppId,
+  UNLIMITED_SENDING,
+  type ServerProcess,
+} from '../../test-support/server-process.js';
 
 export type { ServerProcess };
 
@@ -13,9 +17,6 @@ export interface FaultServerOptions {
   env?: Record<string, string>;
 }
 
-/** A fresh deployment id, so that instances of different tests never share a Redis fan-out channel. */
-export const newAppId = (): string => `faults-${randomBytes(5).toString('hex')}`;
-
 /**
  * The built server (`dist/server/main.js`) as a real child process with the demo accounts, on
  * 127.0.0.1. Sending is not rate limited unless the test asks for it.
@@ -27,9 +28,8 @@ export const startFaultServer = (options: FaultServerOptions): Promise<ServerPro
     env: {
       DATABASE_URL: options.databaseUrl,
       DEMO_SEED: 'on',
-      PUSHER_APP_ID: options.appId ?? newAppId(),
-      SEND_RATE_BURST: '100000',
-      SEND_RATE_PER_SECOND: '100000',
+      PUSHER_APP_ID: options.appId ?? uniqueAppId('faults'),
+      ...UNLIMITED_SENDING,
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
       ...options.env,
     },

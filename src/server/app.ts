@@ -4,8 +4,10 @@ import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { BODY_LIMIT_BYTES, paths, type MessengerConfig } from '../shared/api.js';
 import type { Config } from './config.js';
+import { broadcasterSecret } from './db/app-settings.js';
 import { isDemoMode, listDemoAccounts } from './db/seed.js';
 import type { Db } from './db/database.js';
+import { createLimitStore } from './lib/limit-store.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -33,8 +35,12 @@ export interface App {
   realtime: Realtime;
 }
 
-const clientConfig = (config: Config, host: string, port: number): MessengerConfig => {
+/** What clients need to connect; built from PUBLIC_URL only, never from the request's Host. */
+const clientConfig = (config: Config): MessengerConfig => {
   const external = config.pusher.external;
+  const publicUrl = config.publicUrl;
+  const secure = publicUrl.protocol === 'https:';
+  const port = Number(publicUrl.port || (secure ? 443 : 80));
   return {
     key: config.appKey,
     locales: ['en', 'ar'],
@@ -42,8 +48,8 @@ const clientConfig = (config: Config, host: string, port: number): MessengerConf
     broadcaster: {
       key: config.pusher.key,
       cluster: external?.cluster ?? 'mt1',
-      ...(external ? {} : { wsHost: host, wsPort: port, wssPort: port }),
-      forceTLS: external ? external.scheme === 'https' : config.secureCookies,
+      ...(external ? {} : { wsHost: publicUrl.hostname, wsPort: port, wssPort: port }),
+      forceTLS: external ? external.scheme === 'https' : secure,
       authEndpoint: paths.broadcastingAuth,
       userAuthEndpoint: paths.broadcastingUserAuth,
     },
@@ -56,7 +62,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
   });
 
@@ -65,10 +71,15 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     createRealtime({
       appId: config.pusher.appId,
       key: config.pusher.key,
-      secret: config.pusher.secret,
+      secret: config.pusher.secret ?? (await broadcasterSecret(db.kysely)),
       allowedOrigins: config.allowedOrigins,
       activityTimeoutSeconds: config.pusher.activityTimeoutSeconds,
       pongTimeoutSeconds: config.pusher.pongTimeoutSeconds,
+      maxConnections: config.websocket.maxConnections,
+      maxConnectionsPerAddress: config.websocket.maxConnectionsPerAddress,
+      trustProxy: config.trustProxy,
+      authTimeoutSeconds: config.websocket.authTimeoutSeconds,
+      frameRate: config.websocket.frameRate,
       ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
       ...(config.pusher.external ? { external: config.pusher.external } : {}),
       logger: app.log,
@@ -77,10 +88,35 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   // Before the HTTP server closes: open sockets would otherwise keep it waiting. Clients get 4200 and reconnect elsewhere.
   app.addHook('preClose', async () => realtime.close());
 
-  const authService = createAuthService(createAuthRepository(db.kysely));
+  // Demo mode is read once, when first asked (the database may still be unreachable at build time).
+  let demoMode: Promise<boolean> | undefined;
+  const isDemo = () => {
+    demoMode ??= isDemoMode(config, db).catch((error: unknown) => {
+      demoMode = undefined;
+      throw error;
+    });
+    return demoMode;
+  };
+  // Sign-in throttling and send rates: shared by every instance through Redis when REDIS_URL is set.
+  const limits = createLimitStore({
+    redisUrl: config.redisUrl,
+    prefix: `limits:${config.pusher.appId}`,
+    onError: (error) =>
+      app.log.warn({ err: error }, 'limits: Redis unreachable, this instance counts alone'),
+  });
+  app.addHook('onClose', async () => limits.close());
+  const authService = createAuthService({
+    db: db.kysely,
+    repository: createAuthRepository(db.kysely),
+    limits,
+    login: config.login,
+    tokens: config.tokens,
+  });
   const messengerService = createMessengerService({
+    db: db.kysely,
     repository: createMessengerRepository(db.kysely),
     publisher: realtime.broadcaster,
+    limits,
     sendRate: config.sendRate,
     onPublishError: (error) =>
       app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
@@ -89,6 +125,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const external = config.pusher.external;
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin, {
+    https: config.publicUrl.protocol === 'https:',
     connectSources: external
       ? [
           `wss://*.pusher.com`,
@@ -99,14 +136,16 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(fastifyCookie);
   await app.register(authPlugin, { config, authService });
 
-  app.get(paths.config, async (request) =>
-    clientConfig(config, request.hostname, request.port ?? config.port),
-  );
+  const publicClientConfig = clientConfig(config);
+  app.get(paths.config, async (_request, reply) => {
+    void reply.header('cache-control', 'public, max-age=300');
+    return publicClientConfig;
+  });
   await app.register(authRoutes, {
     config,
     authService,
     onSessionEnded: (sessionHash) => realtime.closeSessionSockets(sessionHash),
-    demoAccounts: async () => (isDemoMode(config, db) ? listDemoAccounts(db) : []),
+    demoAccounts: async () => ((await isDemo()) ? listDemoAccounts(db) : undefined),
   });
   await app.register(messengerRoutes, { messengerService });
   await app.register(async (scope) => {

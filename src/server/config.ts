@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-const DEFAULT_PUSHER_SECRET = 'local-pusher-secret';
+/** Secrets published in earlier versions' defaults: never accepted, in any environment. */
+const WELL_KNOWN_PUSHER_SECRETS = new Set(['local-pusher-secret']);
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const positiveNumber = (fallback: number) => z.coerce.number().positive().default(fallback);
 
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -12,28 +16,43 @@ const envSchema = z.object({
   APP_KEY: z.string().min(1).default('local-app-key'),
   PUSHER_APP_ID: z.string().min(1).default('local-app'),
   PUSHER_KEY: z.string().min(1).default('local-pusher-key'),
-  PUSHER_SECRET: z.string().min(1).default(DEFAULT_PUSHER_SECRET),
+  PUSHER_SECRET: z.string().optional(),
   PUSHER_HOST: z.string().optional(),
   PUSHER_PORT: z.coerce.number().int().optional(),
   PUSHER_SCHEME: z.enum(['http', 'https']).optional(),
   PUSHER_CLUSTER: z.string().optional(),
   ALLOWED_ORIGINS: z.string().optional(),
   DEMO_SEED: z.enum(['on', 'off', 'auto', 'true', 'false', '1', '0']).default('auto'),
-  SEND_RATE_BURST: z.coerce.number().int().positive().default(150),
-  SEND_RATE_PER_SECOND: z.coerce.number().positive().default(20),
+  TRUST_PROXY: z.string().optional(),
+  SEND_RATE_BURST: positiveInt(30),
+  SEND_RATE_PER_SECOND: positiveNumber(2),
+  SEND_RATE_CONVERSATION_BURST: positiveInt(20),
+  SEND_RATE_CONVERSATION_PER_SECOND: positiveNumber(1),
+  LOGIN_FAILURES_PER_ACCOUNT: positiveInt(5),
+  LOGIN_FAILURES_PER_ADDRESS: positiveInt(50),
+  TOKEN_TTL_DAYS: positiveNumber(90),
+  TOKENS_PER_USER: positiveInt(20),
+  WS_MAX_CONNECTIONS: positiveInt(50_000),
+  WS_MAX_CONNECTIONS_PER_ADDRESS: positiveInt(200),
+  WS_AUTH_TIMEOUT: positiveNumber(30),
+  WS_FRAME_RATE_BURST: positiveInt(30),
+  WS_FRAME_RATE_PER_SECOND: positiveNumber(10),
   LOG_LEVEL: z.string().default('warn'),
   WS_ACTIVITY_TIMEOUT: z.coerce.number().int().positive().default(120),
   WS_PONG_TIMEOUT: z.coerce.number().int().positive().default(30),
-  TEST_DATABASE: z.enum(['sqlite', 'postgres']).optional(),
-  TEST_POSTGRES_URL: z.string().default('postgres://postgres@127.0.0.1:5432/test'),
-  TEST_REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  CI: z.string().optional(),
 });
+
+/** Fastify's `trustProxy`: off, on (every proxy), or the proxies' addresses / CIDRs. */
+export type TrustProxy = boolean | string[];
 
 export interface Config {
   env: string;
+  production: boolean;
   port: number;
   host: string;
+  /** The address users reach (links, the live endpoint's host in /messenger/config). */
+  publicUrl: URL;
+  trustProxy: TrustProxy;
   /** Origins allowed to open the live socket (the product's own first). */
   allowedOrigins: string[];
   databaseUrl: string;
@@ -42,7 +61,8 @@ export interface Config {
   pusher: {
     appId: string;
     key: string;
-    secret: string;
+    /** Unset: the embedded endpoint uses the secret kept in the database (generated on first start). */
+    secret: string | undefined;
     /** Set when a hosted / external Pusher-compatible service is used instead of the embedded one. */
     external:
       | {
@@ -55,16 +75,23 @@ export interface Config {
     activityTimeoutSeconds: number;
     pongTimeoutSeconds: number;
   };
+  /** Limits of the embedded live endpoint. */
+  websocket: {
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+    /** A socket with no authorized subscription for this long is closed. */
+    authTimeoutSeconds: number;
+    frameRate: { burst: number; perSecond: number };
+  };
   demoSeed: 'on' | 'off' | 'auto';
-  sendRate: { burst: number; perSecond: number };
+  sendRate: {
+    perUser: { burst: number; perSecond: number };
+    perConversation: { burst: number; perSecond: number };
+  };
+  login: { failuresPerAccount: number; failuresPerAddress: number };
+  tokens: { ttlDays: number; perUser: number };
   logLevel: string;
   secureCookies: boolean;
-  test: {
-    database: 'sqlite' | 'postgres' | undefined;
-    postgresUrl: string;
-    redisUrl: string;
-    ci: boolean;
-  };
 }
 
 const toSeedMode = (value: string): Config['demoSeed'] => {
@@ -73,7 +100,22 @@ const toSeedMode = (value: string): Config['demoSeed'] => {
   return 'auto';
 };
 
-/** Parses the environment once; overrides are for tests and harnesses. */
+const toTrustProxy = (value: string | undefined): TrustProxy => {
+  const text = (value ?? '').trim();
+  if (text === '' || text === 'false' || text === '0' || text === 'off') return false;
+  if (text === 'true' || text === 'on') return true;
+  // Fastify 5 ignores hop counts (it cannot tell a proxy from a client that way) and trusts nobody.
+  if (/^\d+$/.test(text))
+    throw new Error(
+      'TRUST_PROXY takes true or the proxies’ addresses / CIDRs (e.g. 10.0.0.0/8), not a hop count.',
+    );
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+};
+
+/** Parses the environment once; overrides are for tests. */
 export const loadConfig = (overrides: Record<string, string | undefined> = {}): Config => {
   const env = envSchema.parse({ ...process.env, ...overrides });
   const publicUrl =
@@ -87,13 +129,24 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     .map((origin) => origin.trim())
     .filter(Boolean);
   const externalPusher = Boolean(env.PUSHER_HOST ?? env.PUSHER_CLUSTER);
-  if (env.NODE_ENV === 'production' && env.PUSHER_SECRET === DEFAULT_PUSHER_SECRET) {
-    throw new Error('PUSHER_SECRET must be set in production (refusing the default secret).');
+  const pusherSecret = env.PUSHER_SECRET || undefined;
+  if (pusherSecret !== undefined && WELL_KNOWN_PUSHER_SECRETS.has(pusherSecret)) {
+    throw new Error(
+      'PUSHER_SECRET is a published default: set a secret of your own, or leave it unset to have one generated.',
+    );
+  }
+  if (externalPusher && pusherSecret === undefined) {
+    throw new Error(
+      'PUSHER_SECRET must be set when a hosted broadcaster (PUSHER_HOST / PUSHER_CLUSTER) is used.',
+    );
   }
   return {
     env: env.NODE_ENV,
+    production: env.NODE_ENV === 'production',
     port: env.PORT,
     host: env.HOST,
+    publicUrl: new URL(publicUrl),
+    trustProxy: toTrustProxy(env.TRUST_PROXY),
     allowedOrigins: [...new Set([...ownOrigins, ...extraOrigins])],
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL || undefined,
@@ -101,7 +154,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     pusher: {
       appId: env.PUSHER_APP_ID,
       key: env.PUSHER_KEY,
-      secret: env.PUSHER_SECRET,
+      secret: pusherSecret,
       external: externalPusher
         ? {
             host: env.PUSHER_HOST,
@@ -113,18 +166,26 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       activityTimeoutSeconds: env.WS_ACTIVITY_TIMEOUT,
       pongTimeoutSeconds: env.WS_PONG_TIMEOUT,
     },
+    websocket: {
+      maxConnections: env.WS_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: env.WS_MAX_CONNECTIONS_PER_ADDRESS,
+      authTimeoutSeconds: env.WS_AUTH_TIMEOUT,
+      frameRate: { burst: env.WS_FRAME_RATE_BURST, perSecond: env.WS_FRAME_RATE_PER_SECOND },
+    },
     demoSeed: toSeedMode(env.DEMO_SEED),
-    sendRate: { burst: env.SEND_RATE_BURST, perSecond: env.SEND_RATE_PER_SECOND },
+    sendRate: {
+      perUser: { burst: env.SEND_RATE_BURST, perSecond: env.SEND_RATE_PER_SECOND },
+      perConversation: {
+        burst: env.SEND_RATE_CONVERSATION_BURST,
+        perSecond: env.SEND_RATE_CONVERSATION_PER_SECOND,
+      },
+    },
+    login: {
+      failuresPerAccount: env.LOGIN_FAILURES_PER_ACCOUNT,
+      failuresPerAddress: env.LOGIN_FAILURES_PER_ADDRESS,
+    },
+    tokens: { ttlDays: env.TOKEN_TTL_DAYS, perUser: env.TOKENS_PER_USER },
     logLevel: env.LOG_LEVEL,
     secureCookies: publicUrl.startsWith('https:'),
-    test: {
-      database: env.TEST_DATABASE,
-      postgresUrl: env.TEST_POSTGRES_URL,
-      redisUrl: env.TEST_REDIS_URL,
-      ci: env.CI === 'true' || env.CI === '1',
-    },
   };
 };
-
-/** The environment to hand to a child process (harnesses start real server processes). */
-export const inheritedEnvironment = (): Record<string, string | undefined> => ({ ...process.env });

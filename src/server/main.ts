@@ -1,16 +1,22 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoMode, seedDemo } from './db/seed.js';
+import { decideDemoSeed, DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoMode, seedDemo } from './db/seed.js';
 
 /** `npm start` / `node dist/server/main.js`: migrate, seed the demo when asked, serve, stop cleanly. */
 const main = async () => {
   const config = loadConfig();
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
-  const demo = isDemoMode(config, db);
-  if (demo) await seedDemo(db);
+  const decision = await decideDemoSeed(config, db);
+  if (decision.seed) {
+    if (decision.warning) console.warn(`\n*** WARNING: ${decision.warning} ***\n`);
+    await seedDemo(db);
+  }
+  const demo = await isDemoMode(config, db);
   const { app } = await buildApp({ config, db });
+  if (!decision.seed && config.demoSeed !== 'off')
+    app.log.info(`demo data not seeded: ${decision.reason}`);
   app.addHook('onClose', async () => db.destroy());
   await app.listen({ port: config.port, host: config.host });
 

@@ -9,6 +9,7 @@ import {
 } from './models.js';
 
 import { MESSAGE_MAX_LENGTH, PAGE_LIMIT_MAX } from './paths.js';
+import { containsNul, hasVisibleText } from './text.js';
 
 export {
   BODY_LIMIT_BYTES,
@@ -18,10 +19,41 @@ export {
   paths,
 } from './paths.js';
 
-const id = z.coerce.number().int().positive();
+/** Largest id: ids are PostgreSQL `serial` (`integer`) columns. Ids are 1..ID_MAX. */
+export const ID_MAX = 2_147_483_647;
+const ID_MESSAGE = `must be a whole number from 1 to ${ID_MAX}.`;
+
+/** An id as the client sends it: a JSON number, or digits (route parameters, query strings, forms). */
+const idInput = (message: string) =>
+  z.union([z.number(), z.string().regex(/^\d{1,20}$/)], { error: message });
+const idRange = (message: string) => z.number().int(message).min(1, message).max(ID_MAX, message);
+
+/**
+ * An id (1..2,147,483,647) as a JSON number or digits: anything else (a bigger number, a fraction,
+ * `true`, `"1e3"`) is a 422 naming the field, never a database error.
+ */
+export const idSchema = idInput(ID_MESSAGE).transform(Number).pipe(idRange(ID_MESSAGE));
+const id = idSchema;
+const JOB_ID_MESSAGE = `must be null or a whole number from 1 to ${ID_MAX}.`;
+/** A job id, or `null` / `''` for "no job". */
 const nullableJobId = z
-  .union([z.null(), z.literal(''), z.coerce.number().int().positive()])
-  .transform((value) => (value === '' ? null : value));
+  .union([z.null(), z.literal(''), idInput(JOB_ID_MESSAGE)], { error: JOB_ID_MESSAGE })
+  .transform((value) => (value === null || value === '' ? null : Number(value)))
+  .pipe(idRange(JOB_ID_MESSAGE).nullable());
+
+/** Text that PostgreSQL can store: no NUL character. */
+const storableText = (field: string) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? `The ${field} field is required.`
+          : `The ${field} must be a string.`,
+    })
+    .refine((value) => !containsNul(value), {
+      message: `The ${field} may not contain a NUL character.`,
+      abort: true,
+    });
 
 /** Query parameters every messaging call carries. */
 export const defaultQuerySchema = z.object({
@@ -30,10 +62,7 @@ export const defaultQuerySchema = z.object({
 });
 
 export const initialDataQuerySchema = z.object({
-  job_id: z
-    .union([z.literal(''), z.coerce.number().int().positive()])
-    .optional()
-    .transform((value) => (value === '' || value === undefined ? null : value)),
+  job_id: nullableJobId.optional().transform((value) => value ?? null),
 });
 export type InitialDataQuery = z.infer<typeof initialDataQuerySchema>;
 
@@ -48,7 +77,11 @@ export const getMessageBodySchema = z.object({
   receiver_id: id,
   job_id: nullableJobId.optional().transform((value) => value ?? null),
   before: id.optional(),
-  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).optional(),
+  limit: z
+    .union([z.number(), z.string().regex(/^\d{1,20}$/)])
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
+    .optional(),
 });
 export type GetMessageBody = z.input<typeof getMessageBodySchema>;
 
@@ -68,13 +101,13 @@ export const sendMessageBodySchema = z.object({
   receiver_id: id,
   messenger_user: id,
   job_id: nullableJobId,
-  message: z
-    .string()
+  message: storableText('message')
     .transform((value) => value.trim())
     .pipe(
       z
         .string()
-        .min(1, 'The message field is required.')
+        // Only spaces, zero-width characters or bidi marks: nothing to show, so nothing to send.
+        .refine(hasVisibleText, { message: 'The message field is required.', abort: true })
         .max(
           MESSAGE_MAX_LENGTH,
           `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`,
@@ -100,6 +133,22 @@ export const credentialsSchema = z.object({
   password: z.string().min(1).max(1024),
 });
 export type Credentials = z.input<typeof credentialsSchema>;
+
+/** `POST /api/tokens`: the credentials, and optionally a name to recognise the token by. */
+export const tokenRequestSchema = credentialsSchema.extend({
+  name: storableText('name').trim().min(1).max(100).optional(),
+});
+export type TokenRequest = z.input<typeof tokenRequestSchema>;
+
+export const tokenSummarySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  expires_at: z.string(),
+});
+export const tokenListResponseSchema = z.object({ tokens: z.array(tokenSummarySchema) });
+export type TokenListResponse = z.infer<typeof tokenListResponseSchema>;
 
 export const loginResponseSchema = z.object({ user: authUserSchema });
 export const tokenResponseSchema = z.object({ token: z.string() });

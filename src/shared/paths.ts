@@ -12,6 +12,7 @@ export const paths = {
   login: '/login',
   logout: '/logout',
   tokens: '/api/tokens',
+  token: (tokenId: number) => `/api/tokens/${tokenId}`,
   demoAccounts: '/api/demo-accounts',
   initialData: '/load/messengers/initial/data',
   getMessage: '/user/get/message',

@@ -15,13 +15,19 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import * as initial from './migrations/001-initial.js';
+import * as hardening from './migrations/002-hardening.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** What repository functions take first: the database, or a transaction on it. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
+  /** PostgreSQL with a search_path of its own (tests): the schema its tables live in. */
+  schema?: string;
   destroy: () => Promise<void>;
 }
 
@@ -186,7 +192,12 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
   });
-  return { kysely, dialect, destroy: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect,
+    ...(options.searchPath ? { schema: options.searchPath } : {}),
+    destroy: () => kysely.destroy(),
+  };
 };
 
 const ARGUMENT = Symbol('prepared query argument');
@@ -233,11 +244,15 @@ export const prepareQuery = <A extends unknown[], O>(
 
 const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '001-initial': { up: (db) => initial.up(db, dialect) },
+  '002-hardening': { up: (db) => hardening.up(db) },
 });
 
 export const migrateToLatest = async (db: Db): Promise<void> => {
   const migrator = new Migrator({
     db: db.kysely,
+    // Kysely looks for its own tables in every schema unless told which: with several schemas in one
+    // database (tests), another schema's migration tables would be taken for this one's.
+    ...(db.schema ? { migrationTableSchema: db.schema } : {}),
     provider: { getMigrations: () => Promise.resolve(migrationsFor(db.dialect)) },
   });
   const { error, results } = await migrator.migrateToLatest();

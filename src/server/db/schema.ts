@@ -78,6 +78,18 @@ export interface ApiTokensTable {
   id: Generated<number>;
   user_id: number;
   token_hash: string;
+  /** Set by the owner when issuing it (shown in the list). */
+  name: string | null;
+  created_at: string;
+  /** Always set for new tokens; an expired token authenticates nobody. */
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+/** What a deployment keeps across restarts: the generated broadcaster secret, the demo marker. */
+export interface AppSettingsTable {
+  name: string;
+  value: string;
   created_at: string;
 }
 
@@ -90,6 +102,7 @@ export interface Database {
   chats: ChatsTable;
   sessions: SessionsTable;
   api_tokens: ApiTokensTable;
+  app_settings: AppSettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

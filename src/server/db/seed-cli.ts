@@ -6,6 +6,8 @@ import { seedDemo } from './seed.js';
 const config = loadConfig();
 const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);
+if (config.production)
+  console.warn('WARNING: seeding demo accounts (password "password") under NODE_ENV=production.');
 const seeded = await seedDemo(db);
 console.log(seeded ? 'Demo data seeded.' : 'Demo data already present; nothing changed.');
 await db.destroy();

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../test-support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../../../test-support/databases.js';
 import { DEMO_ACCOUNTS, seedDemo } from './seed.js';
 
 const dialect = inject('database');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import { hashPassword } from '../lib/crypto.js';
+import { readSetting, SETTING, settingOrInsert } from './app-settings.js';
 import type { Db } from './database.js';
 import type { Database } from './schema.js';
 
@@ -207,8 +208,39 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-export const isDemoMode = (config: Config, db: Db): boolean =>
-  config.demoSeed === 'on' || (config.demoSeed === 'auto' && db.dialect === 'sqlite');
+/**
+ * Demo mode: this database holds the demo data (it was seeded), and the configuration allows it.
+ * `auto` never counts under NODE_ENV=production; `off` never does.
+ */
+export const isDemoMode = async (config: Config, db: Db): Promise<boolean> => {
+  if (config.demoSeed === 'off') return false;
+  if (config.demoSeed === 'auto' && config.production) return false;
+  return (await readSetting(db.kysely, SETTING.demo)) !== undefined;
+};
+
+export type DemoDecision = { seed: false; reason: string } | { seed: true; warning?: string };
+
+/**
+ * Whether to seed the demo now. `auto` seeds only an empty database (no user at all) and never under
+ * NODE_ENV=production; a database seeded before (the demo marker) is topped up idempotently. `on`
+ * always seeds, and says loudly when that happens in production.
+ */
+export const decideDemoSeed = async (config: Config, db: Db): Promise<DemoDecision> => {
+  if (config.demoSeed === 'off') return { seed: false, reason: 'DEMO_SEED=off' };
+  if (config.demoSeed === 'on') {
+    return config.production
+      ? {
+          seed: true,
+          warning:
+            'DEMO_SEED=on under NODE_ENV=production: demo accounts with the password "password" are in this database and listed on the sign-in page. Never do this with real users.',
+        }
+      : { seed: true };
+  }
+  if (config.production) return { seed: false, reason: 'NODE_ENV=production' };
+  if ((await readSetting(db.kysely, SETTING.demo)) !== undefined) return { seed: true };
+  const anyUser = await db.kysely.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return anyUser ? { seed: false, reason: 'the database already holds users' } : { seed: true };
+};
 
 export const listDemoAccounts = async (db: Db) => {
   const rows = await db.kysely
@@ -231,12 +263,16 @@ export const seedDemo = async (db: Db, now = Date.now()): Promise<boolean> => {
     .select('id')
     .where('email', '=', DEMO_ACCOUNTS[0]?.email ?? '')
     .executeTakeFirst();
-  if (existing) return false;
+  if (existing) {
+    await settingOrInsert(db.kysely, SETTING.demo, 'seeded');
+    return false;
+  }
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
   const dateIn = (days: number) => new Date(now + days * 24 * 3600_000).toISOString().slice(0, 10);
 
   await db.kysely.transaction().execute(async (trx: Kysely<Database>) => {
+    await settingOrInsert(trx, SETTING.demo, 'seeded');
     const users = new Map<string, number>();
     for (const user of [...DEMO_ACCOUNTS, ...EXTRA_USERS]) {
       const image = `/images/${user.role === 'candidate' ? 'photos' : 'logos'}/${slug(user.name)}.svg`;

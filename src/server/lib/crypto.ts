@@ -36,6 +36,7 @@ export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('
 
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
+/** Constant-time comparison of two strings (their lengths are not secret here: tokens and signatures have fixed lengths). */
 export const safeEqual = (a: string, b: string): boolean => {
   const left = Buffer.from(a);
   const right = Buffer.from(b);

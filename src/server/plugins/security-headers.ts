@@ -1,9 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-/** CSP without inline scripts, no framing by other origins, no MIME sniffing, a strict referrer policy. */
+export interface SecurityHeadersOptions {
+  connectSources: string[];
+  /** Served over https (PUBLIC_URL): every response carries Strict-Transport-Security. */
+  https: boolean;
+}
+
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * CSP without inline scripts, no framing by other origins, no MIME sniffing, a strict referrer
+ * policy; HSTS under https; and no caching of anything answered to a signed-in user (a shared
+ * cache or the browser's back button must not hand one user's data to the next).
+ */
 export const securityHeadersPlugin = fp(
-  async (app: FastifyInstance, options: { connectSources: string[] }) => {
+  async (app: FastifyInstance, options: SecurityHeadersOptions) => {
     const csp = [
       "default-src 'self'",
       "script-src 'self'",
@@ -17,7 +29,10 @@ export const securityHeadersPlugin = fp(
       "form-action 'self'",
       "frame-ancestors 'self'",
     ].join('; ');
-    app.addHook('onSend', async (_request, reply, payload) => {
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (options.https) void reply.header('strict-transport-security', HSTS);
+      if (request.viewer && !reply.hasHeader('cache-control'))
+        void reply.header('cache-control', 'no-store');
       void reply.headers({
         'content-security-policy': csp,
         'x-content-type-options': 'nosniff',

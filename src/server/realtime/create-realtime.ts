@@ -11,6 +11,7 @@ import { PusherServer } from './pusher-server.js';
 import { RedisFanout, type FanoutMessage } from './redis-fanout.js';
 import { signChannel, signUser } from './signatures.js';
 import { createTriggerRoutes, noTriggerRoutes } from './trigger-api.js';
+import { SeenSignatures, sharedSignatureMemory, type SignatureMemory } from './trigger-verify.js';
 import type { Broadcaster, Realtime, RealtimeOptions } from './types.js';
 
 const assertSocketId = (socketId: string): void => {
@@ -28,6 +29,21 @@ const validateOptions = (options: RealtimeOptions): void => {
   }
   if (options.maxFrameBytes !== undefined && !(options.maxFrameBytes > 0)) {
     throw new TypeError('Realtime maxFrameBytes must be positive.');
+  }
+  for (const field of ['maxConnections', 'maxConnectionsPerAddress'] as const) {
+    const value = options[field];
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new TypeError(`Realtime ${field} must be a positive integer.`);
+    }
+  }
+  if (options.authTimeoutSeconds !== undefined && !(options.authTimeoutSeconds > 0)) {
+    throw new TypeError('Realtime authTimeoutSeconds must be positive.');
+  }
+  if (
+    options.frameRate !== undefined &&
+    !(options.frameRate.burst >= 1 && options.frameRate.perSecond > 0)
+  ) {
+    throw new TypeError('Realtime frameRate needs a burst of at least 1 and a positive rate.');
   }
 };
 
@@ -95,12 +111,21 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
     activityTimeoutSeconds: options.activityTimeoutSeconds,
     pongTimeoutSeconds: options.pongTimeoutSeconds,
     maxFrameBytes: options.maxFrameBytes,
+    maxConnections: options.maxConnections,
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress,
+    trustProxy: options.trustProxy,
+    authTimeoutSeconds: options.authTimeoutSeconds,
+    frameRate: options.frameRate,
+    allowPublicChannels: options.allowPublicChannels,
     logger,
   });
 
   let fanout: RedisFanout | undefined;
   let deliver: (prepared: PreparedEvent) => Promise<void>;
   let broadcaster: Broadcaster;
+  // Trigger signatures already used: in this process, and in Redis when instances share it.
+  let signatures: SignatureMemory = new SeenSignatures();
+  const redisPrefix = options.redisPrefix ?? `realtime:${options.appId}`;
   if (options.redisUrl) {
     const onMessage = (message: FanoutMessage): void => {
       switch (message.t) {
@@ -117,7 +142,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
     };
     fanout = new RedisFanout({
       url: options.redisUrl,
-      channel: `${options.redisPrefix ?? `realtime:${options.appId}`}:fanout`,
+      channel: `${redisPrefix}:fanout`,
       onMessage,
       logger,
       // Events published while the subscription was down never reached this instance's sockets:
@@ -130,6 +155,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
         );
       },
     });
+    signatures = sharedSignatureMemory(new SeenSignatures(), fanout, `${redisPrefix}:trigger-sig:`);
     const redisBroadcaster = new RedisBroadcaster(fanout);
     broadcaster = redisBroadcaster;
     deliver = (prepared) => redisBroadcaster.deliver(prepared);
@@ -150,6 +176,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       secret: options.secret,
       deliver: (event) =>
         deliver(prepareEvent(event.channels, event.name, event.data, event.socketId)),
+      signatures,
       logger,
     }),
     authorizeChannel,

@@ -24,10 +24,18 @@ export const MAX_BATCH_EVENTS = 10;
 export const MAX_EVENT_DATA_BYTES = 10_240;
 /** Default limit of one incoming websocket frame (bytes). */
 export const DEFAULT_MAX_FRAME_BYTES = 10_240;
-/** Per-connection subscription cap (public channels are allowed, so bound the memory one socket can pin). */
+/** Per-connection subscription cap (bounds the memory one socket can pin). */
 export const MAX_CHANNELS_PER_CONNECTION = 100;
 /** Longest user id accepted in presence channel_data / user_data. */
 export const MAX_USER_ID_LENGTH = 128;
+
+/** Default limits of the endpoint (the app passes the configured ones: WS_* in config.ts). */
+export const DEFAULT_MAX_CONNECTIONS = 50_000;
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 200;
+export const DEFAULT_AUTH_TIMEOUT_SECONDS = 30;
+export const DEFAULT_FRAME_RATE = { burst: 30, perSecond: 10 } as const;
+/** Frames dropped in a row (over the rate) before the socket is closed: a flood, not a burst. */
+export const MAX_DROPPED_FRAMES_IN_ROW = 100;
 
 /** Close codes / pusher:error codes (4000–4099: don't reconnect, 4100–4199: back off, 4200–4299: reconnect now). */
 export const CloseCode = {
@@ -37,10 +45,20 @@ export const CloseCode = {
   UnsupportedProtocolVersion: 4007,
   /** Connection is unauthorized: failed sign-in, or its session ended (logout). */
   Unauthorized: 4009,
+  /**
+   * Over capacity: too many sockets (in all, or from one address), or a socket that keeps flooding
+   * frames. pusher-js backs off before it reconnects.
+   */
+  OverCapacity: 4100,
   /** Generic reconnect immediately (server shutting down). */
   Reconnect: 4200,
   /** No reply to a ping within the pong timeout. */
   PongNotReceived: 4201,
+  /**
+   * No authorized subscription or sign-in for the auth timeout (Pusher's "closed after
+   * inactivity"). pusher-js reconnects at once: a page whose auth call failed gets a fresh try.
+   */
+  AuthTimeout: 4202,
 } as const;
 
 /** pusher:error codes for errors that do not close the connection. */
@@ -49,6 +67,8 @@ export const ErrorCode = {
   InvalidMessage: 4200,
   /** Client events (`client-…`) are not enabled: messages go through the HTTP API only. */
   ClientEventRejected: 4301,
+  /** Frames over the socket's rate are dropped unread (Pusher's "client event rate limit reached"). */
+  RateLimited: 4301,
 } as const;
 
 export type ChannelKind = 'public' | 'private' | 'presence' | 'server-to-user';

@@ -1,49 +1,24 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { describe, expect, it } from 'vitest';
+import { nextEvent, pusherJsClient, subscribed } from '../../../test-support/pusher-js.js';
+import { RawSocket } from '../../../test-support/raw-socket.js';
+import { pusherCredentials } from '../../../test-support/server-process.js';
+import {
+  TEST_ORIGIN,
+  useRealtimeInstances,
+  type Instance,
+} from '../../../test-support/test-app.js';
+import { until, within } from '../../../test-support/wait.js';
 import { createRealtime } from './create-realtime.js';
 import { signChannel, signUser } from './signatures.js';
-import {
-  RawClient,
-  TEST_ORIGIN,
-  credentials,
-  disconnectPusher,
-  nextEvent,
-  pusherJsClient,
-  startInstance,
-  subscribed,
-  until,
-  within,
-  type Instance,
-  type PusherJs,
-} from './test-kit.js';
 
 const CHAT_EVENT = 'App\\Events\\ChatMessage';
 const chat = (id: number, message = `message ${id}`) => ({
   chatMessage: { id, sender_id: 1, receiver_id: 2, messenger_user_id: 3, job_id: null, message },
 });
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-const track = <T extends { close(): Promise<unknown> | void }>(thing: T): T => {
-  cleanups.push(() => thing.close());
-  return thing;
-};
-const trackPusher = (pusher: PusherJs): PusherJs => {
-  cleanups.push(() => disconnectPusher(pusher));
-  return pusher;
-};
-
-afterEach(async () => {
-  // Clients first, then servers.
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-const start = async (overrides: Parameters<typeof startInstance>[0] = {}): Promise<Instance> => {
-  const instance = await startInstance(overrides);
-  cleanups.unshift(() => instance.close());
-  return instance;
-};
+const { start, track, trackPusher } = useRealtimeInstances();
 
 /** pusher-js authorized the way /broadcasting/auth does it: through realtime.authorizeChannel. */
 const appClient = (instance: Instance) =>
@@ -67,7 +42,7 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('sends protocol-7 frames: connection_established data and event data are JSON strings', async () => {
     const instance = await start({ activityTimeoutSeconds: 45 });
-    const client = track(await RawClient.connect(instance.socketUrl()));
+    const client = track(await RawSocket.connect(instance.socketUrl()));
     const established = await client.next((f) => f.event === 'pusher:connection_established');
     expect(typeof established.data).toBe('string');
     const data = JSON.parse(established.data as string) as {
@@ -124,12 +99,10 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('refuses forged, transplanted and other-channel signatures, and delivers nothing on them', async () => {
     const instance = await start();
-    const { client, socketId } = await RawClient.established(instance.socketUrl());
-    track(client);
-    const { socketId: otherSocketId, client: other } = await RawClient.established(
-      instance.socketUrl(),
-    );
-    track(other);
+    const client = track(await RawSocket.open(instance.socketUrl()));
+    const { socketId } = client;
+    const other = track(await RawSocket.open(instance.socketUrl()));
+    const otherSocketId = other.socketId;
     const target = 'private-chat.2';
     const attempts: Record<string, string | undefined> = {
       'no auth': undefined,
@@ -199,7 +172,7 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('refuses an unknown app key with pusher:error 4001 and close code 4001', async () => {
     const instance = await start();
-    const client = track(await RawClient.connect(instance.socketUrl('not-the-key')));
+    const client = track(await RawSocket.connect(instance.socketUrl('not-the-key')));
     const error = await client.next((f) => f.event === 'pusher:error');
     expect(error.data).toMatchObject({ code: 4001 });
     expect((await within(client.closed, 'close')).code).toBe(4001);
@@ -209,14 +182,13 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
   it('refuses an unsupported protocol version with 4007', async () => {
     const instance = await start();
     const url = `ws://127.0.0.1:${instance.port}/app/${instance.options.key}?protocol=4`;
-    const client = track(await RawClient.connect(url));
+    const client = track(await RawSocket.connect(url));
     expect((await within(client.closed, 'close')).code).toBe(4007);
   });
 
   it('answers pusher:ping with pusher:pong and WebSocket pings with pongs', async () => {
     const instance = await start();
-    const { client } = await RawClient.established(instance.socketUrl());
-    track(client);
+    const client = track(await RawSocket.open(instance.socketUrl()));
     client.send({ event: 'pusher:ping', data: {} });
     expect((await client.next((f) => f.event === 'pusher:pong')).event).toBe('pusher:pong');
     const pong = within(
@@ -230,8 +202,7 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
   it('pings a silent socket and closes it with 4201 when no pong comes back', async () => {
     const instance = await start({ activityTimeoutSeconds: 1, pongTimeoutSeconds: 1 });
     // autoPong: false, so not even WebSocket-level pings are answered.
-    const { client } = await RawClient.established(instance.socketUrl(), { autoPong: false });
-    track(client);
+    const client = track(await RawSocket.open(instance.socketUrl(), { autoPong: false }));
     const wsPing = within(
       new Promise<void>((resolve) => client.ws.once('ping', () => resolve())),
       'ws ping',
@@ -245,8 +216,7 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('keeps a socket that answers pings', async () => {
     const instance = await start({ activityTimeoutSeconds: 1, pongTimeoutSeconds: 1 });
-    const { client } = await RawClient.established(instance.socketUrl(), { autoPong: false });
-    track(client);
+    const client = track(await RawSocket.open(instance.socketUrl(), { autoPong: false }));
     let closedEarly = false;
     void client.closed.then(() => (closedEarly = true));
     // Three rounds of ping → pong: each next ping comes only because the socket stayed open.
@@ -260,8 +230,8 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('refuses client events and malformed frames with pusher:error and keeps the connection', async () => {
     const instance = await start();
-    const { client, socketId } = await RawClient.established(instance.socketUrl());
-    track(client);
+    const client = track(await RawSocket.open(instance.socketUrl()));
+    const { socketId } = client;
     await client.subscribe(
       'private-chat.1',
       signChannel(instance.options, socketId, 'private-chat.1'),
@@ -296,55 +266,33 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('closes a socket that sends a frame over the size limit with 1009', async () => {
     const instance = await start({ maxFrameBytes: 1024 });
-    const { client } = await RawClient.established(instance.socketUrl());
-    track(client);
+    const client = track(await RawSocket.open(instance.socketUrl()));
     client.send({ event: 'pusher:ping', data: { padding: 'x'.repeat(2048) } });
     expect((await within(client.closed, 'close 1009')).code).toBe(1009);
   });
 
   it('refuses a websocket from a foreign Origin with 403, accepts the allowed one and none', async () => {
     const instance = await start();
-    const status = await within(
-      new Promise<number>((resolve, reject) => {
-        const ws = new WebSocket(instance.socketUrl(), { origin: 'https://evil.example' });
-        ws.on('unexpected-response', (_req, res) => {
-          resolve(res.statusCode ?? 0);
-          ws.terminate();
-        });
-        ws.on('open', () => reject(new Error('opened')));
-        ws.on('error', () => undefined);
-      }),
-      'refused upgrade',
-    );
-    expect(status).toBe(403);
-    const allowed = track(await RawClient.connect(instance.socketUrl(), { origin: TEST_ORIGIN }));
+    expect(
+      await RawSocket.upgradeStatus(instance.socketUrl(), { origin: 'https://evil.example' }),
+    ).toBe(403);
+    const allowed = track(await RawSocket.connect(instance.socketUrl(), { origin: TEST_ORIGIN }));
     await allowed.next((f) => f.event === 'pusher:connection_established');
-    const noOrigin = track(await RawClient.connect(instance.socketUrl()));
+    const noOrigin = track(await RawSocket.connect(instance.socketUrl()));
     await noOrigin.next((f) => f.event === 'pusher:connection_established');
   });
 
   it('answers upgrades on other paths with 404 when nobody else handles them', async () => {
     const instance = await start();
-    const status = await within(
-      new Promise<number>((resolve) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${instance.port}/elsewhere`);
-        ws.on('unexpected-response', (_req, res) => {
-          resolve(res.statusCode ?? 0);
-          ws.terminate();
-        });
-        ws.on('error', () => resolve(-1));
-      }),
-      '404 upgrade',
-    );
-    expect(status).toBe(404);
+    expect(await RawSocket.upgradeStatus(`ws://127.0.0.1:${instance.port}/elsewhere`)).toBe(404);
   });
 
   it('presence: member_added once per user however many sockets, member_removed after the last', async () => {
     const instance = await start();
     const channel = 'presence-room';
     const join = async (userId: string) => {
-      const { client, socketId } = await RawClient.established(instance.socketUrl());
-      track(client);
+      const client = track(await RawSocket.open(instance.socketUrl()));
+      const { socketId } = client;
       const channelData = JSON.stringify({
         user_id: userId,
         user_info: { name: `user ${userId}` },
@@ -357,7 +305,7 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
       expect(answer.event).toBe('pusher_internal:subscription_succeeded');
       return { client, answer };
     };
-    const memberEvents = (client: RawClient) =>
+    const memberEvents = (client: RawSocket) =>
       client.frames
         .filter((f) => f.event.startsWith('pusher_internal:member_'))
         .map(
@@ -438,8 +386,8 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('signs in users (pusher:signin) and refuses a forged sign-in with 4009', async () => {
     const instance = await start();
-    const { client, socketId } = await RawClient.established(instance.socketUrl());
-    track(client);
+    const client = track(await RawSocket.open(instance.socketUrl()));
+    const { socketId } = client;
     const { auth, user_data } = instance.realtime.authenticateUser(socketId, {
       id: '7',
       user_info: { name: 'Sara' },
@@ -453,10 +401,8 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     );
     expect((await client.subscribe('#server-to-user-8')).event).toBe('pusher:subscription_error');
 
-    const { client: forger, socketId: forgerId } = await RawClient.established(
-      instance.socketUrl(),
-    );
-    track(forger);
+    const forger = track(await RawSocket.open(instance.socketUrl()));
+    const forgerId = forger.socketId;
     forger.send({ event: 'pusher:signin', data: { auth, user_data } }); // signed for another socket
     expect((await forger.next((f) => f.event === 'pusher:error')).data).toMatchObject({
       code: 4009,
@@ -487,12 +433,10 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('closeSessionSockets closes the sockets of that session with 4009 and stops delivery to them', async () => {
     const instance = await start();
-    const { client: loggedOut, socketId } = await RawClient.established(instance.socketUrl());
-    track(loggedOut);
-    const { client: otherSession, socketId: otherId } = await RawClient.established(
-      instance.socketUrl(),
-    );
-    track(otherSession);
+    const loggedOut = track(await RawSocket.open(instance.socketUrl()));
+    const { socketId } = loggedOut;
+    const otherSession = track(await RawSocket.open(instance.socketUrl()));
+    const otherId = otherSession.socketId;
     for (const [client, id] of [
       [loggedOut, socketId],
       [otherSession, otherId],
@@ -515,8 +459,7 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
   });
 
   it('shuts down with 4200; pusher-js reconnects and re-subscribes by itself to a new instance on the same port', async () => {
-    const first = await startInstance();
-    cleanups.unshift(() => first.close());
+    const first = await start();
     const pusher = trackPusher(
       pusherJsClient(first, (socketId, channel) =>
         first.realtime.authorizeChannel(socketId, channel),
@@ -530,7 +473,7 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
       const code = error.error?.data?.code;
       if (code !== undefined) closeCodes.push(code);
     });
-    const raw = track(await RawClient.connect(first.socketUrl()));
+    const raw = track(await RawSocket.connect(first.socketUrl()));
 
     await first.close();
     expect((await within(raw.closed, 'close 4200')).code).toBe(4200);
@@ -550,7 +493,7 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
 
   it('closing the http server (Fastify app.close with an onClose hook) shuts the endpoint down with 4200', async () => {
     const options = {
-      ...credentials(),
+      ...pusherCredentials(),
       allowedOrigins: [],
       activityTimeoutSeconds: 30,
       pongTimeoutSeconds: 30,
@@ -562,7 +505,7 @@ describe('embedded Pusher endpoint (protocol 7)', () => {
     await app.register(realtime.triggerRoutes);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
-    const { client } = await RawClient.established(`ws://127.0.0.1:${port}/app/${options.key}`);
+    const client = await RawSocket.open(`ws://127.0.0.1:${port}/app/${options.key}`);
     await within(app.close(), 'app.close() with open websockets');
     expect((await within(client.closed, 'close 4200')).code).toBe(4200);
     expect(realtime.connectionCount()).toBe(0);

@@ -1,12 +1,20 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { clientAddressResolver } from '../lib/client-address.js';
+import { safeEqual } from '../lib/crypto.js';
 import { ChannelRegistry, type Subscriber } from './channel-registry.js';
+import { FrameBudget } from './frame-budget.js';
 import {
   CloseCode,
+  DEFAULT_AUTH_TIMEOUT_SECONDS,
+  DEFAULT_FRAME_RATE,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_FRAME_BYTES,
   ErrorCode,
   MAX_CHANNELS_PER_CONNECTION,
+  MAX_DROPPED_FRAMES_IN_ROW,
   MIN_PROTOCOL_VERSION,
   PING_FRAME,
   PONG_FRAME,
@@ -25,8 +33,8 @@ import {
   unsubscribeDataSchema,
   userDataSchema,
 } from './protocol.js';
-import { safeEqual, verifyChannelAuth, verifyUserAuth } from './signatures.js';
-import type { RealtimeLogger } from './types.js';
+import { verifyChannelAuth, verifyUserAuth } from './signatures.js';
+import type { RealtimeLogger, RealtimeOptions } from './types.js';
 
 /** The websocket path prefix: `/app/{key}`. */
 export const SOCKET_PATH_PREFIX = '/app/';
@@ -35,15 +43,17 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** After sending a close frame, how long the peer has to answer before the socket is destroyed. */
 const CLOSE_GRACE_MS = 3_000;
 
-export interface PusherServerOptions {
-  key: string;
-  secret: string;
-  allowedOrigins: string[];
-  activityTimeoutSeconds: number;
-  pongTimeoutSeconds: number;
-  maxFrameBytes?: number | undefined;
-  logger?: RealtimeLogger | undefined;
-}
+/** The embedded endpoint's part of the realtime options (no app id, Redis or hosted service). */
+export type PusherServerOptions = Omit<
+  RealtimeOptions,
+  'appId' | 'redisUrl' | 'redisPrefix' | 'external'
+>;
+
+/** Channels that only a signature (checked on subscribe) lets a socket into. */
+const isAuthorizedChannel = (channel: string): boolean => {
+  const kind = channelKind(channel);
+  return kind === 'private' || kind === 'presence';
+};
 
 class Connection implements Subscriber {
   /** channel → presence user id (undefined for non-presence channels). */
@@ -52,13 +62,26 @@ class Connection implements Subscriber {
   userId: string | undefined;
   lastSeen = Date.now();
   pingSentAt: number | undefined;
+  /**
+   * Since when the socket has had no authorized channel and no sign-in (undefined while it has
+   * one): an unauthorized socket costs memory and gets nothing, so it is closed after a while.
+   */
+  unauthorizedSince: number | undefined = Date.now();
   /** Set once the connection is being closed: it is out of every channel and gets nothing more. */
   closed = false;
 
   constructor(
     readonly id: string,
     readonly ws: WebSocket,
+    /** The client's address, as counted against the per-address cap. */
+    readonly address: string,
+    readonly frames: FrameBudget,
   ) {}
+
+  /** Signed in, or in a channel whose signature was checked. */
+  get authorized(): boolean {
+    return this.userId !== undefined || [...this.channels.keys()].some(isAuthorizedChannel);
+  }
 
   send(frame: string): void {
     if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
@@ -111,8 +134,16 @@ export class PusherServer {
   private readonly activityTimeoutSeconds: number;
   private readonly activityMs: number;
   private readonly pongMs: number;
+  private readonly authMs: number;
+  private readonly maxConnections: number;
+  private readonly maxConnectionsPerAddress: number;
+  private readonly frameRate: { burst: number; perSecond: number };
+  private readonly allowPublicChannels: boolean;
+  private readonly addressOf: (req: IncomingMessage) => string;
   private readonly logger: RealtimeLogger | undefined;
   private readonly connections = new Map<string, Connection>();
+  /** Open connections per client address (entries at 0 are removed). */
+  private readonly perAddress = new Map<string, number>();
   /** Every upgraded socket until it is fully closed (including ones being closed). */
   private readonly sockets = new Set<WebSocket>();
   private readonly registry = new ChannelRegistry<Connection>();
@@ -132,6 +163,14 @@ export class PusherServer {
     this.allowedOrigins = new Set(options.allowedOrigins.map(normalizeOrigin));
     this.activityMs = options.activityTimeoutSeconds * 1000;
     this.pongMs = options.pongTimeoutSeconds * 1000;
+    this.authMs = (options.authTimeoutSeconds ?? DEFAULT_AUTH_TIMEOUT_SECONDS) * 1000;
+    this.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    this.maxConnectionsPerAddress =
+      options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+    this.frameRate = options.frameRate ?? DEFAULT_FRAME_RATE;
+    this.allowPublicChannels = options.allowPublicChannels ?? false;
+    // Compiled now, so that a malformed proxy address fails at start rather than on an upgrade.
+    this.addressOf = clientAddressResolver(options.trustProxy ?? false);
     this.logger = options.logger;
     this.activityTimeoutSeconds = options.activityTimeoutSeconds;
     this.wss = new WebSocketServer({
@@ -280,10 +319,18 @@ export class PusherServer {
     }
     const appKey = pathname.slice(SOCKET_PATH_PREFIX.length);
     const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, appKey, query));
+    const address = this.addressOf(req);
+    this.wss.handleUpgrade(req, socket, head, (ws) =>
+      this.onConnection(ws, appKey, query, address),
+    );
   }
 
-  private onConnection(ws: WebSocket, appKey: string, query: URLSearchParams): void {
+  private onConnection(
+    ws: WebSocket,
+    appKey: string,
+    query: URLSearchParams,
+    address: string,
+  ): void {
     this.sockets.add(ws);
     ws.once('close', () => this.sockets.delete(ws));
     ws.on('error', (error) => this.logger?.info({ err: error }, 'realtime: websocket error'));
@@ -299,11 +346,30 @@ export class PusherServer {
       return this.refuse(ws, CloseCode.UnsupportedProtocolVersion, 'Unsupported protocol version');
     }
     if (this.closing) return this.refuse(ws, CloseCode.Reconnect, 'Server shutting down');
+    // Over a cap the upgrade still succeeds: pusher-js understands a 4100 close (it backs off and
+    // retries), while a refused upgrade looks like a network failure to it.
+    const fromAddress = this.perAddress.get(address) ?? 0;
+    if (
+      this.connections.size >= this.maxConnections ||
+      fromAddress >= this.maxConnectionsPerAddress
+    ) {
+      this.logger?.info(
+        { address, fromAddress, total: this.connections.size },
+        'realtime: websocket refused, over capacity',
+      );
+      return this.refuse(ws, CloseCode.OverCapacity, 'Over capacity');
+    }
 
     let socketId = generateSocketId();
     while (this.connections.has(socketId)) socketId = generateSocketId();
-    const conn = new Connection(socketId, ws);
+    const conn = new Connection(
+      socketId,
+      ws,
+      address,
+      new FrameBudget(this.frameRate.burst, this.frameRate.perSecond),
+    );
     this.connections.set(socketId, conn);
+    this.perAddress.set(address, fromAddress + 1);
 
     ws.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary));
     ws.on('pong', () => conn.markAlive());
@@ -325,6 +391,8 @@ export class PusherServer {
   private onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
     conn.markAlive();
     if (conn.closed) return;
+    // Over the rate, a frame is dropped before it is read: a flood costs no parsing.
+    if (!conn.frames.take()) return this.dropFrame(conn);
     if (isBinary)
       return conn.send(encodeError(ErrorCode.InvalidMessage, 'Binary frames are not supported.'));
     let json: unknown;
@@ -367,6 +435,21 @@ export class PusherServer {
     conn.send(encodeError(ErrorCode.InvalidMessage, 'Unsupported event.'));
   }
 
+  /** The first frame dropped in a row is answered (4301); a long run of them closes the socket (4100). */
+  private dropFrame(conn: Connection): void {
+    const dropped = conn.frames.droppedInRow;
+    if (dropped === 1) {
+      conn.send(encodeError(ErrorCode.RateLimited, 'Client event rate limit reached'));
+    } else if (dropped >= MAX_DROPPED_FRAMES_IN_ROW) {
+      this.logger?.info(
+        { socketId: conn.id, address: conn.address },
+        'realtime: websocket closed for flooding frames',
+      );
+      conn.send(encodeError(CloseCode.OverCapacity, 'Over capacity: too many frames.'));
+      this.shutdown(conn, CloseCode.OverCapacity, 'Over capacity');
+    }
+  }
+
   private subscribe(conn: Connection, data: unknown): void {
     const parsed = subscribeDataSchema.safeParse(data);
     if (!parsed.success)
@@ -388,11 +471,16 @@ export class PusherServer {
 
     switch (kind) {
       case 'public':
+        // Open to any socket without a signature: each would pin memory and keep its socket alive.
+        if (!this.allowPublicChannels) {
+          return this.refuseSubscription(conn, channel, 'Public channels are not enabled.', 403);
+        }
         break;
       case 'private':
         if (!verifyChannelAuth(this.credentials, auth, conn.id, channel)) {
           return this.refuseSubscription(conn, channel, 'Invalid signature.');
         }
+        conn.unauthorizedSince = undefined;
         break;
       case 'server-to-user':
         if (conn.userId === undefined || channel !== `${SERVER_TO_USER_PREFIX}${conn.userId}`) {
@@ -416,6 +504,7 @@ export class PusherServer {
         if (!presence.success)
           return this.refuseSubscription(conn, channel, 'Invalid channel_data.', 400);
         const { user_id: userId, user_info: userInfo } = presence.data;
+        conn.unauthorizedSince = undefined;
         conn.channels.set(channel, userId);
         const { added } = this.registry.addPresence(channel, conn, userId, userInfo);
         conn.send(this.subscriptionSucceeded(channel, true));
@@ -455,6 +544,10 @@ export class PusherServer {
   private leave(conn: Connection, channel: string): void {
     const presenceUserId = conn.channels.get(channel);
     conn.channels.delete(channel);
+    // Its last authorized channel left: the auth timeout starts again.
+    if (!conn.closed && conn.unauthorizedSince === undefined && !conn.authorized) {
+      conn.unauthorizedSince = Date.now();
+    }
     const { removedUserId } = this.registry.remove(channel, conn, presenceUserId);
     if (removedUserId !== undefined) {
       const frame = encodeEvent(
@@ -488,6 +581,7 @@ export class PusherServer {
       if (conn.channels.has(previous)) this.leave(conn, previous);
     }
     conn.userId = user.data.id;
+    conn.unauthorizedSince = undefined;
     conn.send(
       encodeEvent('pusher:signin_success', JSON.stringify({ user_data: parsed.data.user_data })),
     );
@@ -518,6 +612,9 @@ export class PusherServer {
     if (conn.closed) return;
     conn.closed = true;
     this.connections.delete(conn.id);
+    const fromAddress = (this.perAddress.get(conn.address) ?? 1) - 1;
+    if (fromAddress > 0) this.perAddress.set(conn.address, fromAddress);
+    else this.perAddress.delete(conn.address);
     for (const channel of [...conn.channels.keys()]) this.leave(conn, channel);
     for (const sessionKey of conn.sessions) {
       const set = this.sessions.get(sessionKey);
@@ -529,16 +626,30 @@ export class PusherServer {
 
   private startHeartbeat(): void {
     if (this.heartbeat) return;
-    const tickMs = Math.max(100, Math.min(5_000, Math.min(this.activityMs, this.pongMs) / 4));
+    const tickMs = Math.max(
+      100,
+      Math.min(5_000, Math.min(this.activityMs, this.pongMs, this.authMs) / 4),
+    );
     this.heartbeat = setInterval(() => this.checkLiveness(), tickMs);
     this.heartbeat.unref();
   }
 
-  /** Pings sockets silent for activity_timeout; closes (4201) those that did not answer within the pong timeout. */
+  /**
+   * Closes (4202) sockets left without authorization for the auth timeout; pings sockets silent for
+   * activity_timeout; closes (4201) those that did not answer within the pong timeout.
+   */
   private checkLiveness(): void {
     const now = Date.now();
     for (const conn of this.connections.values()) {
-      if (conn.pingSentAt !== undefined) {
+      if (conn.unauthorizedSince !== undefined && now - conn.unauthorizedSince >= this.authMs) {
+        conn.send(
+          encodeError(
+            CloseCode.AuthTimeout,
+            'No authorized subscription: reconnect and try again.',
+          ),
+        );
+        this.shutdown(conn, CloseCode.AuthTimeout, 'No authorized subscription');
+      } else if (conn.pingSentAt !== undefined) {
         if (now - conn.pingSentAt >= this.pongMs) {
           this.shutdown(conn, CloseCode.PongNotReceived, 'Pong reply not received');
         }

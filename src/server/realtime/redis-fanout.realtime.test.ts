@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import PusherServer from 'pusher';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextEvent, pusherJsClient, subscribed } from '../../../test-support/pusher-js.js';
+import { settings } from '../../../test-support/settings.js';
+import { pusherCredentials } from '../../../test-support/server-process.js';
+import { useRealtimeInstances, type Instance } from '../../../test-support/test-app.js';
+import { sleep, until, within } from '../../../test-support/wait.js';
 import { createRealtime } from './create-realtime.js';
-import {
-  RawClient,
-  TEST_REDIS_URL,
-  credentials,
-  nextEvent,
-  pusherJsClient,
-  disconnectPusher,
-  startInstance,
-  subscribed,
-  until,
-  within,
-  type Instance,
-} from './test-kit.js';
 
 const CHAT_EVENT = 'App\\Events\\ChatMessage';
 /** One pub/sub prefix per test run, so parallel runs and other suites never cross. */
@@ -23,52 +16,31 @@ const runPrefix = `realtime-test:${randomUUID()}`;
 
 let admin: Redis;
 beforeAll(async () => {
-  admin = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  admin = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await admin.connect();
 });
 afterAll(async () => {
   await admin.quit();
 });
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const { start, track, trackPusher, subscriber } = useRealtimeInstances();
 
 /** Two instances of one deployment (same credentials and prefix) sharing Redis. */
 const startPair = async (): Promise<[Instance, Instance]> => {
   const shared = {
-    ...credentials(),
-    redisUrl: TEST_REDIS_URL,
+    ...pusherCredentials(),
+    redisUrl: settings.redisUrl,
     redisPrefix: `${runPrefix}:${randomUUID()}`,
   };
-  const a = await startInstance(shared);
-  const b = await startInstance(shared);
-  cleanups.push(
-    () => a.close(),
-    () => b.close(),
-  );
-  return [a, b];
-};
-
-const subscriber = async (instance: Instance, channel: string) => {
-  const { client, socketId } = await RawClient.established(instance.socketUrl());
-  cleanups.unshift(() => client.close());
-  const answer = await client.subscribe(
-    channel,
-    instance.realtime.authorizeChannel(socketId, channel).auth,
-  );
-  expect(answer.event).toBe('pusher_internal:subscription_succeeded');
-  return { client, socketId };
+  return [await start(shared), await start(shared)];
 };
 
 describe('multi-instance fan-out through Redis', () => {
   it('a pusher-js client on A receives what is published through B (broadcaster and HTTP API)', async () => {
     const [a, b] = await startPair();
-    const pusher = pusherJsClient(a, (socketId, channel) =>
-      b.realtime.authorizeChannel(socketId, channel),
+    const pusher = trackPusher(
+      pusherJsClient(a, (socketId, channel) => b.realtime.authorizeChannel(socketId, channel)),
     );
-    cleanups.unshift(() => disconnectPusher(pusher));
     const channel = pusher.subscribe('private-chat.11');
     await subscribed(channel);
 
@@ -93,8 +65,9 @@ describe('multi-instance fan-out through Redis', () => {
 
   it('delivers once per socket, in publish order, and honours the exclusion on every instance', async () => {
     const [a, b] = await startPair();
-    const { client: onA, socketId: senderId } = await subscriber(a, 'private-chat.12');
-    const { client: onB } = await subscriber(b, 'private-chat.12');
+    const onA = await subscriber(a, 'private-chat.12');
+    const senderId = onA.socketId;
+    const onB = await subscriber(b, 'private-chat.12');
     for (let i = 1; i <= 20; i++) {
       await b.realtime.broadcaster.publish(
         ['private-chat.12'],
@@ -114,8 +87,10 @@ describe('multi-instance fan-out through Redis', () => {
 
   it('closeSessionSockets through B closes a socket on A that was authorized through B', async () => {
     const [a, b] = await startPair();
-    const { client: loggedOut, socketId } = await subscriber(a, 'private-chat.13');
-    const { client: stays, socketId: otherId } = await subscriber(a, 'private-chat.13');
+    const loggedOut = await subscriber(a, 'private-chat.13');
+    const { socketId } = loggedOut;
+    const stays = await subscriber(a, 'private-chat.13');
+    const otherId = stays.socketId;
     // The auth request went to B; the socket lives on A.
     b.realtime.bindSocketToSession(socketId, 'session-x');
     b.realtime.bindSocketToSession(otherId, 'session-y');
@@ -132,7 +107,7 @@ describe('multi-instance fan-out through Redis', () => {
 
   it('after the Redis connections are dropped, tells its sockets to reconnect (4200) and keeps delivering', async () => {
     const [a, b] = await startPair();
-    const { client } = await subscriber(a, 'private-chat.14');
+    const client = await subscriber(a, 'private-chat.14');
     const prefix = (a.options.redisPrefix ?? '').replace(/[^A-Za-z0-9_.:-]/g, '_');
     const list = (await admin.client('LIST')) as string;
     const ours = list
@@ -151,7 +126,7 @@ describe('multi-instance fan-out through Redis', () => {
     // re-subscribed, A closes them with 4200 so that pusher-js reconnects at once and pages catch up.
     const closed = await within(client.closed, 'close 4200 after the re-subscription', 20_000);
     expect(closed.code).toBe(4200);
-    const { client: fresh } = await subscriber(a, 'private-chat.14');
+    const fresh = await subscriber(a, 'private-chat.14');
 
     // Publish until one arrives: the first ones may fail while the publisher reconnects.
     let n = 0;
@@ -167,24 +142,96 @@ describe('multi-instance fan-out through Redis', () => {
       await b.realtime.broadcaster
         .publish(['private-chat.14'], CHAT_EVENT, { n })
         .catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     expect((await arrived).channel).toBe('private-chat.14');
   });
 
   it('rejects publish (and closeSessionSockets) while Redis is unreachable', async () => {
     const realtime = createRealtime({
-      ...credentials(),
+      ...pusherCredentials(),
       allowedOrigins: [],
       activityTimeoutSeconds: 30,
       pongTimeoutSeconds: 30,
       redisUrl: 'redis://127.0.0.1:1',
       redisPrefix: runPrefix,
     });
-    cleanups.push(() => realtime.close());
+    track(realtime);
     await expect(realtime.broadcaster.publish(['private-chat.1'], CHAT_EVENT, {})).rejects.toThrow(
       /Redis/,
     );
     await expect(realtime.closeSessionSockets('s')).rejects.toThrow(/Redis/);
+  });
+
+  it('refuses a trigger request replayed against another instance (signatures shared through Redis)', async () => {
+    const [a, b] = await startPair();
+    const client = await subscriber(a, 'private-chat.15');
+    const path = `/apps/${a.options.appId}/events`;
+    const body = JSON.stringify({
+      name: CHAT_EVENT,
+      data: '{"n":1}',
+      channels: ['private-chat.15'],
+    });
+    const query = new PusherServer({
+      appId: a.options.appId,
+      key: a.options.key,
+      secret: a.options.secret,
+      host: '127.0.0.1',
+    }).createSignedQueryString({ method: 'POST', path, body });
+    const post = (instance: Instance) =>
+      fetch(`http://127.0.0.1:${instance.port}${path}?${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    expect((await post(a)).status).toBe(200);
+    await client.next((f) => f.event === CHAT_EVENT);
+    const onB = await post(b);
+    expect(onB.status).toBe(401);
+    expect(((await onB.json()) as { message: string }).message).toMatch(/replay/i);
+    const onA = await post(a);
+    expect(onA.status).toBe(401);
+    const signature = new URLSearchParams(query).get('auth_signature')!;
+    const ttl = await admin.pttl(`${b.options.redisPrefix}:trigger-sig:${signature}`);
+    expect(ttl).toBeGreaterThan(590_000);
+    expect(ttl).toBeLessThanOrEqual(601_000);
+    await sleep(200);
+    expect(client.eventsOn('private-chat.15')).toHaveLength(1);
+  });
+
+  it('answers a trigger with 503 while Redis is unreachable (the replay check cannot be shared)', async () => {
+    const options = {
+      ...pusherCredentials(),
+      allowedOrigins: [],
+      activityTimeoutSeconds: 30,
+      pongTimeoutSeconds: 30,
+      redisUrl: 'redis://127.0.0.1:1',
+      redisPrefix: runPrefix,
+    };
+    const realtime = createRealtime(options);
+    const app = Fastify({ logger: false });
+    track({
+      close: async () => {
+        await app.close();
+        await realtime.close();
+      },
+    });
+    await app.register(realtime.triggerRoutes);
+    const path = `/apps/${options.appId}/events`;
+    const body = JSON.stringify({ name: 'e', data: '{}', channels: ['private-chat.1'] });
+    const query = new PusherServer({
+      appId: options.appId,
+      key: options.key,
+      secret: options.secret,
+      host: '127.0.0.1',
+    }).createSignedQueryString({ method: 'POST', path, body });
+    const response = await app.inject({
+      method: 'POST',
+      url: `${path}?${query}`,
+      headers: { 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
   });
 });

@@ -84,9 +84,29 @@ export class RedisFanout {
   }
 
   async publish(message: FanoutMessage): Promise<void> {
+    await this.readyPublisher();
+    await this.publisher.publish(this.channel, JSON.stringify(message));
+  }
+
+  private async readyPublisher(): Promise<void> {
     if (this.closed) throw new Error('Realtime fan-out is closed.');
     if (this.publisher.status !== 'ready') await this.waitForPublisher(this.publishWaitMs);
-    await this.publisher.publish(this.channel, JSON.stringify(message));
+  }
+
+  /**
+   * `SET key 1 PX ttlMs NX` on the publisher connection: true when the key was absent (and is now
+   * set). Fails fast like `publish` when Redis is unreachable. Used to share the memory of trigger
+   * signatures already seen between instances.
+   */
+  async setOnce(key: string, ttlMs: number): Promise<boolean> {
+    await this.readyPublisher();
+    const answer = await this.publisher.set(key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');
+    return answer === 'OK';
+  }
+
+  async forget(key: string): Promise<void> {
+    await this.readyPublisher();
+    await this.publisher.del(key);
   }
 
   async close(): Promise<void> {

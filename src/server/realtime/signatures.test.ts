@@ -1,10 +1,10 @@
 import PusherServer from 'pusher';
 import { describe, expect, it } from 'vitest';
+import { safeEqual } from '../lib/crypto.js';
 import {
   channelStringToSign,
   hmacSha256Hex,
   md5Hex,
-  safeEqual,
   signChannel,
   signUser,
   verifyChannelAuth,

@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { safeEqual } from '../lib/crypto.js';
 
 /** Hex HMAC-SHA256 of `message` (UTF-8) with `secret`. */
 export const hmacSha256Hex = (secret: string, message: string): string =>
@@ -7,14 +8,6 @@ export const hmacSha256Hex = (secret: string, message: string): string =>
 /** Hex MD5 of a body (raw bytes, or a string taken as UTF-8). */
 export const md5Hex = (body: Buffer | string): string =>
   createHash('md5').update(body).digest('hex');
-
-/** Constant-time string comparison (length is checked first; lengths here are public). */
-export const safeEqual = (given: string, expected: string): boolean => {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  if (a.length !== b.length) return false;
-  return timingSafeEqual(a, b);
-};
 
 /** The string signed for a channel subscription: `socket_id:channel[:channel_data]`. */
 export const channelStringToSign = (

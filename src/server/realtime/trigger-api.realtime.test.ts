@@ -1,22 +1,15 @@
 import Fastify from 'fastify';
 import PusherServer from 'pusher';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { pusherCredentials } from '../../../test-support/server-process.js';
+import { useRealtimeInstances, type Instance } from '../../../test-support/test-app.js';
 import { createRealtime } from './create-realtime.js';
 import { md5Hex } from './signatures.js';
-import { RawClient, credentials, startInstance, type Instance } from './test-kit.js';
+import { createTriggerRoutes } from './trigger-api.js';
 
 const CHAT_EVENT = 'App\\Events\\ChatMessage';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-const start = async (): Promise<Instance> => {
-  const instance = await startInstance();
-  cleanups.push(() => instance.close());
-  return instance;
-};
+const { start, track, subscriber } = useRealtimeInstances();
 
 /** The official server library pointed at the embedded endpoint. */
 const officialClient = (instance: Instance, overrides: { secret?: string } = {}) =>
@@ -28,18 +21,6 @@ const officialClient = (instance: Instance, overrides: { secret?: string } = {})
     port: String(instance.port),
     useTLS: false,
   });
-
-/** A subscribed raw socket on `channel`. */
-const subscriber = async (instance: Instance, channel: string) => {
-  const { client, socketId } = await RawClient.established(instance.socketUrl());
-  cleanups.unshift(() => client.close());
-  const answer = await client.subscribe(
-    channel,
-    instance.realtime.authorizeChannel(socketId, channel).auth,
-  );
-  expect(answer.event).toBe('pusher_internal:subscription_succeeded');
-  return { client, socketId };
-};
 
 /** POSTs a body with a query string signed by the official library (optionally `ageSeconds` old). */
 const signedPost = async (
@@ -73,7 +54,7 @@ const signedPost = async (
 describe('Pusher HTTP trigger API', () => {
   it('accepts a trigger from the official pusher package and delivers it', async () => {
     const instance = await start();
-    const { client } = await subscriber(instance, 'private-chat.4');
+    const client = await subscriber(instance, 'private-chat.4');
     const payload = { chatMessage: { id: 1, message: 'from the HTTP API ✓' } };
     const response = await officialClient(instance).trigger(
       ['private-chat.4'],
@@ -92,8 +73,9 @@ describe('Pusher HTTP trigger API', () => {
 
   it('excludes the socket_id given to trigger, and delivers batches in order', async () => {
     const instance = await start();
-    const { client: sender, socketId } = await subscriber(instance, 'private-chat.5');
-    const { client: other } = await subscriber(instance, 'private-chat.5');
+    const sender = await subscriber(instance, 'private-chat.5');
+    const { socketId } = sender;
+    const other = await subscriber(instance, 'private-chat.5');
     const pusher = officialClient(instance);
     await pusher.trigger('private-chat.5', 'excluded', { n: 1 }, { socket_id: socketId });
     await pusher.triggerBatch([
@@ -121,7 +103,7 @@ describe('Pusher HTTP trigger API', () => {
 
   it('refuses a changed body, a wrong secret and an unsigned request, and delivers nothing', async () => {
     const instance = await start();
-    const { client } = await subscriber(instance, 'private-chat.1');
+    const client = await subscriber(instance, 'private-chat.1');
     const body = JSON.stringify({ name: 'e', data: '{"n":1}', channels: ['private-chat.1'] });
     const changed = body.replace('{\\"n\\":1}', '{\\"n\\":2}');
     expect(changed).not.toBe(body);
@@ -149,6 +131,70 @@ describe('Pusher HTTP trigger API', () => {
     expect(client.eventsOn('private-chat.1').map((f) => f.event)).toEqual(['sentinel']);
   });
 
+  it('refuses an exact replay of a signed request with 401, and delivers it once', async () => {
+    const instance = await start();
+    const client = await subscriber(instance, 'private-chat.6');
+    const fullPath = `/apps/${instance.options.appId}/events`;
+    const body = JSON.stringify({ name: 'once', data: '{"n":1}', channels: ['private-chat.6'] });
+    const query = officialClient(instance).createSignedQueryString({
+      method: 'POST',
+      path: fullPath,
+      body,
+    });
+    const post = () =>
+      fetch(`http://127.0.0.1:${instance.port}${fullPath}?${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    expect((await post()).status).toBe(200);
+    const replays = await Promise.all([post(), post(), post()]);
+    expect(replays.map((response) => response.status)).toEqual([401, 401, 401]);
+    expect(await replays[0]!.json()).toEqual({
+      message: 'Replayed request: this signature was already used. Sign every request anew.',
+    });
+    // A new signature (another body, or the same body a second later) is no replay.
+    await officialClient(instance).trigger('private-chat.6', 'sentinel', {});
+    await client.next((f) => f.event === 'sentinel');
+    expect(client.eventsOn('private-chat.6').map((f) => f.event)).toEqual(['once', 'sentinel']);
+  });
+
+  it('lets the very same request through again when its delivery failed', async () => {
+    let failing = true;
+    const delivered: string[] = [];
+    const app = Fastify({ logger: false });
+    track(app);
+    const options = pusherCredentials();
+    await app.register(
+      createTriggerRoutes({
+        ...options,
+        deliver: async (event) => {
+          if (failing) throw Object.assign(new Error('down'), { code: 'ECONNREFUSED' });
+          delivered.push(event.name);
+        },
+      }),
+    );
+    const path = `/apps/${options.appId}/events`;
+    const body = JSON.stringify({ name: 'retried', data: '{}', channels: ['private-chat.1'] });
+    const query = new PusherServer({ ...options, host: '127.0.0.1' }).createSignedQueryString({
+      method: 'POST',
+      path,
+      body,
+    });
+    const post = () =>
+      app.inject({
+        method: 'POST',
+        url: `${path}?${query}`,
+        headers: { 'content-type': 'application/json' },
+        payload: body,
+      });
+    expect((await post()).statusCode).toBeGreaterThanOrEqual(500);
+    failing = false;
+    expect((await post()).statusCode).toBe(200);
+    expect((await post()).statusCode).toBe(401);
+    expect(delivered).toEqual(['retried']);
+  });
+
   it('answers 400/413/404 for bad bodies and other apps', async () => {
     const instance = await start();
     const big = JSON.stringify({ name: 'e', data: 'x'.repeat(10_241), channels: ['a'] });
@@ -173,15 +219,17 @@ describe('Pusher HTTP trigger API', () => {
 
   it('keeps its raw-body JSON parser to its own routes', async () => {
     const realtime = createRealtime({
-      ...credentials(),
+      ...pusherCredentials(),
       allowedOrigins: [],
       activityTimeoutSeconds: 30,
       pongTimeoutSeconds: 30,
     });
     const app = Fastify({ logger: false });
-    cleanups.push(async () => {
-      await realtime.close();
-      await app.close();
+    track({
+      close: async () => {
+        await realtime.close();
+        await app.close();
+      },
     });
     await app.register(realtime.triggerRoutes);
     app.post('/echo', async (request) => ({ body: request.body as unknown }));

@@ -1,9 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RealtimeLogger } from './types.js';
 import {
+  REPLAY_MESSAGE,
+  SeenSignatures,
   parseBatchBody,
   parseEventsBody,
+  signatureExpiresAtMs,
   verifyTriggerSignature,
+  type ClaimResult,
+  type SignatureMemory,
   type TriggerEvent,
   type VerifyFailure,
   type VerifyResult,
@@ -18,6 +23,11 @@ export interface TriggerRoutesOptions {
   secret: string;
   /** Hands one event to the broadcaster (local delivery or Redis fan-out). */
   deliver: (event: TriggerEvent) => Promise<void>;
+  /**
+   * Where used signatures are remembered, so that an exact replay within the timestamp window is
+   * refused (401). Default: this process only (see docs/realtime.md for several instances).
+   */
+  signatures?: SignatureMemory | undefined;
   logger?: RealtimeLogger | undefined;
 }
 
@@ -30,6 +40,7 @@ export interface TriggerRoutesOptions {
  */
 export const createTriggerRoutes = (options: TriggerRoutesOptions): FastifyPluginAsync => {
   const credentials = { key: options.key, secret: options.secret };
+  const signatures = options.signatures ?? new SeenSignatures();
 
   return async (app) => {
     // body_md5 is over the exact bytes, so keep the body raw here; it is parsed after verification.
@@ -65,9 +76,44 @@ export const createTriggerRoutes = (options: TriggerRoutesOptions): FastifyPlugi
           return sendFailure(reply, { ok: false, status: 400, message: 'Empty body.' });
         const parsed = parse(rawBody);
         if (!parsed.ok) return sendFailure(reply, parsed);
+        const { signature, timestamp } = verified.value;
+        let claim: ClaimResult;
+        try {
+          claim = await signatures.claim(signature, signatureExpiresAtMs(timestamp));
+        } catch (error) {
+          options.logger?.warn({ err: error }, 'realtime: could not check a trigger for replay');
+          return sendFailure(reply, {
+            ok: false,
+            status: 503,
+            message: 'Service temporarily unavailable. Please retry.',
+            retryAfterSeconds: 5,
+          });
+        }
+        if (claim === 'replay') {
+          options.logger?.info({}, 'realtime: replayed trigger request refused');
+          return sendFailure(reply, { ok: false, status: 401, message: REPLAY_MESSAGE });
+        }
+        if (claim !== 'fresh') {
+          return sendFailure(reply, {
+            ok: false,
+            status: 429,
+            message: 'Too many trigger requests within the timestamp window. Retry later.',
+            retryAfterSeconds: claim.retryAfterSeconds,
+          });
+        }
         const events = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
         // In order; each is handed off before the next.
-        for (const event of events) await options.deliver(event);
+        let delivered = 0;
+        try {
+          for (const event of events) {
+            await options.deliver(event);
+            delivered += 1;
+          }
+        } catch (error) {
+          // Nothing went out: the very same request may be sent again (it is no replay then).
+          if (delivered === 0) await signatures.release(signature).catch(() => undefined);
+          throw error;
+        }
         return reply.code(200).send({});
       };
 
@@ -85,8 +131,11 @@ export const createTriggerRoutes = (options: TriggerRoutesOptions): FastifyPlugi
   };
 };
 
-const sendFailure = (reply: FastifyReply, failure: VerifyFailure) =>
-  reply.code(failure.status).send({ message: failure.message });
+const sendFailure = (reply: FastifyReply, failure: VerifyFailure) => {
+  if (failure.retryAfterSeconds !== undefined)
+    void reply.header('retry-after', String(failure.retryAfterSeconds));
+  return reply.code(failure.status).send({ message: failure.message });
+};
 
 /** The plugin used when an external service is configured: nothing to serve. */
 export const noTriggerRoutes: FastifyPluginAsync = async () => undefined;

@@ -2,11 +2,16 @@ import PusherServer from 'pusher';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { md5Hex } from './signatures.js';
 import {
+  REPLAY_MESSAGE,
+  SeenSignatures,
   canonicalQueryString,
   parseBatchBody,
   parseEventsBody,
   parseQueryString,
+  sharedSignatureMemory,
+  signatureExpiresAtMs,
   verifyTriggerSignature,
+  type OnceStore,
 } from './trigger-verify.js';
 
 const credentials = { key: 'the-key', secret: 'the-secret' };
@@ -40,7 +45,15 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('trigger request verification', () => {
   it('accepts a request signed by the official pusher library', () => {
-    expect(verify(signedQuery(body))).toEqual({ ok: true, value: undefined });
+    const query = signedQuery(body);
+    const params = new URLSearchParams(query);
+    expect(verify(query)).toEqual({
+      ok: true,
+      value: {
+        signature: params.get('auth_signature'),
+        timestamp: Number(params.get('auth_timestamp')),
+      },
+    });
   });
 
   it('accepts timestamps up to 600 s old and refuses 601 s', () => {
@@ -206,5 +219,100 @@ describe('trigger bodies', () => {
       ok: false,
       status: 413,
     });
+  });
+});
+
+describe('replayed trigger requests', () => {
+  const T = 1_800_000_000; // a timestamp, in seconds
+  const at = (seconds: number) => (T + seconds) * 1000;
+
+  it('remembers a signature until its timestamp leaves the 600 s window', () => {
+    expect(signatureExpiresAtMs(T)).toBe(at(601));
+    const seen = new SeenSignatures();
+    expect(seen.claimNow('a', signatureExpiresAtMs(T), at(0))).toBe('fresh');
+    expect(seen.claimNow('a', signatureExpiresAtMs(T), at(1))).toBe('replay');
+    expect(seen.claimNow('a', signatureExpiresAtMs(T), at(600))).toBe('replay');
+    expect(seen.claimNow('b', signatureExpiresAtMs(T), at(600))).toBe('fresh');
+    // By then verification refuses the timestamp anyway; the entry may go.
+    expect(seen.claimNow('a', signatureExpiresAtMs(T + 700), at(601))).toBe('fresh');
+  });
+
+  it('prunes expired signatures, so memory follows the requests of the last 600 s', () => {
+    let now = at(0);
+    const seen = new SeenSignatures({ now: () => now });
+    for (let i = 0; i < 1000; i++) seen.claimNow(`old-${i}`, signatureExpiresAtMs(T));
+    expect(seen.size).toBe(1000);
+    now = at(700);
+    seen.claimNow('new', signatureExpiresAtMs(T + 700));
+    expect(seen.size).toBe(1);
+  });
+
+  it('is capped: at the cap it refuses new signatures (429 with Retry-After) rather than forget old ones', () => {
+    let now = at(0);
+    const seen = new SeenSignatures({ maxEntries: 3, now: () => now });
+    expect(seen.claimNow('a', signatureExpiresAtMs(T))).toBe('fresh');
+    now = at(10);
+    expect(seen.claimNow('b', signatureExpiresAtMs(T + 10))).toBe('fresh');
+    expect(seen.claimNow('c', signatureExpiresAtMs(T + 10))).toBe('fresh');
+    expect(seen.claimNow('d', signatureExpiresAtMs(T + 10))).toEqual({
+      full: true,
+      retryAfterSeconds: 591,
+    });
+    expect(seen.claimNow('a', signatureExpiresAtMs(T))).toBe('replay');
+    expect(seen.size).toBe(3);
+    now = at(602);
+    expect(seen.claimNow('d', signatureExpiresAtMs(T + 602))).toBe('fresh');
+    expect(seen.size).toBe(3);
+  });
+
+  it('forgets a released signature (its request was not carried out)', async () => {
+    const seen = new SeenSignatures();
+    expect(await seen.claim('a', Date.now() + 60_000)).toBe('fresh');
+    await seen.release('a');
+    expect(await seen.claim('a', Date.now() + 60_000)).toBe('fresh');
+    expect(await seen.claim('a', Date.now() + 60_000)).toBe('replay');
+  });
+
+  it('shares the memory through a SET NX store, so another instance refuses a replay', async () => {
+    const keys = new Map<string, number>();
+    const store: OnceStore = {
+      setOnce: async (key, ttlMs) => {
+        if (keys.has(key)) return false;
+        keys.set(key, ttlMs);
+        return true;
+      },
+      forget: async (key) => {
+        keys.delete(key);
+      },
+    };
+    const instanceA = sharedSignatureMemory(new SeenSignatures(), store, 'p:');
+    const instanceB = sharedSignatureMemory(new SeenSignatures(), store, 'p:');
+    const expiresAt = Date.now() + 600_000;
+    expect(await instanceA.claim('sig', expiresAt)).toBe('fresh');
+    expect(keys.get('p:sig')).toBeGreaterThan(599_000);
+    expect(await instanceB.claim('sig', expiresAt)).toBe('replay');
+    expect(await instanceA.claim('sig', expiresAt)).toBe('replay');
+    await instanceA.release('sig');
+    expect(keys.has('p:sig')).toBe(false);
+    expect(await instanceB.claim('sig', expiresAt)).toBe('fresh');
+  });
+
+  it('fails the claim when the shared store is unreachable, and lets the same request through later', async () => {
+    let down = true;
+    const store: OnceStore = {
+      setOnce: async () => {
+        if (down) throw new Error('Redis is unreachable');
+        return true;
+      },
+      forget: async () => undefined,
+    };
+    const memory = sharedSignatureMemory(new SeenSignatures(), store, 'p:');
+    await expect(memory.claim('sig', Date.now() + 60_000)).rejects.toThrow(/unreachable/);
+    down = false;
+    expect(await memory.claim('sig', Date.now() + 60_000)).toBe('fresh');
+  });
+
+  it('says what is wrong', () => {
+    expect(REPLAY_MESSAGE).toMatch(/replay/i);
   });
 });

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
+import type { TrustProxy } from '../config.js';
 
 export interface Broadcaster {
   /**
@@ -41,6 +42,18 @@ export interface RealtimeOptions {
   external?: ExternalPusherOptions | undefined;
   /** Largest incoming websocket frame in bytes (default 10 240); bigger frames close the socket with 1009. */
   maxFrameBytes?: number | undefined;
+  /** Open sockets on this instance (default 50 000); one more is refused with 4100. */
+  maxConnections?: number | undefined;
+  /** Open sockets from one client address on this instance (default 200); one more is refused with 4100. */
+  maxConnectionsPerAddress?: number | undefined;
+  /** Whose `X-Forwarded-For` names the client address, with Fastify's rules (default false: the socket's peer). */
+  trustProxy?: TrustProxy | undefined;
+  /** A socket with no authorized subscription (private/presence) and no sign-in for this long is closed with 4202 (default 30). */
+  authTimeoutSeconds?: number | undefined;
+  /** Incoming frames per socket (default 30 at once, 10 a second); more are dropped (4301), a flood closes it (4100). */
+  frameRate?: { burst: number; perSecond: number } | undefined;
+  /** Public channels (no `private-`/`presence-` prefix); default false: refused with 403. The product uses none. */
+  allowPublicChannels?: boolean | undefined;
   logger?: RealtimeLogger | undefined;
 }
 

@@ -1,8 +1,11 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
+import { ApiProvider } from '../lib/api.js';
 import { createApiClient } from '../lib/api-client.js';
+import { createApi } from './create-api.js';
 import { createTestI18n } from '../test/render-messages-page.js';
+import { paths } from '../../shared/paths.js';
 import { LoginPage } from './login-page.js';
 
 const json = (status: number, body: unknown) =>
@@ -13,11 +16,16 @@ const demoAccounts = [
   { email: 'company@example.com', name: 'Acme Robotics', role: 'company' },
 ];
 
-const renderLogin = async ({ search = '', accounts = demoAccounts, loginStatus = 200 } = {}) => {
+const renderLogin = async ({
+  search = '',
+  accounts = demoAccounts as typeof demoAccounts | null,
+  loginStatus = 200,
+} = {}) => {
   const fetchImpl = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
     const path = typeof url === 'string' ? url : url instanceof URL ? url.href : url.url;
-    if (path.startsWith('/api/demo-accounts')) return json(200, { accounts });
-    if (path.startsWith('/login') && init?.method === 'POST') {
+    if (path.startsWith(paths.demoAccounts))
+      return accounts ? json(200, { accounts }) : json(404, { message: 'Not found.' });
+    if (path.startsWith(paths.login) && init?.method === 'POST') {
       return loginStatus === 200
         ? json(200, { user: { id: 1, name: 'Sara Haddad', role: 'candidate' } })
         : json(loginStatus, { message: 'server says no' });
@@ -29,16 +37,18 @@ const renderLogin = async ({ search = '', accounts = demoAccounts, loginStatus =
   const navigate = vi.fn();
   const user = userEvent.setup();
   render(
-    <I18nextProvider i18n={appI18n.i18n}>
-      <LoginPage client={client} appI18n={appI18n} search={search} navigate={navigate} />
-    </I18nextProvider>,
+    <ApiProvider api={createApi(client)}>
+      <I18nextProvider i18n={appI18n.i18n}>
+        <LoginPage appI18n={appI18n} search={search} navigate={navigate} />
+      </I18nextProvider>
+    </ApiProvider>,
   );
   return { fetchImpl, navigate, user };
 };
 
 const loginCall = (fetchImpl: ReturnType<typeof vi.fn>) =>
   fetchImpl.mock.calls.find(
-    ([url, init]) => String(url) === '/login' && (init as RequestInit)?.method === 'POST',
+    ([url, init]) => String(url) === paths.login && (init as RequestInit)?.method === 'POST',
   );
 
 describe('sign-in page', () => {
@@ -79,10 +89,22 @@ describe('sign-in page', () => {
     });
   });
 
-  it('no demo accounts outside demo mode', async () => {
-    await renderLogin({ accounts: [] });
+  it('no demo accounts outside demo mode (the call answers 404), and no error about it', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const page = await renderLogin({ accounts: null });
+    await waitFor(() =>
+      expect(
+        page.fetchImpl.mock.calls.some(([url]) =>
+          String(url as string).startsWith(paths.demoAccounts),
+        ),
+      ).toBe(true),
+    );
+    // Let the answer's promise chain settle before looking for a logged error.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await waitFor(() => expect(screen.queryByText('Demo accounts')).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
   });
 
   it.each([

@@ -1,32 +1,28 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  DEMO_PASSWORD,
-  getDemoAccounts,
-  type DemoAccount,
-} from '../features/auth/api/get-demo-accounts.js';
+import { DEMO_PASSWORD } from '../features/auth/api/get-demo-accounts.js';
 import { DemoAccounts } from '../features/auth/components/demo-accounts.js';
 import { LoginForm } from '../features/auth/components/login-form.js';
 import { useSignIn } from '../features/auth/hooks/use-sign-in.js';
 import { safeNextPath } from '../features/auth/utils/safe-next-path.js';
 import { LanguageSwitch } from '../features/preferences/components/language-switch.js';
-import type { ApiClient } from '../lib/api-client.js';
+import { useApi, type DemoAccount } from '../lib/api.js';
 import type { AppI18n } from '../lib/i18n.js';
 
 interface LoginPageProps {
-  client: ApiClient;
   appI18n: AppI18n;
   search: string;
   navigate: (url: string) => void;
 }
 
 /** The sign-in page: email + password, and in demo mode the demo accounts one click away. */
-export const LoginPage = ({ client, appI18n, search, navigate }: LoginPageProps) => {
+export const LoginPage = ({ appI18n, search, navigate }: LoginPageProps) => {
+  const api = useApi();
   const { t } = useTranslation();
   const [accounts, setAccounts] = useState<DemoAccount[]>([]);
   const next = useMemo(() => safeNextPath(search), [search]);
   const onSignedIn = useCallback(() => navigate(next), [navigate, next]);
-  const { signIn, pending, error } = useSignIn(client, onSignedIn);
+  const { signIn, pending, error } = useSignIn(onSignedIn);
 
   useEffect(() => {
     document.title = t('login.title');
@@ -34,7 +30,8 @@ export const LoginPage = ({ client, appI18n, search, navigate }: LoginPageProps)
 
   useEffect(() => {
     let cancelled = false;
-    getDemoAccounts(client)
+    api
+      .getDemoAccounts()
       .then((found) => {
         if (!cancelled) setAccounts(found);
       })
@@ -42,7 +39,7 @@ export const LoginPage = ({ client, appI18n, search, navigate }: LoginPageProps)
     return () => {
       cancelled = true;
     };
-  }, [client]);
+  }, [api]);
 
   return (
     <div className="login-page">

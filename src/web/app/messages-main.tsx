@@ -5,7 +5,7 @@ import { createApiClient, signInUrl } from '../lib/api-client.js';
 import { createI18n, detectLanguage } from '../lib/i18n.js';
 import type { Services } from '../lib/services.js';
 import { createNotificationSound, unlockOnFirstGesture } from '../lib/sound.js';
-import { createMessengerApi } from './create-messenger-api.js';
+import { createApi } from './create-api.js';
 import { createQueryClient } from './create-query-client.js';
 import { MessagesApp } from './messages-app.js';
 import { renderBootError } from './render-boot-error.js';
@@ -39,7 +39,6 @@ const boot = async () => {
   unlockOnFirstGesture(sound);
 
   const services: Services = {
-    api: createMessengerApi(client),
     config,
     connectRealtime: async (broadcaster) =>
       (await import('../lib/echo.js')).connectEcho(broadcaster),
@@ -53,7 +52,7 @@ const boot = async () => {
   };
 
   createRoot(container).render(
-    <MessagesApp services={services} queryClient={createQueryClient()} />,
+    <MessagesApp api={createApi(client)} services={services} queryClient={createQueryClient()} />,
   );
 };
 

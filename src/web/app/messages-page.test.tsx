@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { companyScenario } from '../test/fixtures.js';
 import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
 import { setSmallScreen } from '../test/setup.js';
+import { paths } from '../../shared/paths.js';
 
 /** The top bar's controls in the order a keyboard or screen-reader user meets them. */
 const topBarControls = () => [
@@ -33,12 +34,13 @@ describe('messages page: conversation panel and selecting', () => {
     expect(within(rowFor('Blue Harbor Logistics', list)).getByText('No Title')).toBeInTheDocument();
   });
 
-  it('a company sees candidate names and photos, not job titles', async () => {
+  it('a company sees candidate names and photos, and the job of each conversation', async () => {
     await renderMessagesPage({ scenario: companyScenario() });
     const list = conversationList();
     const sara = within(list).getByRole('button', { name: 'Sara Haddad' });
     expect(sara.querySelector('img')).toHaveAttribute('src', '/images/candidates/sara.svg');
-    expect(within(sara).queryByText('Robotics Engineer')).not.toBeInTheDocument();
+    // Two candidates about different jobs are told apart by the job on their rows.
+    expect(within(sara).getByText('Robotics Engineer')).toBeInTheDocument();
     expect(within(list).getByRole('button', { name: 'Omar Khalil, 1 unread' })).toBeInTheDocument();
   });
 
@@ -87,6 +89,13 @@ describe('messages page: conversation panel and selecting', () => {
     await page.user.click(rowFor('Nile Software'));
     await within(screen.getByTestId('chat-pane')).findByText('The role is closed, sorry.');
     expect(within(screen.getByTestId('chat-pane')).getByText('inactive')).toBeInTheDocument();
+    // A closed job with a past deadline does not "expire in" the past.
+    expect(within(screen.getByTestId('chat-pane')).getByText(/expired on/)).toHaveTextContent(
+      'closed; expired on Oct 1, 2026',
+    );
+    expect(
+      within(screen.getByTestId('chat-pane')).queryByText(/job expires in/),
+    ).not.toBeInTheDocument();
 
     await page.user.click(rowFor('Blue Harbor Logistics'));
     await waitFor(() =>
@@ -121,7 +130,7 @@ describe('messages page: conversation panel and selecting', () => {
     const page = await renderMessagesPage();
     await page.user.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(page.api.logout).toHaveBeenCalled();
-    await waitFor(() => expect(page.navigate).toHaveBeenCalledWith('/login'));
+    await waitFor(() => expect(page.navigate).toHaveBeenCalledWith(paths.login));
   });
 });
 

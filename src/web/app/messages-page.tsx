@@ -24,6 +24,7 @@ import { LanguageSwitch } from '../features/preferences/components/language-swit
 import { MuteToggle } from '../features/preferences/components/mute-toggle.js';
 import { useMuted } from '../features/preferences/hooks/use-muted.js';
 import { pagePaths } from '../lib/contract.js';
+import { useApi } from '../lib/api.js';
 import { useServices } from '../lib/services.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
 import { useLiveUpdates } from './hooks/use-live-updates.js';
@@ -42,6 +43,7 @@ const useJobOptions = (jobs: readonly Job[] | undefined): Job[] => {
 export const MessagesPage = () => {
   const { t } = useTranslation();
   const services = useServices();
+  const api = useApi();
   const queryClient = useQueryClient();
   const [jobFilter, setJobFilter] = useState('');
   const [search, setSearch] = useState('');
@@ -124,7 +126,7 @@ export const MessagesPage = () => {
 
   const signOut = async () => {
     try {
-      await services.api.logout();
+      await api.logout();
     } catch (error) {
       console.error(error);
     }

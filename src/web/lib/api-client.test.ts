@@ -1,3 +1,4 @@
+import { paths } from '../../shared/paths.js';
 import { ApiError, createApiClient, signInUrl } from './api-client.js';
 
 const ok = (body: unknown, status = 200) =>
@@ -15,7 +16,8 @@ describe('api client', () => {
       defaultQuery: () => ({ key: 'k', token: '' }),
       socketId: () => '1.2',
     });
-    await client.get('/load/messengers/initial/data', { query: { job_id: '' } });
+    await client.get(paths.initialData, { query: { job_id: '' } });
+    // The exact URL on the wire (the literal is what this test is about).
     expect(fetchImpl).toHaveBeenLastCalledWith(
       '/load/messengers/initial/data?key=k&token=&job_id=',
       expect.objectContaining({ method: 'GET', credentials: 'same-origin' }),
@@ -25,9 +27,9 @@ describe('api client', () => {
     expect(getHeaders).toMatchObject({ Accept: 'application/json', 'X-Socket-ID': '1.2' });
     expect(getHeaders['X-XSRF-TOKEN']).toBeUndefined();
 
-    await client.post('/user/send/message', { message: 'hi' });
+    await client.post(paths.sendMessage, { message: 'hi' });
     const [url, init] = fetchImpl.mock.calls.at(-1) as unknown as [string, RequestInit];
-    expect(url).toBe('/user/send/message?key=k&token=');
+    expect(url).toBe('/user/send/message?key=k&token='); // the exact URL on the wire
     expect(init.headers).toMatchObject({
       'X-XSRF-TOKEN': 'tok/en',
       'Content-Type': 'application/json',
@@ -41,7 +43,7 @@ describe('api client', () => {
     meta.content = 'meta-token';
     document.head.append(meta);
     const fetchImpl = vi.fn(async () => ok({ messengerUser: {} }));
-    await createApiClient({ fetchImpl }).get('/user/send/message/unseen/1', { csrf: true });
+    await createApiClient({ fetchImpl }).get(paths.unseen(1), { csrf: true });
     const [, init] = fetchImpl.mock.calls[0] as unknown as [string, RequestInit];
     expect(init.headers).toMatchObject({ 'X-CSRF-TOKEN': 'meta-token' });
     meta.remove();
@@ -63,7 +65,7 @@ describe('api client', () => {
       )
       .mockResolvedValueOnce(ok({ message: 'Unauthenticated.' }, 401));
     const client = createApiClient({ fetchImpl, onUnauthorized });
-    const invalid = await client.post('/user/send/message', {}).catch((error: unknown) => error);
+    const invalid = await client.post(paths.sendMessage, {}).catch((error: unknown) => error);
     expect(invalid).toBeInstanceOf(ApiError);
     expect(invalid).toMatchObject({
       status: 422,
@@ -71,7 +73,7 @@ describe('api client', () => {
       errors: { message: ['Too long'] },
     });
     expect(onUnauthorized).not.toHaveBeenCalled();
-    await expect(client.get('/load/messengers/initial/data')).rejects.toMatchObject({
+    await expect(client.get(paths.initialData)).rejects.toMatchObject({
       status: 401,
     });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
@@ -83,12 +85,13 @@ describe('api client', () => {
       .mockResolvedValueOnce(new Response(null, { status: 204 }))
       .mockRejectedValueOnce(new TypeError('offline'));
     const client = createApiClient({ fetchImpl });
-    await expect(client.post('/logout')).resolves.toBeUndefined();
+    await expect(client.post(paths.logout)).resolves.toBeUndefined();
     await expect(client.get('/x')).rejects.toMatchObject({ status: 0 });
   });
 
   it('signInUrl carries the current path and query as next', () => {
     expect(signInUrl({ pathname: '/messages', search: '?target=1&tab=2' })).toBe(
+      // The exact URL, encoding included (the literal is what this test is about).
       '/login?next=%2Fmessages%3Ftarget%3D1%26tab%3D2',
     );
   });

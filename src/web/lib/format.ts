@@ -38,6 +38,18 @@ const parseInstant = (value: string | null | undefined): Date | null => {
   return Number.isNaN(date.getTime()) ? null : date;
 };
 
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * The viewer's own calendar date (`YYYY-MM-DD`) of an instant: messages are grouped by the day the
+ * viewer lived them, as their times are shown in the viewer's clock. Falls back when unparsable.
+ */
+export const localCalendarDate = (createdAt: string, fallback: string): string => {
+  const date = parseInstant(createdAt);
+  if (!date) return fallback;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+};
+
 const startOfDay = (date: Date): number =>
   new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
 const DAY_MS = 86_400_000;

@@ -1,30 +1,11 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type {
-  GetMessageBody,
-  GetMessageResponse,
-  InitialDataResponse,
-  MessengerConfig,
-  MessengerUserResponse,
-  SendMessageBody,
-  SendMessageResponse,
-} from '../../shared/api.js';
+import type { MessengerConfig } from '../../shared/api.js';
 import type { AppI18n } from './i18n.js';
 import type { ConnectRealtime } from './realtime.js';
 import type { NotificationSound } from './sound.js';
 
-/** Every messaging call the page makes; `app/create-messenger-api.ts` builds it, tests fake it. */
-export interface MessengerApi {
-  getInitialData(params: { jobId: number | null }): Promise<InitialDataResponse>;
-  getMessages(body: GetMessageBody): Promise<GetMessageResponse>;
-  sendMessage(body: SendMessageBody): Promise<SendMessageResponse>;
-  markUnseen(messengerUserId: number): Promise<MessengerUserResponse>;
-  archiveConversation(messengerUserId: number): Promise<MessengerUserResponse>;
-  unarchiveConversation(messengerUserId: number): Promise<MessengerUserResponse>;
-  logout(): Promise<void>;
-}
-
+/** What the messaging page needs besides the API calls (those come from `useApi()`). */
 export interface Services {
-  api: MessengerApi;
   config: MessengerConfig;
   /** Opens the live connection (loaded lazily). */
   connectRealtime: ConnectRealtime;

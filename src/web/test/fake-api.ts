@@ -3,7 +3,7 @@ import type { GetMessageBody, SendMessageBody } from '../../shared/api.js';
 import type { Chat, MessengerUser } from '../../shared/models.js';
 import { groupChatsByDate } from '../features/chat/utils/thread-cache.js';
 import { ApiError } from '../lib/api-client.js';
-import type { MessengerApi } from '../lib/services.js';
+import type { Api } from '../lib/api.js';
 import type { Scenario } from './fixtures.js';
 
 const PAGE = 50;
@@ -101,7 +101,9 @@ export const createFakeApi = (scenario: Scenario) => {
       messengerUser: update(id, isCandidate ? { candidate_archive: 0 } : { company_archive: 0 }),
     })),
     logout: vi.fn(async () => undefined),
-  } satisfies MessengerApi;
+    login: vi.fn(async () => ({ user: state.auth })),
+    getDemoAccounts: vi.fn(async () => []),
+  } satisfies Api;
 
   /** Another party's message lands on the server (what the live event will announce). */
   const receive = (chat: Chat) => {

@@ -8,6 +8,7 @@ import { createQueryClient } from '../app/create-query-client.js';
 import { MessagesApp } from '../app/messages-app.js';
 import { createI18n, type Language } from '../lib/i18n.js';
 import type { Services } from '../lib/services.js';
+import { paths } from '../../shared/paths.js';
 import { createFakeApi } from './fake-api.js';
 import { createFakeRealtime } from './fake-realtime.js';
 import { candidateScenario, type Scenario } from './fixtures.js';
@@ -28,7 +29,7 @@ export const testConfig = {
   key: 'test-key',
   locales: ['en', 'ar'],
   fallbackLocale: 'en',
-  broadcaster: { key: 'pk', cluster: 'mt1', forceTLS: false, authEndpoint: '/broadcasting/auth' },
+  broadcaster: { key: 'pk', cluster: 'mt1', forceTLS: false, authEndpoint: paths.broadcastingAuth },
 };
 
 interface RenderOptions {
@@ -53,7 +54,6 @@ export const renderMessagesPage = async ({
   const appI18n = await createTestI18n(language);
   const navigate = vi.fn();
   const services: Services = {
-    api: fake.api,
     config: testConfig,
     connectRealtime: realtime.connect,
     setSocketIdSource: vi.fn(),
@@ -64,7 +64,7 @@ export const renderMessagesPage = async ({
   };
   const queryClient = createQueryClient({ retry: false });
   const user = userEvent.setup();
-  const view = render(<MessagesApp services={services} queryClient={queryClient} />);
+  const view = render(<MessagesApp api={fake.api} services={services} queryClient={queryClient} />);
   if (smallScreen) await screen.findByTestId('open-drawer');
   else await screen.findAllByTestId('conversation-row');
   await waitFor(() => expect(realtime.listening).toBe(true));

@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
-import { prepareQuery } from '../../db/database.js';
-import type { Database, UserRow } from '../../db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import { prepareQuery, type Executor } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
 
-export type SignedInUser = Pick<UserRow, 'id' | 'name' | 'role'>;
+export type NewApiToken = Insertable<Database['api_tokens']>;
 
+/** Sessions, users by e-mail and tokens. Each function takes the executor first (database or transaction). */
 export const createAuthRepository = (db: Kysely<Database>) => {
   // Every authenticated request runs one of these two: prepared once (see prepareQuery).
   const sessionUser = prepareQuery(2, (sessionHash: string, now: string) =>
@@ -14,42 +15,87 @@ export const createAuthRepository = (db: Kysely<Database>) => {
       .where('sessions.id', '=', sessionHash)
       .where('sessions.expires_at', '>', now),
   );
-  const tokenUser = prepareQuery(1, (tokenHash: string) =>
+  const tokenUser = prepareQuery(2, (tokenHash: string, now: string) =>
     db
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
-      .select(['users.id', 'users.name', 'users.role'])
-      .where('api_tokens.token_hash', '=', tokenHash),
+      .select([
+        'users.id',
+        'users.name',
+        'users.role',
+        'api_tokens.id as token_id',
+        'api_tokens.last_used_at',
+      ])
+      .where('api_tokens.token_hash', '=', tokenHash)
+      .where('api_tokens.expires_at', '>', now),
   );
   return {
-    findUserByEmail: (email: string) =>
-      db
+    findUserByEmail: (executor: Executor, email: string) =>
+      executor
         .selectFrom('users')
         .select(['id', 'name', 'role', 'password_hash'])
         .where('email', '=', email)
         .executeTakeFirst(),
 
-    findSessionUser: async (sessionHash: string, now: string) =>
-      (await sessionUser(db, sessionHash, now))[0],
+    findSessionUser: async (executor: Executor, sessionHash: string, now: string) =>
+      (await sessionUser(executor, sessionHash, now))[0],
 
-    /** Replaces the previous session (if any) by a new one in one transaction: the id rotates at sign-in. */
-    rotateSession: (previousHash: string | undefined, session: Database['sessions']) =>
-      db.transaction().execute(async (trx) => {
-        if (previousHash) await trx.deleteFrom('sessions').where('id', '=', previousHash).execute();
-        await trx.insertInto('sessions').values(session).execute();
-      }),
+    insertSession: (executor: Executor, session: Database['sessions']) =>
+      executor.insertInto('sessions').values(session).execute(),
 
-    deleteSession: (sessionHash: string) =>
-      db.deleteFrom('sessions').where('id', '=', sessionHash).execute(),
+    deleteSession: (executor: Executor, sessionHash: string) =>
+      executor.deleteFrom('sessions').where('id', '=', sessionHash).execute(),
 
-    insertToken: (userId: number, tokenHash: string, createdAt: string) =>
-      db
-        .insertInto('api_tokens')
-        .values({ user_id: userId, token_hash: tokenHash, created_at: createdAt })
+    deleteExpiredTokens: (executor: Executor, userId: number, now: string) =>
+      executor
+        .deleteFrom('api_tokens')
+        .where('user_id', '=', userId)
+        .where('expires_at', '<=', now)
         .execute(),
 
-    findTokenUser: async (tokenHash: string): Promise<SignedInUser | undefined> =>
-      (await tokenUser(db, tokenHash))[0],
+    countTokens: async (executor: Executor, userId: number): Promise<number> => {
+      const { count } = await executor
+        .selectFrom('api_tokens')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(count);
+    },
+
+    insertToken: (executor: Executor, token: NewApiToken) =>
+      executor.insertInto('api_tokens').values(token).execute(),
+
+    findTokenUser: async (executor: Executor, tokenHash: string, now: string) =>
+      (await tokenUser(executor, tokenHash, now))[0],
+
+    touchToken: (executor: Executor, tokenId: number, now: string) =>
+      executor
+        .updateTable('api_tokens')
+        .set({ last_used_at: now })
+        .where('id', '=', tokenId)
+        .execute(),
+
+    listTokens: (executor: Executor, userId: number, now: string) =>
+      executor
+        .selectFrom('api_tokens')
+        .select(['id', 'name', 'created_at', 'last_used_at', 'expires_at'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .orderBy('id', 'desc')
+        .execute(),
+
+    /** Number of tokens deleted (0: not the user's, or unknown). */
+    deleteToken: async (executor: Executor, userId: number, tokenId: number): Promise<number> => {
+      const result = await executor
+        .deleteFrom('api_tokens')
+        .where('id', '=', tokenId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    deleteAllTokens: (executor: Executor, userId: number) =>
+      executor.deleteFrom('api_tokens').where('user_id', '=', userId).execute(),
   };
 };
 

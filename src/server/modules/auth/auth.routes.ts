@@ -1,25 +1,35 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { credentialsSchema, paths } from '../../../shared/api.js';
-import type { Config } from '../../config.js';
-import { parseBody } from '../../lib/validation.js';
 import {
+  credentialsSchema,
+  messengerUserParamsSchema,
+  paths,
+  tokenRequestSchema,
+} from '../../../shared/api.js';
+import type { Config } from '../../config.js';
+import { notFound } from '../../lib/http-error.js';
+import { parseBody, parseInput } from '../../lib/validation.js';
+import {
+  bearerToken,
   csrfHeader,
+  viewerOf,
   SESSION_COOKIE,
   sessionCookieOptions,
   setXsrfCookie,
   XSRF_COOKIE,
 } from '../../plugins/auth.js';
-import { checkCsrf, type AuthService } from './auth.service.js';
+import { checkCsrf, SESSION_LIFETIME_SECONDS, type AuthService } from './auth.service.js';
 
 export interface AuthRoutesOptions {
   config: Config;
   authService: AuthService;
   /** Called after a session ends, to close its live sockets. */
   onSessionEnded: (sessionHash: string) => Promise<void>;
-  demoAccounts: () => Promise<{ email: string; name: string; role: string }[]>;
+  /** The demo accounts in demo mode; undefined otherwise (the call then answers 404). */
+  demoAccounts: () => Promise<{ email: string; name: string; role: string }[] | undefined>;
 }
 
-const clientKey = (request: FastifyRequest) => request.ip;
+/** The client's address: the socket's, or the one trusted proxies report (TRUST_PROXY). */
+const clientAddress = (request: FastifyRequest) => request.ip;
 
 export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOptions) => {
   const { config, authService } = options;
@@ -27,7 +37,7 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
   const startSession = (reply: FastifyReply, sessionId: string, csrfToken: string) => {
     reply.setCookie(SESSION_COOKIE, sessionId, {
       ...sessionCookieOptions(config),
-      maxAge: 7 * 24 * 3600,
+      maxAge: SESSION_LIFETIME_SECONDS,
     });
     setXsrfCookie(reply, config, csrfToken);
   };
@@ -49,7 +59,7 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
     const previous = request.viewer?.sessionHash ?? null;
     const session = await authService.signIn(
       credentials,
-      clientKey(request),
+      clientAddress(request),
       request.cookies[SESSION_COOKIE],
     );
     startSession(reply, session.sessionId, session.csrfToken);
@@ -60,7 +70,10 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
 
   app.post(paths.logout, { onRequest: [app.optionalViewer] }, async (request, reply) => {
     const viewer = request.viewer;
-    if (viewer?.sessionHash) {
+    // Signing out with a personal access token revokes that token.
+    if (viewer?.tokenId != null && bearerToken(request)) {
+      await authService.revokeToken(viewer.user.id, viewer.tokenId);
+    } else if (viewer?.sessionHash) {
       checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], viewer);
       await authService.signOut(viewer.sessionHash);
       await endSessionSockets(request, viewer.sessionHash);
@@ -70,10 +83,24 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
   });
 
   app.post(paths.tokens, async (request, reply) => {
-    const credentials = parseBody(credentialsSchema, request.body);
-    const token = await authService.issueToken(credentials, clientKey(request));
-    return reply.code(201).send({ token });
+    const body = parseBody(tokenRequestSchema, request.body);
+    const token = await authService.issueToken(body, clientAddress(request));
+    return reply.code(201).header('cache-control', 'no-store').send({ token });
   });
 
-  app.get(paths.demoAccounts, async () => ({ accounts: await options.demoAccounts() }));
+  app.get(paths.tokens, { onRequest: [app.requireViewer] }, async (request) => ({
+    tokens: await authService.listTokens(viewerOf(request).user.id),
+  }));
+
+  app.delete('/api/tokens/:id', { onRequest: [app.requireViewer] }, async (request, reply) => {
+    const { id } = parseInput(messengerUserParamsSchema, request.params);
+    await authService.revokeToken(viewerOf(request).user.id, id);
+    return reply.code(204).send();
+  });
+
+  app.get(paths.demoAccounts, async () => {
+    const accounts = await options.demoAccounts();
+    if (!accounts) throw notFound();
+    return { accounts };
+  });
 };

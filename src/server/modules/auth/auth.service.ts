@@ -1,16 +1,39 @@
-import { credentialsSchema, type Credentials } from '../../../shared/api.js';
+import {
+  credentialsSchema,
+  tokenRequestSchema,
+  type Credentials,
+  type TokenRequest,
+} from '../../../shared/api.js';
+import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../../shared/models.js';
+import type { Database } from '../../db/schema.js';
 import { hashPassword, randomToken, safeEqual, sha256, verifyPassword } from '../../lib/crypto.js';
-import { HttpError, tooManyRequests, unauthenticated } from '../../lib/http-error.js';
-import { FailureThrottle } from '../../lib/rate-limiter.js';
+import {
+  HttpError,
+  notFound,
+  tooManyRequests,
+  unauthenticated,
+  validationFailed,
+} from '../../lib/http-error.js';
+import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
 import type { AuthRepository } from './auth.repository.js';
 
-const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
-const LOGIN_FAILURE_WINDOW_MS = 60_000;
-/** Failures allowed per minute for one email from one client, and for one client over all emails. */
-const FAILURES_PER_ACCOUNT = 5;
-const FAILURES_PER_CLIENT = 50;
+/** How long a session lasts (the cookie's max-age says the same). */
+export const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;
+/** An account's failures are remembered this long after the latest one (the backoff keeps growing). */
+const ACCOUNT_FAILURE_MEMORY_MS = 24 * 3600 * 1000;
+/** First lock once an account reaches its failure allowance; doubles with each further failure. */
+const ACCOUNT_LOCK_BASE_MS = 30_000;
+const ACCOUNT_LOCK_MAX_MS = 15 * 60_000;
+/** An address's failures are counted over this window. */
+const ADDRESS_WINDOW_MS = 15 * 60_000;
+/** Past this many times its allowance, an address is refused before any password is checked. */
+const ADDRESS_HARD_FACTOR = 10;
+/** Personal access tokens carry a recognisable prefix, so that secret scanners can find leaked ones. */
+export const TOKEN_PREFIX = 'jbm_pat_';
+/** How often a token's last use is written (it is read on every request). */
+const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 
 export interface Viewer {
   user: AuthUser;
@@ -18,6 +41,8 @@ export interface Viewer {
   sessionHash: string | null;
   /** The session's CSRF token (session-authenticated requests only). */
   csrfToken: string | null;
+  /** The personal access token's id, when signed in with one. */
+  tokenId: number | null;
 }
 
 export interface NewSession {
@@ -27,80 +52,185 @@ export interface NewSession {
   csrfToken: string;
 }
 
-const INVALID_CREDENTIALS = 'These credentials do not match our records.';
+export interface TokenSummary {
+  id: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
+}
 
-export const createAuthService = (repository: AuthRepository) => {
-  const accountThrottle = new FailureThrottle(FAILURES_PER_ACCOUNT, LOGIN_FAILURE_WINDOW_MS);
-  const clientThrottle = new FailureThrottle(FAILURES_PER_CLIENT, LOGIN_FAILURE_WINDOW_MS);
+export interface AuthServiceOptions {
+  /** The database: passed to each repository call, and where transactions start. */
+  db: Kysely<Database>;
+  repository: AuthRepository;
+  limits: LimitStore;
+  login: { failuresPerAccount: number; failuresPerAddress: number };
+  tokens: { ttlDays: number; perUser: number };
+}
+
+/** How long an account is locked after its `failures`th failure in a row (0: not yet). */
+export const accountLockMs = (failures: number, allowance: number): number => {
+  if (failures < allowance) return 0;
+  const doublings = Math.min(20, failures - allowance);
+  return Math.min(ACCOUNT_LOCK_MAX_MS, ACCOUNT_LOCK_BASE_MS * 2 ** doublings);
+};
+
+const INVALID_CREDENTIALS = 'These credentials do not match our records.';
+const TOO_MANY_ATTEMPTS = 'Too many login attempts. Please try again later.';
+
+export const createAuthService = ({
+  db,
+  repository,
+  limits,
+  login,
+  tokens,
+}: AuthServiceOptions) => {
   // A fixed hash so an unknown email costs the same time as a wrong password.
   const dummyHash = hashPassword(randomToken());
 
-  const checkCredentials = async (input: Credentials, clientKey: string): Promise<AuthUser> => {
+  /**
+   * Sign-in throttling. Per account, whatever the address: after the allowance, each further failure
+   * locks the account for twice as long (30 s … 15 min); a success clears it. Per address: past its
+   * allowance, failures are answered 429 but a correct password still signs in, so one attacker
+   * behind a shared address (an office, a proxy) does not lock out everyone else behind it; far past
+   * it, the address is refused before any password check (scrypt costs CPU).
+   */
+  const checkCredentials = async (input: Credentials, address: string): Promise<AuthUser> => {
     const { email, password } = credentialsSchema.parse(input);
-    const accountKey = `${email}|${clientKey}`;
-    const wait = Math.max(
-      accountThrottle.retryAfter(accountKey),
-      clientThrottle.retryAfter(clientKey),
-    );
-    if (wait > 0) throw tooManyRequests(wait, 'Too many login attempts. Please try again later.');
-    const user = await repository.findUserByEmail(email);
+    const accountKey = `login:account:${email}`;
+    const addressKey = `login:address:${address}`;
+    const [accountWaitMs, addressFailures] = await Promise.all([
+      limits.blockedFor(accountKey),
+      limits.failures(addressKey),
+    ]);
+    if (accountWaitMs > 0) throw tooManyRequests(accountWaitMs / 1000, TOO_MANY_ATTEMPTS);
+    if (addressFailures >= login.failuresPerAddress * ADDRESS_HARD_FACTOR)
+      throw tooManyRequests(ADDRESS_WINDOW_MS / 1000, TOO_MANY_ATTEMPTS);
+
+    const user = await repository.findUserByEmail(db, email);
     const valid = await verifyPassword(password, user?.password_hash ?? (await dummyHash));
-    if (!user || !valid) {
-      accountThrottle.fail(accountKey);
-      clientThrottle.fail(clientKey);
-      throw unauthenticated(INVALID_CREDENTIALS);
+    if (user && valid) {
+      await limits.reset(accountKey);
+      return { id: user.id, name: user.name, role: user.role };
     }
-    accountThrottle.reset(accountKey);
-    return { id: user.id, name: user.name, role: user.role };
+    const [accountFailures, addressCount] = await Promise.all([
+      limits.addFailure(accountKey, ACCOUNT_FAILURE_MEMORY_MS),
+      limits.addFailure(addressKey, ADDRESS_WINDOW_MS),
+    ]);
+    const lockMs = accountLockMs(accountFailures, login.failuresPerAccount);
+    if (lockMs > 0) await limits.block(accountKey, lockMs);
+    if (addressCount > login.failuresPerAddress)
+      throw tooManyRequests(ADDRESS_WINDOW_MS / 1000, TOO_MANY_ATTEMPTS);
+    throw unauthenticated(INVALID_CREDENTIALS);
   };
 
   return {
     /** Verifies credentials and opens a new session, replacing the previous one (session id rotation). */
     async signIn(
       input: Credentials,
-      clientKey: string,
+      address: string,
       previousSessionId?: string,
     ): Promise<NewSession> {
-      const user = await checkCredentials(input, clientKey);
+      const user = await checkCredentials(input, address);
       const sessionId = randomToken();
       const csrfToken = randomToken(24);
       const now = Date.now();
-      await repository.rotateSession(previousSessionId ? sha256(previousSessionId) : undefined, {
-        id: sha256(sessionId),
-        user_id: user.id,
-        csrf_token: csrfToken,
-        created_at: new Date(now).toISOString(),
-        expires_at: new Date(now + SESSION_LIFETIME_MS).toISOString(),
+      // The previous session (if any) is replaced in one transaction: the id rotates at sign-in.
+      await db.transaction().execute(async (trx) => {
+        if (previousSessionId) await repository.deleteSession(trx, sha256(previousSessionId));
+        await repository.insertSession(trx, {
+          id: sha256(sessionId),
+          user_id: user.id,
+          csrf_token: csrfToken,
+          created_at: new Date(now).toISOString(),
+          expires_at: new Date(now + SESSION_LIFETIME_SECONDS * 1000).toISOString(),
+        });
       });
       return { user, sessionId, csrfToken };
     },
 
     async signOut(sessionHash: string): Promise<void> {
-      await repository.deleteSession(sessionHash);
+      await repository.deleteSession(db, sessionHash);
     },
 
-    async issueToken(input: Credentials, clientKey: string): Promise<string> {
-      const user = await checkCredentials(input, clientKey);
-      const token = randomToken();
-      await repository.insertToken(user.id, sha256(token), nowIso());
+    /** A new personal access token (the secret is returned once, stored hashed), valid `ttlDays`. */
+    async issueToken(input: TokenRequest, address: string): Promise<string> {
+      const request = tokenRequestSchema.parse(input);
+      const user = await checkCredentials(request, address);
+      const token = `${TOKEN_PREFIX}${randomToken()}`;
+      const now = Date.now();
+      const nowText = new Date(now).toISOString();
+      // One transaction: expired tokens go, and the cap counts what is left (on PostgreSQL two
+      // racing requests may end one over the cap; the next issue is refused).
+      const stored = await db.transaction().execute(async (trx) => {
+        await repository.deleteExpiredTokens(trx, user.id, nowText);
+        if ((await repository.countTokens(trx, user.id)) >= tokens.perUser) return false;
+        await repository.insertToken(trx, {
+          user_id: user.id,
+          token_hash: sha256(token),
+          name: request.name ?? 'API token',
+          created_at: nowText,
+          expires_at: new Date(now + tokens.ttlDays * 24 * 3600 * 1000).toISOString(),
+          last_used_at: null,
+        });
+        return true;
+      });
+      if (!stored)
+        throw validationFailed(
+          'token',
+          `You already have ${tokens.perUser} tokens: revoke one (DELETE /api/tokens/{id}) first.`,
+        );
       return token;
+    },
+
+    async listTokens(userId: number): Promise<TokenSummary[]> {
+      const rows = await repository.listTokens(db, userId, nowIso());
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name ?? 'API token',
+        created_at: row.created_at,
+        last_used_at: row.last_used_at,
+        expires_at: row.expires_at ?? row.created_at,
+      }));
+    },
+
+    /** Revokes one of the user's tokens; 404 when it is not theirs (or unknown). */
+    async revokeToken(userId: number, tokenId: number): Promise<void> {
+      if ((await repository.deleteToken(db, userId, tokenId)) === 0)
+        throw notFound('Token not found.');
+    },
+
+    /** Revokes every token of a user (password change, erasure). */
+    async revokeAllTokens(userId: number): Promise<void> {
+      await repository.deleteAllTokens(db, userId);
     },
 
     async viewerFromSession(sessionId: string): Promise<Viewer | null> {
       const sessionHash = sha256(sessionId);
-      const row = await repository.findSessionUser(sessionHash, nowIso());
+      const row = await repository.findSessionUser(db, sessionHash, nowIso());
       if (!row) return null;
       return {
         user: { id: row.id, name: row.name, role: row.role },
         sessionHash,
         csrfToken: row.csrf_token,
+        tokenId: null,
       };
     },
 
     async viewerFromToken(token: string): Promise<Viewer> {
-      const user = await repository.findTokenUser(sha256(token));
-      if (!user) throw unauthenticated('Invalid token.');
-      return { user, sessionHash: null, csrfToken: null };
+      const now = new Date();
+      const row = await repository.findTokenUser(db, sha256(token), now.toISOString());
+      if (!row) throw unauthenticated('Invalid token.');
+      const lastUsed = row.last_used_at ? Date.parse(row.last_used_at) : 0;
+      if (now.getTime() - lastUsed >= TOKEN_TOUCH_INTERVAL_MS)
+        await repository.touchToken(db, row.token_id, now.toISOString());
+      return {
+        user: { id: row.id, name: row.name, role: row.role },
+        sessionHash: null,
+        csrfToken: null,
+        tokenId: row.token_id,
+      };
     },
   };
 };

@@ -6,8 +6,10 @@ import { forbidden } from '../../lib/http-error.js';
 import { parseBody } from '../../lib/validation.js';
 import { viewerOf } from '../../plugins/auth.js';
 import type { Realtime } from '../../realtime/index.js';
+import { SOCKET_ID_PATTERN } from '../../realtime/protocol.js';
 
-const socketId = z.string().regex(/^\d+\.\d+$/, 'The socket_id is invalid.');
+/** The protocol's own rule (`123.456`, at most 20 digits a part): what the signer accepts. */
+const socketId = z.string().regex(SOCKET_ID_PATTERN, 'The socket_id is invalid.');
 const channelAuthSchema = z.object({
   socket_id: socketId,
   channel_name: z.string().min(1).max(200),

@@ -1,63 +1,60 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InitialDataResponse, SendMessageResponse } from '../../../shared/api.js';
-import { loadConfig } from '../../config.js';
-import { signInOverHttp, type HttpSession } from '../../test-support/http-client.js';
-import { connectLiveClient, waitUntil, type LiveClient } from '../../test-support/live-client.js';
-import { startServer, type ServerProcess } from '../../test-support/server-process.js';
-import { APP_KEY, createTestApp, type TestContext } from '../../test-support/test-app.js';
+import { paths } from '../../../shared/paths.js';
+import { userChannelName } from '../../../shared/events.js';
+import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
+import { freshPostgresDatabase, type ServerDatabase } from '../../../../test-support/databases.js';
+import {
+  authorizeOverHttp,
+  postLogin,
+  signInOverHttp,
+  signOut,
+  type HttpSession,
+} from '../../../../test-support/http-session.js';
+import { conversationWith, sendMessage } from '../../../../test-support/messaging.js';
+import { listenForChats, type ChatListener } from '../../../../test-support/pusher-js.js';
+import {
+  startServer,
+  uniqueAppId,
+  type ServerProcess,
+} from '../../../../test-support/server-process.js';
+import { settings } from '../../../../test-support/settings.js';
+import {
+  APP_KEY,
+  createTestApp,
+  listen,
+  type TestContext,
+} from '../../../../test-support/test-app.js';
+import { sleep, until } from '../../../../test-support/wait.js';
 
-const conversationOf = async (session: HttpSession, otherName: string) => {
-  const data = (await (
-    await session.call('GET', '/load/messengers/initial/data')
-  ).json()) as InitialDataResponse;
-  const found = data.messengerUsers.find(
-    (item) => item.company.user.name === otherName || item.candidate.user.name === otherName,
-  );
-  if (!found) throw new Error(`no conversation with ${otherName}`);
-  return found;
-};
-
+/** `session` sends a message to `to` in their (first) conversation; the stored chat. */
 const sendAs = async (
   session: HttpSession,
-  otherName: string,
+  to: HttpSession,
   message: string,
   socketId?: string,
 ) => {
-  const item = await conversationOf(session, otherName);
-  const response = await session.call(
-    'POST',
-    '/user/send/message',
-    {
-      receiver_id: session.role === 'candidate' ? item.company_id : item.candidate_id,
-      messenger_user: item.id,
-      job_id: item.job_id,
-      message,
-      client_id: randomUUID(),
-    },
-    socketId ? { 'x-socket-id': socketId } : {},
-  );
-  expect(response.status).toBe(200);
-  return (await response.json()) as SendMessageResponse;
+  const outcome = await sendMessage(session, await conversationWith(session, to.userId), message, {
+    socketId,
+  });
+  if (!outcome.ok) throw new Error(`send answered ${outcome.status}: ${outcome.body}`);
+  expect(outcome.status).toBe(200);
+  return outcome.chat;
 };
 
 describe('live delivery through the embedded Pusher endpoint (one instance)', () => {
   let ctx: TestContext;
   let baseUrl: string;
-  const clients: LiveClient[] = [];
+  const clients: ChatListener[] = [];
   const live = async (session: HttpSession) => {
-    const client = await connectLiveClient(baseUrl, session, { pusherKey: ctx.config.pusher.key });
+    const client = await listenForChats(baseUrl, session, { pusherKey: ctx.config.pusher.key });
     clients.push(client);
     return client;
   };
+  const signIn = (email: string) => signInOverHttp(baseUrl, email, { appKey: APP_KEY });
 
   beforeAll(async () => {
     ctx = await createTestApp('sqlite');
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = ctx.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    baseUrl = `http://127.0.0.1:${address.port}`;
+    baseUrl = await listen(ctx.app);
   });
   afterAll(async () => {
     clients.forEach((client) => client.disconnect());
@@ -65,18 +62,13 @@ describe('live delivery through the embedded Pusher endpoint (one instance)', ()
   });
 
   it('delivers a company’s send to the candidate and to the sender’s other tab, not to the sending socket', async () => {
-    const sara = await signInOverHttp(baseUrl, 'candidate@example.com', { appKey: APP_KEY });
-    const acme = await signInOverHttp(baseUrl, 'company@example.com', { appKey: APP_KEY });
+    const sara = await signIn(SARA.email);
+    const acme = await signIn(ACME.email);
     const saraTab = await live(sara);
     const acmeSendingTab = await live(acme);
     const acmeOtherTab = await live(acme);
 
-    const { message } = await sendAs(
-      acme,
-      'Sara Haddad',
-      'Live hello from Acme',
-      acmeSendingTab.socketId(),
-    );
+    const message = await sendAs(acme, sara, 'Live hello from Acme', acmeSendingTab.socketId());
     const [received] = await saraTab.waitFor(1);
     expect(received).toEqual(message);
     expect(saraTab.channel.name).toBe(`private-chat.${sara.userId}`);
@@ -84,131 +76,108 @@ describe('live delivery through the embedded Pusher endpoint (one instance)', ()
     expect(acmeOtherTab.received[0]?.id).toBe(message.id);
 
     // A second send, then the first tab has still received nothing of its own.
-    await sendAs(acme, 'Sara Haddad', 'Second one', acmeSendingTab.socketId());
+    await sendAs(acme, sara, 'Second one', acmeSendingTab.socketId());
     await saraTab.waitFor(2);
     await acmeOtherTab.waitFor(2);
     expect(acmeSendingTab.received).toEqual([]);
 
     // The other direction.
-    const reply = await sendAs(sara, 'Acme Robotics', 'Hello back', saraTab.socketId());
+    const reply = await sendAs(sara, acme, 'Hello back', saraTab.socketId());
     await acmeSendingTab.waitFor(1);
-    expect(acmeSendingTab.received[0]).toEqual(reply.message);
-    expect(saraTab.received.map((chat) => chat.id)).not.toContain(reply.message.id);
+    expect(acmeSendingTab.received[0]).toEqual(reply);
+    expect(saraTab.received.map((chat) => chat.id)).not.toContain(reply.id);
   });
 
   it('refuses another user’s channel (403) and that client receives nothing', async () => {
-    const omar = await signInOverHttp(baseUrl, 'candidate2@example.com', { appKey: APP_KEY });
-    const sara = await signInOverHttp(baseUrl, 'candidate@example.com', { appKey: APP_KEY });
-    const forbidden = await fetch(`${baseUrl}/broadcasting/auth`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        cookie: omar.cookie,
-        'x-xsrf-token': omar.csrf,
-      },
-      body: `socket_id=123.456&channel_name=${encodeURIComponent(`private-chat.${sara.userId}`)}`,
-    });
+    const omar = await signIn(OMAR.email);
+    const sara = await signIn(SARA.email);
+    const forbidden = await authorizeOverHttp(
+      baseUrl,
+      omar,
+      '123.456',
+      userChannelName(sara.userId),
+    );
     expect(forbidden.status).toBe(403);
-    const own = await fetch(`${baseUrl}/broadcasting/auth`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        cookie: omar.cookie,
-        'x-xsrf-token': omar.csrf,
-      },
-      body: `socket_id=123.456&channel_name=${encodeURIComponent(`private-chat.${omar.userId}`)}`,
-    });
+    const own = await authorizeOverHttp(baseUrl, omar, '123.456', userChannelName(omar.userId));
     expect(own.status).toBe(200);
     expect(((await own.json()) as { auth: string }).auth).toMatch(/^[^:]+:[0-9a-f]{64}$/);
-    const noCsrf = await fetch(`${baseUrl}/broadcasting/auth`, {
+    // Without the CSRF header (what the test is about, so not the harness's call).
+    const noCsrf = await fetch(`${baseUrl}${paths.broadcastingAuth}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: omar.cookie },
-      body: `socket_id=123.456&channel_name=${encodeURIComponent(`private-chat.${omar.userId}`)}`,
+      body: `socket_id=123.456&channel_name=${encodeURIComponent(userChannelName(omar.userId))}`,
     });
     expect(noCsrf.status).toBe(419);
 
     await expect(
-      connectLiveClient(baseUrl, omar, {
+      listenForChats(baseUrl, omar, {
         pusherKey: ctx.config.pusher.key,
-        channel: `private-chat.${sara.userId}`,
+        channel: userChannelName(sara.userId),
       }),
     ).rejects.toThrow(/subscription refused/);
-    const acme = await signInOverHttp(baseUrl, 'company@example.com', { appKey: APP_KEY });
+    const acme = await signIn(ACME.email);
     const saraTab = await live(sara);
-    await sendAs(acme, 'Sara Haddad', 'For Sara only');
+    await sendAs(acme, sara, 'For Sara only');
     await saraTab.waitFor(1);
   });
 
   it('stops delivering to the sockets of a session that signed out', async () => {
-    const sara = await signInOverHttp(baseUrl, 'candidate@example.com', { appKey: APP_KEY });
-    const acme = await signInOverHttp(baseUrl, 'company@example.com', { appKey: APP_KEY });
+    const sara = await signIn(SARA.email);
+    const acme = await signIn(ACME.email);
     const saraTab = await live(sara);
-    await sendAs(acme, 'Sara Haddad', 'Before sign-out');
+    await sendAs(acme, sara, 'Before sign-out');
     await saraTab.waitFor(1);
 
-    const out = await fetch(`${baseUrl}/logout`, {
-      method: 'POST',
-      headers: { cookie: sara.cookie, 'x-xsrf-token': sara.csrf },
-    });
+    const out = await signOut(baseUrl, sara);
     expect(out.status).toBe(204);
-    await waitUntil(
+    await until(
       () => saraTab.pusher.connection.state !== 'connected' || saraTab.channel.subscribed === false,
       'socket closed',
     );
 
     // Another tab of Acme proves the next messages are broadcast at all.
     const acmeTab = await live(acme);
-    await sendAs(acme, 'Sara Haddad', 'After sign-out 1');
-    await sendAs(acme, 'Sara Haddad', 'After sign-out 2');
+    await sendAs(acme, sara, 'After sign-out 1');
+    await sendAs(acme, sara, 'After sign-out 2');
     await acmeTab.waitFor(2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(saraTab.received.map((chat) => chat.message)).toEqual(['Before sign-out']);
   });
   it('closes the sockets of a session replaced by a new sign-in in the same browser', async () => {
-    const sara = await signInOverHttp(baseUrl, 'candidate@example.com', { appKey: APP_KEY });
+    const sara = await signIn(SARA.email);
     const saraTab = await live(sara);
     // Someone else signs in over Sara's session (a shared computer): her session is replaced.
-    const over = await fetch(`${baseUrl}/login`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        cookie: sara.cookie,
-        'x-xsrf-token': sara.csrf,
-      },
-      body: JSON.stringify({ email: 'candidate2@example.com', password: 'password' }),
-    });
+    const over = await postLogin(
+      baseUrl,
+      { email: OMAR.email },
+      { cookie: sara.cookie, 'x-xsrf-token': sara.csrf },
+    );
     expect(over.status).toBe(200);
-    await waitUntil(
+    await until(
       () => saraTab.pusher.connection.state !== 'connected' || !saraTab.channel.subscribed,
       'replaced session socket closed',
     );
-    const acme = await signInOverHttp(baseUrl, 'company@example.com', { appKey: APP_KEY });
+    const acme = await signIn(ACME.email);
     const acmeTab = await live(acme);
-    await sendAs(acme, 'Sara Haddad', 'After the other sign-in');
+    await sendAs(acme, sara, 'After the other sign-in');
     await acmeTab.waitFor(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(saraTab.received).toEqual([]);
   });
 });
 
 describe('two server processes sharing PostgreSQL and Redis', () => {
-  const database = `rt_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
-  const adminUrl = loadConfig().test.postgresUrl;
+  let database: ServerDatabase;
   const servers: ServerProcess[] = [];
-  const clients: LiveClient[] = [];
+  const clients: ChatListener[] = [];
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${database}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${database}`;
+    database = await freshPostgresDatabase('rt');
     const env = {
-      DATABASE_URL: url.toString(),
-      REDIS_URL: loadConfig().test.redisUrl,
+      DATABASE_URL: database.url,
+      REDIS_URL: settings.redisUrl,
       DEMO_SEED: 'on',
-      PUSHER_APP_ID: `rt-${database}`,
+      PUSHER_APP_ID: uniqueAppId('rt'),
     };
     // One after the other: the first migrates and seeds, the second finds everything in place.
     servers.push(await startServer({ env }));
@@ -217,25 +186,19 @@ describe('two server processes sharing PostgreSQL and Redis', () => {
   afterAll(async () => {
     clients.forEach((client) => client.disconnect());
     await Promise.all(servers.map((server) => server.stop()));
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${database} with (force)`);
-    await admin.end();
+    await database?.drop();
   });
 
   it('delivers to a client on instance A what was sent through instance B', async () => {
     const [a, b] = servers;
     if (!a || !b) throw new Error('servers did not start');
-    const saraOnA = await signInOverHttp(a.url, 'candidate@example.com');
-    const acmeOnB = await signInOverHttp(b.url, 'company@example.com');
-    const saraLive = await connectLiveClient(a.url, saraOnA);
+    const saraOnA = await signInOverHttp(a.url, SARA.email);
+    const acmeOnB = await signInOverHttp(b.url, ACME.email);
+    const saraLive = await listenForChats(a.url, saraOnA);
     clients.push(saraLive);
-    const acmeLiveOnA = await connectLiveClient(
-      a.url,
-      await signInOverHttp(a.url, 'company@example.com'),
-    );
+    const acmeLiveOnA = await listenForChats(a.url, await signInOverHttp(a.url, ACME.email));
     clients.push(acmeLiveOnA);
-    const { message } = await sendAs(acmeOnB, 'Sara Haddad', 'Across instances');
+    const message = await sendAs(acmeOnB, saraOnA, 'Across instances');
     const [received] = await saraLive.waitFor(1);
     expect(received).toEqual(message);
     await acmeLiveOnA.waitFor(1);

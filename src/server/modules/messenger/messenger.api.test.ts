@@ -8,14 +8,16 @@ import {
   sendMessageResponseSchema,
 } from '../../../shared/api.js';
 import type { MessengerUser } from '../../../shared/models.js';
+import { paths } from '../../../shared/paths.js';
 import { buildApp } from '../../app.js';
 import { openDatabase } from '../../db/database.js';
+import { ACME, HARBOR, NILE, OMAR, SARA } from '../../../../test-support/accounts.js';
 import {
   createTestApp,
   signIn,
   type Session,
   type TestContext,
-} from '../../test-support/test-app.js';
+} from '../../../../test-support/test-app.js';
 
 const dialect = inject('database');
 
@@ -29,18 +31,18 @@ describe(`messaging calls (${dialect})`, () => {
 
   beforeAll(async () => {
     ctx = await createTestApp(dialect);
-    sara = await signIn(ctx.app, 'candidate@example.com');
-    omar = await signIn(ctx.app, 'candidate2@example.com');
-    acme = await signIn(ctx.app, 'company@example.com');
-    nile = await signIn(ctx.app, 'company2@example.com');
-    harbor = await signIn(ctx.app, 'owner@example.com');
+    sara = await signIn(ctx.app, SARA.email);
+    omar = await signIn(ctx.app, OMAR.email);
+    acme = await signIn(ctx.app, ACME.email);
+    nile = await signIn(ctx.app, NILE.email);
+    harbor = await signIn(ctx.app, HARBOR.email);
   });
   afterAll(async () => ctx.close());
 
   const initial = async (session: Session, jobId?: number | string) => {
     const response = await session.call(
       'GET',
-      `/load/messengers/initial/data${jobId === undefined ? '' : `?job_id=${jobId}`}`,
+      `${paths.initialData}${jobId === undefined ? '' : `?job_id=${jobId}`}`,
     );
     expect(response.statusCode).toBe(200);
     return initialDataResponseSchema.parse(response.json());
@@ -67,7 +69,7 @@ describe(`messaging calls (${dialect})`, () => {
     message: string,
     extra: Record<string, unknown> = {},
   ) =>
-    session.call('POST', '/user/send/message', {
+    session.call('POST', paths.sendMessage, {
       receiver_id: otherParty(session, item),
       messenger_user: item.id,
       job_id: item.job_id,
@@ -156,7 +158,7 @@ describe(`messaging calls (${dialect})`, () => {
       expect(filtered.messengerUsers.length).toBe(2);
       expect(filtered.messengerUsers.every((item) => item.job_id === job?.id)).toBe(true);
       expect(all.messengerUsers.length).toBeGreaterThan(filtered.messengerUsers.length);
-      const bad = await acme.call('GET', '/load/messengers/initial/data?job_id=abc');
+      const bad = await acme.call('GET', `${paths.initialData}?job_id=abc`);
       expect(bad.statusCode).toBe(422);
       expect(bad.json().errors).toHaveProperty('job_id');
     });
@@ -166,7 +168,7 @@ describe(`messaging calls (${dialect})`, () => {
     it('returns date groups oldest first, the receiver and job, and marks the viewer’s unread as seen', async () => {
       const item = await conversationWith(sara, 'Acme Robotics');
       expect(item.is_seen_messages_count).toBe(2);
-      const response = await sara.call('POST', '/user/get/message', {
+      const response = await sara.call('POST', paths.getMessage, {
         receiver_id: item.company_id,
         job_id: item.job_id,
       });
@@ -197,7 +199,7 @@ describe(`messaging calls (${dialect})`, () => {
     it('gives a company viewer the candidate’s photo and application group', async () => {
       const item = await conversationWith(acme, 'Sara Haddad', 'Senior Robotics Engineer');
       const body = (
-        await acme.call('POST', '/user/get/message', {
+        await acme.call('POST', paths.getMessage, {
           receiver_id: item.candidate_id,
           job_id: item.job_id,
         })
@@ -211,7 +213,7 @@ describe(`messaging calls (${dialect})`, () => {
 
     it('opens a conversation without a job (job_id null)', async () => {
       const item = await conversationWith(sara, 'Blue Harbor Logistics');
-      const response = await sara.call('POST', '/user/get/message', {
+      const response = await sara.call('POST', paths.getMessage, {
         receiver_id: item.company_id,
         job_id: null,
       });
@@ -224,7 +226,7 @@ describe(`messaging calls (${dialect})`, () => {
       for (let index = 0; index < 7; index += 1)
         expect((await send(nile, item, `page message ${index}`)).statusCode).toBe(200);
       const first = (
-        await nile.call('POST', '/user/get/message', {
+        await nile.call('POST', paths.getMessage, {
           receiver_id: item.candidate_id,
           job_id: item.job_id,
           limit: 4,
@@ -235,7 +237,7 @@ describe(`messaging calls (${dialect})`, () => {
       expect(first.has_more).toBe(true);
       const oldest = firstIds[0];
       const second = (
-        await nile.call('POST', '/user/get/message', {
+        await nile.call('POST', paths.getMessage, {
           receiver_id: item.candidate_id,
           job_id: item.job_id,
           limit: 4,
@@ -247,7 +249,7 @@ describe(`messaging calls (${dialect})`, () => {
       expect(Math.max(...secondIds)).toBeLessThan(oldest ?? 0);
       expect(second.has_more).toBe(true);
       const third = (
-        await nile.call('POST', '/user/get/message', {
+        await nile.call('POST', paths.getMessage, {
           receiver_id: item.candidate_id,
           job_id: item.job_id,
           limit: 4,
@@ -256,7 +258,7 @@ describe(`messaging calls (${dialect})`, () => {
       ).json() as GetMessageResponse;
       expect(third.messages.flatMap((group) => group.chats)).toHaveLength(1);
       expect(third.has_more).toBe(false);
-      const tooMany = await nile.call('POST', '/user/get/message', {
+      const tooMany = await nile.call('POST', paths.getMessage, {
         receiver_id: item.candidate_id,
         job_id: item.job_id,
         limit: 101,
@@ -266,7 +268,7 @@ describe(`messaging calls (${dialect})`, () => {
     });
 
     it('answers 404 when the viewer has no such conversation', async () => {
-      const response = await omar.call('POST', '/user/get/message', {
+      const response = await omar.call('POST', paths.getMessage, {
         receiver_id: nile.user.id,
         job_id: null,
       });
@@ -325,7 +327,7 @@ describe(`messaging calls (${dialect})`, () => {
         expect(response.statusCode).toBe(422);
         expect(response.json().errors).toHaveProperty('message');
       }
-      const missing = await omar.call('POST', '/user/send/message', {
+      const missing = await omar.call('POST', paths.sendMessage, {
         receiver_id: item.company_id,
         job_id: item.job_id,
       });
@@ -333,7 +335,7 @@ describe(`messaging calls (${dialect})`, () => {
       expect(Object.keys(missing.json().errors)).toEqual(
         expect.arrayContaining(['messenger_user', 'message']),
       );
-      const wrongType = await omar.call('POST', '/user/send/message', {
+      const wrongType = await omar.call('POST', paths.sendMessage, {
         receiver_id: 'abc',
         messenger_user: item.id,
         job_id: item.job_id,
@@ -443,11 +445,11 @@ describe(`messaging calls (${dialect})`, () => {
     it('marks the viewer’s unread messages as seen (with the CSRF header, as a state change)', async () => {
       const item = await conversationWith(acme, 'Omar Khalil', 'Senior Robotics Engineer');
       expect(item.is_seen_messages_count).toBeGreaterThan(0);
-      const noCsrf = await acme.call('GET', `/user/send/message/unseen/${item.id}`, undefined, {
+      const noCsrf = await acme.call('GET', paths.unseen(item.id), undefined, {
         'x-xsrf-token': '',
       });
       expect(noCsrf.statusCode).toBe(419);
-      const response = await acme.call('GET', `/user/send/message/unseen/${item.id}`);
+      const response = await acme.call('GET', paths.unseen(item.id));
       expect(response.statusCode).toBe(200);
       expect(response.json().messengerUser).toMatchObject({
         id: item.id,
@@ -458,16 +460,16 @@ describe(`messaging calls (${dialect})`, () => {
 
     it('archives and unarchives on the viewer’s own flag only', async () => {
       const item = await conversationWith(sara, 'Nile Software');
-      const archived = await sara.call('POST', `/user/messenger/${item.id}/archive`);
+      const archived = await sara.call('POST', paths.archive(item.id));
       expect(archived.statusCode).toBe(200);
       expect(archived.json().messengerUser).toMatchObject({
         candidate_archive: 1,
         company_archive: 0,
       });
       expect((await conversationWith(nile, 'Sara Haddad')).company_archive).toBe(0);
-      const restored = await sara.call('POST', `/user/messenger/${item.id}/unarchive`);
+      const restored = await sara.call('POST', paths.unarchive(item.id));
       expect(restored.json().messengerUser).toMatchObject({ candidate_archive: 0 });
-      const companyArchive = await nile.call('POST', `/user/messenger/${item.id}/archive`);
+      const companyArchive = await nile.call('POST', paths.archive(item.id));
       expect(companyArchive.json().messengerUser).toMatchObject({
         candidate_archive: 0,
         company_archive: 1,
@@ -499,7 +501,7 @@ describe(`messaging calls (${dialect})`, () => {
         // get message looks up the viewer's own conversation with receiver_id about job_id: whatever it
         // finds (Omar has his own with Acme about this job) is never the target.
         for (const receiverId of [target.company_id, target.candidate_id]) {
-          const response = await outsider.call('POST', '/user/get/message', {
+          const response = await outsider.call('POST', paths.getMessage, {
             receiver_id: receiverId,
             job_id: target.job_id,
           });
@@ -510,21 +512,21 @@ describe(`messaging calls (${dialect})`, () => {
           else expect(response.body).not.toContain('Sara Haddad');
         }
         const calls = [
-          outsider.call('POST', '/user/send/message', {
+          outsider.call('POST', paths.sendMessage, {
             receiver_id: target.company_id,
             messenger_user: target.id,
             job_id: target.job_id,
             message: 'intrusion',
           }),
-          outsider.call('POST', '/user/send/message', {
+          outsider.call('POST', paths.sendMessage, {
             receiver_id: target.candidate_id,
             messenger_user: target.id,
             job_id: target.job_id,
             message: 'intrusion',
           }),
-          outsider.call('GET', `/user/send/message/unseen/${target.id}`),
-          outsider.call('POST', `/user/messenger/${target.id}/archive`),
-          outsider.call('POST', `/user/messenger/${target.id}/unarchive`),
+          outsider.call('GET', paths.unseen(target.id)),
+          outsider.call('POST', paths.archive(target.id)),
+          outsider.call('POST', paths.unarchive(target.id)),
         ];
         for (const response of await Promise.all(calls)) {
           expect([403, 404]).toContain(response.statusCode);
@@ -555,17 +557,14 @@ describe(`messaging calls (${dialect})`, () => {
 
   describe('bad input', () => {
     it('answers 401 without the application key or with a wrong one, and without a session', async () => {
-      for (const url of [
-        '/load/messengers/initial/data',
-        '/load/messengers/initial/data?key=wrong',
-      ]) {
+      for (const url of [paths.initialData, `${paths.initialData}?key=wrong`]) {
         const response = await ctx.app.inject({ method: 'GET', url, cookies: sara.cookies });
         expect(response.statusCode).toBe(401);
         expect(response.json()).toEqual({ message: 'Invalid application key.' });
       }
       const anonymous = await ctx.app.inject({
         method: 'GET',
-        url: '/load/messengers/initial/data?key=test-app-key',
+        url: `${paths.initialData}?key=test-app-key`,
       });
       expect(anonymous.statusCode).toBe(401);
     });
@@ -580,23 +579,23 @@ describe(`messaging calls (${dialect})`, () => {
       };
       const without = await ctx.app.inject({
         method: 'POST',
-        url: '/user/send/message?key=test-app-key',
+        url: `${paths.sendMessage}?key=test-app-key`,
         cookies: sara.cookies,
         payload: body,
       });
       expect(without.statusCode).toBe(419);
       expect(without.json()).toEqual({ message: 'CSRF token mismatch.' });
-      const wrong = await sara.call('POST', '/user/send/message', body, {
+      const wrong = await sara.call('POST', paths.sendMessage, body, {
         'x-xsrf-token': 'forged',
       });
       expect(wrong.statusCode).toBe(419);
-      const undecodable = await sara.call('POST', '/user/send/message', body, {
+      const undecodable = await sara.call('POST', paths.sendMessage, body, {
         'x-xsrf-token': '%E0',
       });
       expect(undecodable.statusCode).toBe(419);
       const viaMeta = await ctx.app.inject({
         method: 'POST',
-        url: '/user/send/message?key=test-app-key',
+        url: `${paths.sendMessage}?key=test-app-key`,
         cookies: sara.cookies,
         headers: { 'x-csrf-token': sara.csrf },
         payload: body,
@@ -605,27 +604,133 @@ describe(`messaging calls (${dialect})`, () => {
     });
 
     it('answers 400 for malformed JSON or a non-object body, 413 over 64 KiB', async () => {
-      const malformed = await sara.call('POST', '/user/get/message', '{"receiver_id": 1,', {
+      const malformed = await sara.call('POST', paths.getMessage, '{"receiver_id": 1,', {
         'content-type': 'application/json',
       });
       expect(malformed.statusCode).toBe(400);
       expect(malformed.json().message).toMatch(/JSON/);
-      const array = await sara.call('POST', '/user/get/message', '[1,2]', {
+      const array = await sara.call('POST', paths.getMessage, '[1,2]', {
         'content-type': 'application/json',
       });
       expect(array.statusCode).toBe(400);
-      const nullBody = await sara.call('POST', '/user/get/message', 'null', {
+      const nullBody = await sara.call('POST', paths.getMessage, 'null', {
         'content-type': 'application/json',
       });
       expect(nullBody.statusCode).toBe(400);
       const huge = await sara.call(
         'POST',
-        '/user/send/message',
+        paths.sendMessage,
         JSON.stringify({ message: 'z'.repeat(70_000) }),
         { 'content-type': 'application/json' },
       );
       expect(huge.statusCode).toBe(413);
       expect(huge.json().message).toBeTruthy();
+    });
+
+    const chatCount = async () =>
+      Number(
+        (
+          await ctx.database.db.kysely
+            .selectFrom('chats')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    it('answers 422 naming the field for ids of 2^31 and more, in bodies, routes and queries', async () => {
+      const item = await conversationWith(omar, 'Acme Robotics');
+      const before = await chatCount();
+      for (const big of [2 ** 31, 2 ** 31 + 1, 2 ** 32, 2 ** 53, 1e21]) {
+        for (const field of ['receiver_id', 'messenger_user', 'job_id']) {
+          const response = await send(omar, item, 'hi', { [field]: big });
+          expect(response.statusCode, `${field}=${big}`).toBe(422);
+          expect(Object.keys(response.json().errors)).toEqual([field]);
+        }
+        for (const body of [
+          { receiver_id: big, job_id: null },
+          { receiver_id: item.company_id, job_id: big },
+          { receiver_id: item.company_id, job_id: item.job_id, before: big },
+        ]) {
+          const response = await omar.call('POST', paths.getMessage, body);
+          expect(response.statusCode, JSON.stringify(body)).toBe(422);
+        }
+      }
+      const big = 2 ** 31;
+      for (const [method, url] of [
+        ['GET', paths.unseen(big)],
+        ['POST', paths.archive(big)],
+        ['POST', paths.unarchive(big)],
+        // A literal path: an id of 23 digits, written out as the client would send it.
+        ['GET', `/user/send/message/unseen/99999999999999999999999`],
+      ] as const) {
+        const response = await omar.call(method, url);
+        expect(response.statusCode, url).toBe(422);
+        expect(Object.keys(response.json().errors)).toEqual(['id']);
+      }
+      const query = await omar.call('GET', `${paths.initialData}?job_id=${big}`);
+      expect(query.statusCode).toBe(422);
+      expect(Object.keys(query.json().errors)).toEqual(['job_id']);
+      // The largest id is valid: not found, not an error.
+      const largest = await omar.call('POST', paths.archive(2 ** 31 - 1));
+      expect(largest.statusCode).toBe(404);
+      expect(await chatCount()).toBe(before);
+    });
+
+    it('answers 422 for a message holding a NUL character, storing nothing', async () => {
+      const item = await conversationWith(omar, 'Acme Robotics');
+      const before = await chatCount();
+      for (const message of ['\u0000', 'hello\u0000world', 'x\u0000']) {
+        const response = await send(omar, item, message);
+        expect(response.statusCode).toBe(422);
+        expect(response.json().errors).toEqual({
+          message: ['The message may not contain a NUL character.'],
+        });
+      }
+      expect(await chatCount()).toBe(before);
+    });
+
+    it('treats a message of only invisible characters as empty (422), and keeps visible text with them', async () => {
+      const item = await conversationWith(omar, 'Acme Robotics');
+      const before = await chatCount();
+      for (const message of [
+        '\u200b',
+        '\u200b\u200c\u200d\u2060\ufeff',
+        ' \u200e\u200f\u202a\u202e\u2066\u2069\u061c ',
+        '\u00ad\u2800\u3164',
+      ]) {
+        const response = await send(omar, item, message);
+        expect(response.statusCode, JSON.stringify(message)).toBe(422);
+        expect(response.json().errors).toEqual({ message: ['The message field is required.'] });
+      }
+      expect(await chatCount()).toBe(before);
+      const arabic = '\u200fمرحبا بك\u200f';
+      const kept = await send(omar, item, arabic);
+      expect(kept.statusCode).toBe(200);
+      expect(kept.json().message.message).toBe(arabic);
+    });
+
+    it('answers 422 for a socket id of more than 20 digits a part, and signs 20 digits', async () => {
+      const channel = `private-chat.${omar.user.id}`;
+      for (const socketId of [`${'1'.repeat(21)}.1`, `1.${'9'.repeat(21)}`, '1.2.3', '.1']) {
+        const auth = await omar.call('POST', paths.broadcastingAuth, {
+          socket_id: socketId,
+          channel_name: channel,
+        });
+        expect(auth.statusCode, socketId).toBe(422);
+        expect(auth.json().errors).toHaveProperty('socket_id');
+        const userAuth = await omar.call('POST', paths.broadcastingUserAuth, {
+          socket_id: socketId,
+        });
+        expect(userAuth.statusCode, socketId).toBe(422);
+        expect(userAuth.json().errors).toHaveProperty('socket_id');
+      }
+      const longest = `${'1'.repeat(20)}.${'2'.repeat(20)}`;
+      const signed = await omar.call('POST', paths.broadcastingAuth, {
+        socket_id: longest,
+        channel_name: channel,
+      });
+      expect(signed.statusCode).toBe(200);
+      expect(signed.json().auth).toMatch(/^[^:]+:[0-9a-f]{64}$/);
     });
 
     it('answers 404 with JSON for unknown routes', async () => {
@@ -636,9 +741,9 @@ describe(`messaging calls (${dialect})`, () => {
 
     it('sets the security headers on every response', async () => {
       for (const response of [
-        await ctx.app.inject({ method: 'GET', url: '/messenger/config' }),
+        await ctx.app.inject({ method: 'GET', url: paths.config }),
         await ctx.app.inject({ method: 'GET', url: '/nope' }),
-        await sara.call('GET', '/load/messengers/initial/data'),
+        await sara.call('GET', paths.initialData),
       ]) {
         const csp = String(response.headers['content-security-policy']);
         expect(csp).toContain("script-src 'self'");
@@ -649,12 +754,13 @@ describe(`messaging calls (${dialect})`, () => {
       }
     });
 
-    it('publishes the client configuration', async () => {
+    it('publishes the client configuration, built from PUBLIC_URL whatever the Host header says', async () => {
       const response = await ctx.app.inject({
         method: 'GET',
-        url: '/messenger/config',
-        headers: { host: 'localhost:3000' },
+        url: paths.config,
+        headers: { host: 'evil.example:6666' },
       });
+      expect(response.headers['cache-control']).toMatch(/max-age/);
       expect(response.json()).toMatchObject({
         key: 'test-app-key',
         locales: ['en', 'ar'],
@@ -662,9 +768,9 @@ describe(`messaging calls (${dialect})`, () => {
         broadcaster: {
           key: ctx.config.pusher.key,
           cluster: 'mt1',
-          wsHost: 'localhost',
+          wsHost: '127.0.0.1',
           wsPort: 3000,
-          authEndpoint: '/broadcasting/auth',
+          authEndpoint: paths.broadcastingAuth,
         },
       });
     });
@@ -680,13 +786,11 @@ describe(`limits and outages (${dialect})`, () => {
     };
     const { app } = await buildApp({ config: ctx.config, db: ctx.database.db, realtime: stalled });
     try {
-      const omar = await signIn(app, 'candidate2@example.com');
-      const list = (
-        await omar.call('GET', '/load/messengers/initial/data')
-      ).json() as InitialDataResponse;
+      const omar = await signIn(app, OMAR.email);
+      const list = (await omar.call('GET', paths.initialData)).json() as InitialDataResponse;
       const item = list.messengerUsers[0];
       if (!item) throw new Error('no conversation');
-      const response = await omar.call('POST', '/user/send/message', {
+      const response = await omar.call('POST', paths.sendMessage, {
         receiver_id: item.company_id,
         messenger_user: item.id,
         job_id: item.job_id,
@@ -708,16 +812,14 @@ describe(`limits and outages (${dialect})`, () => {
   it('answers 429 with Retry-After when a user sends faster than the limit, storing only what was accepted', async () => {
     const ctx = await createTestApp(dialect, { SEND_RATE_BURST: '5', SEND_RATE_PER_SECOND: '0.1' });
     try {
-      const omar = await signIn(ctx.app, 'candidate2@example.com');
-      const list = (
-        await omar.call('GET', '/load/messengers/initial/data')
-      ).json() as InitialDataResponse;
+      const omar = await signIn(ctx.app, OMAR.email);
+      const list = (await omar.call('GET', paths.initialData)).json() as InitialDataResponse;
       const item = list.messengerUsers[0];
       if (!item) throw new Error('no conversation');
       const statuses: number[] = [];
       let retryAfter: string | undefined;
       for (let index = 0; index < 8; index += 1) {
-        const response = await omar.call('POST', '/user/send/message', {
+        const response = await omar.call('POST', paths.sendMessage, {
           receiver_id: item.company_id,
           messenger_user: item.id,
           job_id: item.job_id,
@@ -740,36 +842,63 @@ describe(`limits and outages (${dialect})`, () => {
     }
   });
 
+  it('limits each conversation on its own: a burst in one does not stop the sender in another', async () => {
+    const ctx = await createTestApp(dialect, {
+      SEND_RATE_CONVERSATION_BURST: '3',
+      SEND_RATE_CONVERSATION_PER_SECOND: '0.1',
+    });
+    try {
+      const acme = await signIn(ctx.app, ACME.email);
+      const list = (await acme.call('GET', paths.initialData)).json() as InitialDataResponse;
+      const [first, second] = list.messengerUsers;
+      if (!first || !second) throw new Error('two conversations needed');
+      const send = (item: typeof first, text: string) =>
+        acme.call('POST', paths.sendMessage, {
+          receiver_id: item.candidate_id,
+          messenger_user: item.id,
+          job_id: item.job_id,
+          message: text,
+        });
+      const statuses: number[] = [];
+      for (let index = 0; index < 5; index += 1)
+        statuses.push((await send(first, `conversation burst ${index}`)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      expect((await send(second, 'elsewhere')).statusCode).toBe(200);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('answers 503 when the database cannot be reached, and keeps serving', async () => {
     const ctx = await createTestApp(dialect);
     const token = (
       await ctx.app.inject({
         method: 'POST',
-        url: '/api/tokens',
-        payload: { email: 'company@example.com', password: 'password' },
+        url: paths.tokens,
+        payload: { email: ACME.email, password: 'password' },
       })
     ).json().token as string;
     const call = () =>
       ctx.app.inject({
         method: 'GET',
-        url: '/load/messengers/initial/data?key=test-app-key',
+        url: `${paths.initialData}?key=test-app-key`,
         headers: { authorization: `Bearer ${token}` },
       });
     try {
       if (dialect === 'postgres') {
         // The same app code against a server that does not answer.
         const unreachable = openDatabase('postgres://postgres@127.0.0.1:1/test');
-        const { app } = await buildApp({ config: ctx.config, db: unreachable });
+        // The generated broadcaster secret lives in the database, which is unreachable here.
+        const config = { ...ctx.config, pusher: { ...ctx.config.pusher, secret: 'test-secret' } };
+        const { app } = await buildApp({ config, db: unreachable });
         const response = await app.inject({
           method: 'GET',
-          url: '/load/messengers/initial/data?key=test-app-key',
+          url: `${paths.initialData}?key=test-app-key`,
           headers: { authorization: `Bearer ${token}` },
         });
         expect(response.statusCode).toBe(503);
         expect(response.json().message).toMatch(/unavailable/i);
-        expect((await app.inject({ method: 'GET', url: '/messenger/config' })).statusCode).toBe(
-          200,
-        );
+        expect((await app.inject({ method: 'GET', url: paths.config })).statusCode).toBe(200);
         await app.close();
         await unreachable.destroy();
       } else {

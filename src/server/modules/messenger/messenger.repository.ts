@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { prepareQuery } from '../../db/database.js';
+import { sql, type Kysely } from 'kysely';
+import { prepareQuery, type Executor } from '../../db/database.js';
 import type { Database, NewChat } from '../../db/schema.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The side of a conversation a viewer is on: which id column, unread counter and archive flag are theirs. */
 export interface Side {
@@ -205,27 +203,33 @@ const preparedQueries = (db: Kysely<Database>) => ({
   ),
 });
 
+/**
+ * The conversation and message queries. Built once per database (its prepared queries are compiled
+ * for that database's dialect); like every repository, each function takes the executor first: the
+ * database, or the transaction it is part of.
+ */
 export const createMessengerRepository = (db: Kysely<Database>) => {
   const q = preparedQueries(db);
   return {
-    transaction: <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
-      db.transaction().execute(work),
-
-    listConversations: (viewerId: number, side: Side, jobId: number | null) => {
-      let query = conversationQuery(db).where(`mu.${side.party}`, '=', viewerId);
+    listConversations: (executor: Executor, viewerId: number, side: Side, jobId: number | null) => {
+      let query = conversationQuery(executor).where(`mu.${side.party}`, '=', viewerId);
       if (jobId !== null) query = query.where('mu.job_id', '=', jobId);
       return query.orderBy('mu.activity_at', 'desc').orderBy('mu.id', 'desc').execute();
     },
 
-    findConversation: async (id: number, executor: Executor = db) =>
+    findConversation: async (executor: Executor, id: number) =>
       first(await q.findConversation(executor, id)),
 
-    findConversationId: async (candidateId: number, companyId: number, jobId: number | null) =>
-      first(await q.findConversationId(db, candidateId, companyId, jobId ?? 0)),
+    findConversationId: async (
+      executor: Executor,
+      candidateId: number,
+      companyId: number,
+      jobId: number | null,
+    ) => first(await q.findConversationId(executor, candidateId, companyId, jobId ?? 0)),
 
     /** A company's own jobs. */
-    jobsOfCompany: (companyId: number) =>
-      db
+    jobsOfCompany: (executor: Executor, companyId: number) =>
+      executor
         .selectFrom('jobs')
         .select(['id', 'title', 'status', 'deadline'])
         .where('company_id', '=', companyId)
@@ -233,8 +237,8 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
         .execute(),
 
     /** The jobs a candidate's conversations are about. */
-    jobsOfCandidateConversations: (candidateId: number) =>
-      db
+    jobsOfCandidateConversations: (executor: Executor, candidateId: number) =>
+      executor
         .selectFrom('jobs')
         .select(['id', 'title', 'status', 'deadline'])
         .where((eb) =>
@@ -249,20 +253,25 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
         .orderBy('id', 'desc')
         .execute(),
 
-    findJob: async (id: number) => first(await q.findJob(db, id)),
+    findJob: async (executor: Executor, id: number) => first(await q.findJob(executor, id)),
 
-    findUser: async (id: number) => first(await q.findUser(db, id)),
+    findUser: async (executor: Executor, id: number) => first(await q.findUser(executor, id)),
 
-    applicationGroup: async (jobId: number, candidateId: number) =>
-      first(await q.applicationGroup(db, jobId, candidateId)),
+    applicationGroup: async (executor: Executor, jobId: number, candidateId: number) =>
+      first(await q.applicationGroup(executor, jobId, candidateId)),
 
     /** One page of history, newest first (the caller reverses it). */
-    chatsPage: (conversationId: number, before: number | undefined, limit: number) =>
+    chatsPage: (
+      executor: Executor,
+      conversationId: number,
+      before: number | undefined,
+      limit: number,
+    ) =>
       before === undefined
-        ? q.chatsPage(db, conversationId, limit)
-        : q.chatsPageBefore(db, conversationId, before, limit),
+        ? q.chatsPage(executor, conversationId, limit)
+        : q.chatsPageBefore(executor, conversationId, before, limit),
 
-    findChatByClientId: async (senderId: number, clientId: string, executor: Executor = db) =>
+    findChatByClientId: async (executor: Executor, senderId: number, clientId: string) =>
       first(await q.findChatByClientId(executor, senderId, clientId)),
 
     /**
@@ -270,20 +279,20 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
      * that, on PostgreSQL, a concurrent send (which also updates that row) is serialized with it.
      */
     markSeen: async (
-      trx: Transaction<Database>,
+      executor: Executor,
       conversationId: number,
       viewerId: number,
       side: Side,
       now: string,
     ) => {
-      await q.markSeenCounter(side)(trx, conversationId);
-      await q.markSeenChats(trx, now, conversationId, viewerId);
+      await q.markSeenCounter(side)(executor, conversationId);
+      await q.markSeenChats(executor, now, conversationId, viewerId);
     },
 
-    insertChat: async (trx: Transaction<Database>, chat: NewChat) =>
+    insertChat: async (executor: Executor, chat: NewChat) =>
       only(
         await q.insertChat(
-          trx,
+          executor,
           chat.messenger_user_id,
           chat.sender_id,
           chat.receiver_id,
@@ -297,15 +306,15 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
 
     /** Preview, activity time, the receiver's unread count, and un-archiving for the receiver. */
     recordSend: async (
-      trx: Transaction<Database>,
+      executor: Executor,
       conversationId: number,
       receiverSide: Side,
       preview: string,
       at: string,
-    ) => only(await q.recordSend(receiverSide)(trx, conversationId, preview, at)),
+    ) => only(await q.recordSend(receiverSide)(executor, conversationId, preview, at)),
 
-    setArchive: (conversationId: number, side: Side, archived: boolean) =>
-      db
+    setArchive: (executor: Executor, conversationId: number, side: Side, archived: boolean) =>
+      executor
         .updateTable('messenger_users')
         .set({ [side.archive]: archived ? 1 : 0 })
         .where('id', '=', conversationId)

@@ -3,6 +3,7 @@ import type {
   InitialDataResponse,
   SendMessageResponse,
 } from '../../../shared/api.js';
+import type { Kysely } from 'kysely';
 import { PAGE_LIMIT_DEFAULT } from '../../../shared/api.js';
 import {
   CHAT_MESSAGE_EVENT,
@@ -17,7 +18,8 @@ import {
   tooManyRequests,
   validationFailed,
 } from '../../lib/http-error.js';
-import { TokenBucketLimiter } from '../../lib/rate-limiter.js';
+import type { Database } from '../../db/schema.js';
+import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
 import {
   CANDIDATE_SIDE,
@@ -39,9 +41,16 @@ export interface Publisher {
 }
 
 export interface MessengerServiceOptions {
+  /** The database: passed to each repository call, and where transactions start. */
+  db: Kysely<Database>;
   repository: MessengerRepository;
   publisher: Publisher;
-  sendRate: { burst: number; perSecond: number };
+  limits: LimitStore;
+  /** Token buckets: each user over all conversations, and each sender within one conversation. */
+  sendRate: {
+    perUser: { burst: number; perSecond: number };
+    perConversation: { burst: number; perSecond: number };
+  };
   onPublishError: (error: unknown) => void;
 }
 
@@ -81,25 +90,41 @@ const isUniqueViolation = (error: unknown): boolean => {
 };
 
 export const createMessengerService = ({
+  db,
   repository,
   publisher,
+  limits,
   sendRate,
   onPublishError,
 }: MessengerServiceOptions) => {
-  const sendLimiter = new TokenBucketLimiter(sendRate.burst, sendRate.perSecond);
+  /** 0 when the viewer may send in this conversation now, else the seconds to wait. */
+  const sendWait = async (viewer: AuthUser, conversationId: number): Promise<number> => {
+    const { perUser, perConversation } = sendRate;
+    const waits = await Promise.all([
+      limits.take(`send:user:${viewer.id}`, perUser.burst, perUser.perSecond),
+      limits.take(
+        `send:conversation:${conversationId}:${viewer.id}`,
+        perConversation.burst,
+        perConversation.perSecond,
+      ),
+    ]);
+    return Math.max(...waits);
+  };
 
   /** The viewer's conversation, or 404 (none) / 403 (someone else's). */
   const ownConversation = async (viewer: AuthUser, id: number): Promise<ConversationRow> => {
-    const row = await repository.findConversation(id);
+    const row = await repository.findConversation(db, id);
     if (!row) throw notFound('Conversation not found.');
     if (row[sideOf(viewer).party] !== viewer.id) throw forbidden();
     return row;
   };
 
   const markSeen = (viewer: AuthUser, conversationId: number) =>
-    repository.transaction((trx) =>
-      repository.markSeen(trx, conversationId, viewer.id, sideOf(viewer), nowIso()),
-    );
+    db
+      .transaction()
+      .execute((trx) =>
+        repository.markSeen(trx, conversationId, viewer.id, sideOf(viewer), nowIso()),
+      );
 
   const present = async (viewer: AuthUser, id: number): Promise<MessengerUser> =>
     presentConversation(await ownConversation(viewer, id), sideOf(viewer));
@@ -109,9 +134,9 @@ export const createMessengerService = ({
       const side = sideOf(viewer);
       const [jobs, rows] = await Promise.all([
         viewer.role === 'candidate'
-          ? repository.jobsOfCandidateConversations(viewer.id)
-          : repository.jobsOfCompany(viewer.id),
-        repository.listConversations(viewer.id, side, jobId),
+          ? repository.jobsOfCandidateConversations(db, viewer.id)
+          : repository.jobsOfCompany(db, viewer.id),
+        repository.listConversations(db, viewer.id, side, jobId),
       ]);
       return {
         jobs: jobs.map(presentJob),
@@ -123,6 +148,7 @@ export const createMessengerService = ({
     async getMessages(viewer: AuthUser, input: GetMessageInput): Promise<GetMessageResponse> {
       const isCandidate = viewer.role === 'candidate';
       const found = await repository.findConversationId(
+        db,
         isCandidate ? viewer.id : input.receiver_id,
         isCandidate ? input.receiver_id : viewer.id,
         input.job_id,
@@ -136,12 +162,12 @@ export const createMessengerService = ({
       // For a company (or owner) viewer the candidate is the receiver (found by it above), so the
       // application group is looked up alongside the rest rather than after it.
       const [row, page, receiver, job, group] = await Promise.all([
-        repository.findConversation(found.id),
-        repository.chatsPage(found.id, input.before, limit + 1),
-        repository.findUser(input.receiver_id),
-        input.job_id === null ? undefined : repository.findJob(input.job_id),
+        repository.findConversation(db, found.id),
+        repository.chatsPage(db, found.id, input.before, limit + 1),
+        repository.findUser(db, input.receiver_id),
+        input.job_id === null ? undefined : repository.findJob(db, input.job_id),
         !isCandidate && input.job_id !== null
-          ? repository.applicationGroup(input.job_id, input.receiver_id)
+          ? repository.applicationGroup(db, input.job_id, input.receiver_id)
           : undefined,
       ]);
       if (!row || !receiver) throw notFound('Conversation not found.');
@@ -164,18 +190,18 @@ export const createMessengerService = ({
       input: SendInput,
       socketId?: string,
     ): Promise<SendMessageResponse> {
-      const wait = sendLimiter.take(String(viewer.id));
+      const wait = await sendWait(viewer, input.messenger_user);
       if (wait > 0) throw tooManyRequests(wait, 'Too many messages. Please slow down.');
       const side = sideOf(viewer);
       const receiverSide = otherSideOf(viewer);
 
       const store = () =>
-        repository.transaction(async (trx) => {
+        db.transaction().execute(async (trx) => {
           if (input.client_id) {
-            const existing = await repository.findChatByClientId(viewer.id, input.client_id, trx);
+            const existing = await repository.findChatByClientId(trx, viewer.id, input.client_id);
             if (existing) return { chat: existing, created: false, conversation: undefined };
           }
-          const conversation = await repository.findConversation(input.messenger_user, trx);
+          const conversation = await repository.findConversation(trx, input.messenger_user);
           if (!conversation) throw notFound('Conversation not found.');
           if (conversation[side.party] !== viewer.id) throw forbidden();
           if (conversation[receiverSide.party] !== input.receiver_id) {
@@ -226,7 +252,7 @@ export const createMessengerService = ({
       } catch (error) {
         // Two requests with one client_id raced: the other one stored it; answer with that message.
         if (!input.client_id || !isUniqueViolation(error)) throw error;
-        const existing = await repository.findChatByClientId(viewer.id, input.client_id);
+        const existing = await repository.findChatByClientId(db, viewer.id, input.client_id);
         if (!existing) throw error;
         stored = { chat: existing, created: false, conversation: undefined };
       }
@@ -268,7 +294,7 @@ export const createMessengerService = ({
       archived: boolean,
     ): Promise<MessengerUser> {
       await ownConversation(viewer, conversationId);
-      await repository.setArchive(conversationId, sideOf(viewer), archived);
+      await repository.setArchive(db, conversationId, sideOf(viewer), archived);
       return present(viewer, conversationId);
     },
   };

@@ -15,7 +15,52 @@ const openAcme = async () => {
   return { page, acme };
 };
 
+/** Gives the message list a geometry (jsdom has no layout): 40 px per message, 400 px tall. */
+const withGeometry = () => {
+  const list = screen.getByTestId('message-list');
+  Object.defineProperty(list, 'scrollHeight', {
+    configurable: true,
+    get: () => list.querySelectorAll('[data-testid="chat-message"]').length * 40 + 400,
+  });
+  Object.defineProperty(list, 'clientHeight', { configurable: true, get: () => 400 });
+  return list;
+};
+
 describe('live updates', () => {
+  it('a viewer reading history stays put when a message arrives, and gets "New messages ↓"', async () => {
+    const { page, acme } = await openAcme();
+    const list = withGeometry();
+    list.scrollTop = 0; // reading from the top
+    act(() => {
+      list.dispatchEvent(new Event('scroll'));
+    });
+    const chat = makeChat(acme, users.acme, 'While you were reading', { id: 7101 });
+    page.fake.receive(chat);
+    act(() => page.realtime.emit(chat));
+    await waitFor(() => expect(messageTexts()).toContain('While you were reading'));
+    expect(list.scrollTop).toBe(0);
+    const jump = await screen.findByTestId('new-messages-below');
+    expect(jump).toHaveTextContent('New messages ↓');
+    await page.user.click(jump);
+    expect(list.scrollTop).toBe(list.scrollHeight);
+    expect(screen.queryByTestId('new-messages-below')).not.toBeInTheDocument();
+  });
+
+  it('a viewer at the newest message follows a new one to the bottom', async () => {
+    const { page, acme } = await openAcme();
+    const list = withGeometry();
+    list.scrollTop = list.scrollHeight - list.clientHeight;
+    act(() => {
+      list.dispatchEvent(new Event('scroll'));
+    });
+    const chat = makeChat(acme, users.acme, 'Right on time', { id: 7102 });
+    page.fake.receive(chat);
+    act(() => page.realtime.emit(chat));
+    await waitFor(() => expect(messageTexts()).toContain('Right on time'));
+    expect(list.scrollTop).toBe(list.scrollHeight);
+    expect(screen.queryByTestId('new-messages-below')).not.toBeInTheDocument();
+  });
+
   it('listens on the viewer’s own channel', async () => {
     const page = await renderMessagesPage();
     expect(page.realtime.listenedUserIds).toContain(1);

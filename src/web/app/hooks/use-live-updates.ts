@@ -10,6 +10,7 @@ import {
 } from '../../features/conversations/utils/conversation-cache.js';
 import type { ConversationSelection } from '../../features/conversations/utils/conversation-view.js';
 import { useRealtimeConnection } from '../../features/realtime/hooks/use-realtime-connection.js';
+import { useApi } from '../../lib/api.js';
 import { useServices } from '../../lib/services.js';
 
 interface LiveUpdatesOptions {
@@ -41,7 +42,8 @@ export const useLiveUpdates = ({
   muted,
   announce,
 }: LiveUpdatesOptions) => {
-  const { api, sound } = useServices();
+  const api = useApi();
+  const { sound } = useServices();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
   const latest = useRef({ auth, selection, jobFilter, muted, announce, t });

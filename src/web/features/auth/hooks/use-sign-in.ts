@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
-import { isApiError, type ApiClient } from '../../../lib/api-client.js';
-import { login } from '../api/login.js';
+import { useApi } from '../../../lib/api.js';
+import { isApiError } from '../../../lib/api-client.js';
 
 export type SignInError = 'invalid' | 'throttled' | 'expired' | 'failed';
 
@@ -13,7 +13,8 @@ const errorOf = (error: unknown): SignInError => {
 };
 
 /** Signs in and leaves for `next`; the reason when it fails. */
-export const useSignIn = (client: ApiClient, onSignedIn: () => void) => {
+export const useSignIn = (onSignedIn: () => void) => {
+  const api = useApi();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<SignInError | null>(null);
   const signIn = useCallback(
@@ -21,7 +22,7 @@ export const useSignIn = (client: ApiClient, onSignedIn: () => void) => {
       setPending(true);
       setError(null);
       try {
-        await login(client, { email: email.trim(), password });
+        await api.login({ email: email.trim(), password });
         onSignedIn();
       } catch (failure) {
         console.error(failure);
@@ -29,7 +30,7 @@ export const useSignIn = (client: ApiClient, onSignedIn: () => void) => {
         setPending(false);
       }
     },
-    [client, onSignedIn],
+    [api, onSignedIn],
   );
   return { signIn, pending, error };
 };

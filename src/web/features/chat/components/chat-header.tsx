@@ -14,6 +14,12 @@ interface ChatHeaderProps {
   headingId: string;
 }
 
+/** True once the deadline's day is over, in the viewer's calendar. */
+const isPastDeadline = (deadline: string, now = new Date()): boolean => {
+  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  return deadline.slice(0, 10) < today;
+};
+
 /** Job title (or 'No Title'), active/inactive badge, deadline; the other party's logo or photo and name. */
 export const ChatHeader = ({
   viewerRole,
@@ -63,7 +69,10 @@ export const ChatHeader = ({
           ) : null}
           {job?.deadline ? (
             <span className="chat-header__deadline">
-              {t('chat.jobExpiresIn')}{' '}
+              {/* A past deadline or a closed job is never said to "expire in" the past. */}
+              {active && !isPastDeadline(job.deadline)
+                ? t('chat.jobExpiresIn')
+                : t('chat.jobExpiredOn')}{' '}
               <time dateTime={job.deadline}>{formatDeadline(job.deadline, i18n.language)}</time>
             </span>
           ) : null}

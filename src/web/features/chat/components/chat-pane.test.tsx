@@ -28,6 +28,23 @@ describe('chat pane: sending', () => {
     expect(page.api.sendMessage).not.toHaveBeenCalled();
   });
 
+  it('Send is disabled for a message of only invisible characters, as the server judges it', async () => {
+    const page = await openAcme();
+    const send = screen.getByRole('button', { name: 'Send' });
+    const input = screen.getByPlaceholderText('Write Message...');
+    // zero-width space, right-to-left mark, word joiner, soft hyphen, byte order mark
+    fireEvent.change(input, { target: { value: ' \u200b\u200f\u2060\u00ad\ufeff ' } });
+    expect(send).toBeDisabled();
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(page.api.sendMessage).not.toHaveBeenCalled();
+    // Visible text with bidi marks around it is sent as it is.
+    fireEvent.change(input, { target: { value: '\u200fمرحبا\u200f' } });
+    expect(send).toBeEnabled();
+    fireEvent.click(send);
+    await waitFor(() => expect(page.api.sendMessage).toHaveBeenCalledTimes(1));
+    expect(page.api.sendMessage.mock.calls[0]![0].message).toBe('\u200fمرحبا\u200f');
+  });
+
   it('sends: appended to today, input cleared, conversation record refreshed, list reloaded', async () => {
     const page = await openAcme();
     const listLoads = page.api.getInitialData.mock.calls.length;
@@ -61,6 +78,25 @@ describe('chat pane: sending', () => {
         within(rowFor('Acme Robotics', conversationList())).getByText('See you on Monday'),
       ).toBeInTheDocument(),
     );
+  });
+
+  it('says so near and past the length limit instead of cutting a paste silently', async () => {
+    const page = await openAcme();
+    const input = screen.getByPlaceholderText('Write Message...');
+    const send = screen.getByRole('button', { name: 'Send' });
+    fireEvent.change(input, { target: { value: 'a'.repeat(4_400) } });
+    expect(screen.queryByTestId('message-counter')).not.toBeInTheDocument();
+    fireEvent.change(input, { target: { value: 'a'.repeat(4_600) } });
+    expect(screen.getByTestId('message-counter')).toHaveTextContent('4600 / 5000 characters');
+    expect(send).toBeEnabled();
+    fireEvent.change(input, { target: { value: 'b'.repeat(5_003) } });
+    expect(input).toHaveValue('b'.repeat(5_003)); // nothing cut
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      '3 characters too many: a message holds at most 5000.',
+    );
+    expect(send).toBeDisabled();
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(page.api.sendMessage).not.toHaveBeenCalled();
   });
 
   it('Enter sends; Shift+Enter adds a new line', async () => {
@@ -114,6 +150,63 @@ describe('chat pane: sending', () => {
     expect(page.api.sendMessage.mock.calls[1]![0].client_id).toBe(firstClientId);
     expect(screen.queryByTestId('send-failed')).not.toBeInTheDocument();
     expect(input).toHaveValue('');
+    errors.mockRestore();
+  });
+
+  it('keeps a typed draft and a failed message per conversation across switches', async () => {
+    const page = await openAcme();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    page.api.sendMessage.mockRejectedValueOnce(new ApiError(503, 'Service unavailable'));
+    await page.user.type(screen.getByPlaceholderText('Write Message...'), 'Still interested?');
+    await page.user.click(screen.getByRole('button', { name: 'Send' }));
+    await screen.findByTestId('send-failed');
+    const firstClientId = page.api.sendMessage.mock.calls[0]![0].client_id;
+
+    // Elsewhere, a half-typed note.
+    await page.user.click(rowFor('Nile Software'));
+    const elsewhere = await screen.findByPlaceholderText('Write Message...');
+    await waitFor(() => expect(elsewhere).toBeEnabled());
+    expect(elsewhere).toHaveValue('');
+    expect(screen.queryByTestId('send-failed')).not.toBeInTheDocument();
+    await page.user.type(elsewhere, 'half a thought');
+
+    // Back: the text and the notice are there, and the retry lands once (same client_id).
+    await page.user.click(rowFor('Acme Robotics'));
+    await screen.findByText('Can you do an interview on Monday?');
+    expect(screen.getByPlaceholderText('Write Message...')).toHaveValue('Still interested?');
+    const notice = await screen.findByTestId('send-failed');
+    await page.user.click(within(notice).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(messageTexts()).toContain('Still interested?'));
+    expect(page.api.sendMessage.mock.calls.at(-1)![0].client_id).toBe(firstClientId);
+
+    await page.user.click(rowFor('Nile Software'));
+    await waitFor(() =>
+      expect(screen.getByPlaceholderText('Write Message...')).toHaveValue('half a thought'),
+    );
+    errors.mockRestore();
+  });
+
+  it('keeps the draft and the failed message across a reload, and retries when back online', async () => {
+    const first = await openAcme();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    first.api.sendMessage.mockRejectedValueOnce(new ApiError(503, 'Service unavailable'));
+    await first.user.type(screen.getByPlaceholderText('Write Message...'), 'Sent offline');
+    await first.user.click(screen.getByRole('button', { name: 'Send' }));
+    await screen.findByTestId('send-failed');
+    const clientId = first.api.sendMessage.mock.calls[0]![0].client_id;
+    first.unmount();
+
+    const page = await openAcme();
+    expect(screen.getByPlaceholderText('Write Message...')).toHaveValue('Sent offline');
+    await screen.findByTestId('send-failed');
+    window.dispatchEvent(new Event('online'));
+    await waitFor(() => expect(page.api.sendMessage).toHaveBeenCalledTimes(1));
+    expect(page.api.sendMessage.mock.calls[0]![0]).toMatchObject({
+      message: 'Sent offline',
+      client_id: clientId,
+    });
+    await waitFor(() => expect(screen.queryByTestId('send-failed')).not.toBeInTheDocument());
+    expect(screen.getByPlaceholderText('Write Message...')).toHaveValue('');
     errors.mockRestore();
   });
 
@@ -202,14 +295,31 @@ describe('chat pane: history paging', () => {
 });
 
 describe('chat pane: errors', () => {
-  it('a failed load only logs and leaves the pane usable', async () => {
+  it('a conversation that failed to load says so, offers a retry and no composer', async () => {
     const page = await renderMessagesPage();
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    page.api.getMessages.mockRejectedValueOnce(new ApiError(500, 'boom'));
+    page.api.getMessages.mockRejectedValueOnce(new ApiError(503, 'down'));
     await page.user.click(rowFor('Acme Robotics'));
-    await waitFor(() => expect(screen.queryByText('Loading messages…')).not.toBeInTheDocument());
+    const alert = await screen.findByTestId('chat-load-error');
+    expect(alert).toHaveTextContent('This conversation could not be loaded.');
+    expect(screen.queryByText('No messages yet. Say hello!')).not.toBeInTheDocument();
+    expect(screen.queryByPlaceholderText('Write Message...')).not.toBeInTheDocument();
+    // The server is back: retrying shows the conversation and its composer.
+    await page.user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await screen.findByText('Can you do an interview on Monday?');
     expect(screen.getByPlaceholderText('Write Message...')).toBeEnabled();
-    expect(errors).toHaveBeenCalled();
+    errors.mockRestore();
+  });
+
+  it('a conversation that is not found (or not the viewer’s) says so, with nothing to retry or send', async () => {
+    const page = await renderMessagesPage();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    page.api.getMessages.mockRejectedValue(new ApiError(404, 'Conversation not found.'));
+    await page.user.click(rowFor('Acme Robotics'));
+    const alert = await screen.findByTestId('chat-load-error');
+    expect(alert).toHaveTextContent('This conversation was not found.');
+    expect(within(alert).queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.queryByPlaceholderText('Write Message...')).not.toBeInTheDocument();
     errors.mockRestore();
   });
 });

@@ -1,6 +1,8 @@
 import { useCallback, useId, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { SendMessageResponse } from '../../../../shared/api.js';
 import type { AuthUser, Job } from '../../../../shared/models.js';
+import { isApiError } from '../../../lib/api-client.js';
 import { useSendMessage } from '../hooks/use-send-message.js';
 import { useThread } from '../hooks/use-thread.js';
 import { collectChats, type ThreadKeyParts } from '../utils/thread-cache.js';
@@ -54,7 +56,7 @@ const OpenChat = ({
   const chats = useMemo(() => collectChats(thread.data), [thread.data]);
   const latest = thread.data?.pages[0];
   const loading = thread.isPending && thread.fetchStatus !== 'idle';
-  const { send, retry, sending, failed } = useSendMessage(parts, onSent);
+  const { send, retry, sending, failed } = useSendMessage(parts, viewer.id, onSent);
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = thread;
   const loadOlder = useCallback(() => void fetchNextPage(), [fetchNextPage]);
 
@@ -69,23 +71,62 @@ const OpenChat = ({
         fallbackImageUrl={conversation.imageUrl}
         headingId={headingId}
       />
-      <MessageList
-        threadKey={String(conversationId)}
-        chats={chats}
-        viewerId={viewer.id}
-        loading={loading}
-        hasOlder={hasNextPage}
-        loadingOlder={isFetchingNextPage}
-        onLoadOlder={loadOlder}
-        labelledBy={headingId}
-      />
-      <ChatFooter
-        loading={loading}
-        sending={sending}
-        failed={failed}
-        onSend={send}
-        onRetry={retry}
-      />
+      {thread.isError && !thread.data ? (
+        <ChatLoadError
+          notFound={
+            isApiError(thread.error) && (thread.error.status === 404 || thread.error.status === 403)
+          }
+          onRetry={() => void thread.refetch()}
+          retrying={thread.isFetching}
+        />
+      ) : (
+        <>
+          <MessageList
+            threadKey={String(conversationId)}
+            chats={chats}
+            viewerId={viewer.id}
+            loading={loading}
+            hasOlder={hasNextPage}
+            loadingOlder={isFetchingNextPage}
+            onLoadOlder={loadOlder}
+            labelledBy={headingId}
+          />
+          <ChatFooter
+            loading={loading}
+            sending={sending}
+            failed={failed}
+            draftOf={{ viewerId: viewer.id, conversationId }}
+            onSend={send}
+            onRetry={retry}
+          />
+        </>
+      )}
     </section>
+  );
+};
+
+/**
+ * A conversation that could not be loaded is not an empty one: say so, and offer no composer whose
+ * sends could never succeed. Not found (or not the viewer's): nothing to retry.
+ */
+const ChatLoadError = ({
+  notFound,
+  onRetry,
+  retrying,
+}: {
+  notFound: boolean;
+  onRetry: () => void;
+  retrying: boolean;
+}) => {
+  const { t } = useTranslation();
+  return (
+    <div className="chat__error" role="alert" data-testid="chat-load-error">
+      <p>{t(notFound ? 'chat.notFound' : 'chat.loadFailed')}</p>
+      {notFound ? null : (
+        <button type="button" className="button" onClick={onRetry} disabled={retrying}>
+          {t('chat.tryAgain')}
+        </button>
+      )}
+    </div>
   );
 };

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../../shared/models.js';
 import { formatFullDateTime, formatMessageTime } from '../../../lib/format.js';
+import { linkify } from '../utils/linkify.js';
 
 interface MessageBubbleProps {
   chat: Chat;
@@ -36,7 +37,21 @@ export const MessageBubble = memo(function MessageBubble({ chat, own }: MessageB
           </time>
         </p>
         <p className="message__text" dir="auto">
-          {chat.message}
+          {linkify(chat.message).map((part, index) =>
+            part.kind === 'link' ? (
+              <a
+                key={index}
+                href={part.href}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                className="message__link"
+              >
+                {part.text}
+              </a>
+            ) : (
+              part.text
+            ),
+          )}
         </p>
       </div>
     </li>

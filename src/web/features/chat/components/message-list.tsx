@@ -1,13 +1,23 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type UIEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type UIEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../../shared/models.js';
 import { Spinner } from '../../../components/spinner.js';
-import { formatDateSeparator } from '../../../lib/format.js';
+import { formatDateSeparator, localCalendarDate } from '../../../lib/format.js';
 import { groupChatsByDate } from '../utils/thread-cache.js';
 import { MessageBubble } from './message-bubble.js';
 
 /** Older messages start loading when the view is this close to the top. */
 export const LOAD_OLDER_THRESHOLD_PX = 120;
+/** Within this distance of the bottom the view counts as "at the newest message" and follows. */
+export const FOLLOW_THRESHOLD_PX = 48;
 
 interface MessageListProps {
   /** Changes when another conversation opens (the view then starts at the bottom). */
@@ -28,8 +38,10 @@ interface ScrollSnapshot {
 }
 
 /**
- * Date groups with separators. Opens at the bottom, follows new messages to the bottom and,
- * when older messages are prepended, keeps the same distance from the bottom so nothing jumps.
+ * Date groups with separators. Opens at the bottom and follows new messages while the viewer is
+ * at the bottom (and always for their own); a viewer reading history stays put and gets a
+ * "New messages" button instead. When older messages are prepended, the view keeps the same
+ * distance from the bottom so nothing jumps.
  */
 export const MessageList = ({
   threadKey,
@@ -45,7 +57,13 @@ export const MessageList = ({
   const scrollRef = useRef<HTMLDivElement>(null);
   const snapshot = useRef<ScrollSnapshot | null>(null);
   const distanceFromBottom = useRef(0);
-  const groups = useMemo(() => groupChatsByDate(chats), [chats]);
+  const [newBelow, setNewBelow] = useState(false);
+  // By the viewer's own calendar date, as the times in the bubbles are in the viewer's clock.
+  const groups = useMemo(
+    () =>
+      groupChatsByDate(chats, (chat) => localCalendarDate(chat.created_at, chat.messaging_date)),
+    [chats],
+  );
   const firstId = chats[0]?.id;
   const lastId = chats[chats.length - 1]?.id;
 
@@ -58,14 +76,30 @@ export const MessageList = ({
     const element = scrollRef.current;
     if (!element) return;
     const previous = snapshot.current;
-    if (!previous || previous.threadKey !== threadKey || previous.lastId !== lastId) {
+    const wasAtBottom = distanceFromBottom.current - element.clientHeight <= FOLLOW_THRESHOLD_PX;
+    if (!previous || previous.threadKey !== threadKey) {
       element.scrollTop = element.scrollHeight;
+    } else if (previous.lastId !== lastId) {
+      const ownNewest = chats[chats.length - 1]?.sender_id === viewerId;
+      if (wasAtBottom || ownNewest) {
+        element.scrollTop = element.scrollHeight;
+        setNewBelow(false);
+      } else {
+        setNewBelow(true); // reading history: stay put
+      }
     } else if (previous.firstId !== firstId) {
       element.scrollTop = element.scrollHeight - distanceFromBottom.current;
     }
     snapshot.current = { threadKey, firstId, lastId };
     rememberDistance();
-  }, [threadKey, firstId, lastId, chats.length, rememberDistance]);
+  }, [threadKey, firstId, lastId, chats, viewerId, rememberDistance]);
+
+  const jumpToNewest = () => {
+    const element = scrollRef.current;
+    if (element) element.scrollTop = element.scrollHeight;
+    setNewBelow(false);
+    rememberDistance();
+  };
 
   // when the content changes size (fonts, wrapping, a resized window) keep the same distance from the bottom
   const contentRef = useRef<HTMLDivElement>(null);
@@ -88,57 +122,72 @@ export const MessageList = ({
 
   const onScroll = (event: UIEvent<HTMLDivElement>) => {
     rememberDistance();
+    const element = event.currentTarget;
+    if (element.scrollHeight - element.scrollTop - element.clientHeight <= FOLLOW_THRESHOLD_PX)
+      setNewBelow(false);
     if (event.currentTarget.scrollTop <= LOAD_OLDER_THRESHOLD_PX) requestOlder();
   };
 
   return (
-    <div
-      ref={scrollRef}
-      className="message-list"
-      data-testid="message-list"
-      role="region"
-      aria-labelledby={labelledBy}
-      aria-busy={loading || loadingOlder}
-      tabIndex={0}
-      onScroll={onScroll}
-    >
-      {loading ? (
-        <div className="message-list__status">
-          <Spinner label={t('chat.loading')} />
-        </div>
-      ) : (
-        <div ref={contentRef} className="message-list__content">
-          <div className="message-list__older">
-            {loadingOlder ? (
-              <Spinner size="sm" label={t('chat.loadingOlder')} />
-            ) : hasOlder ? (
-              <button
-                type="button"
-                className="button button--ghost button--small"
-                onClick={requestOlder}
-              >
-                {t('chat.loadOlder')}
-              </button>
-            ) : chats.length > 0 ? (
-              <p className="message-list__beginning">{t('chat.beginning')}</p>
-            ) : (
-              <p className="message-list__beginning">{t('chat.noMessages')}</p>
-            )}
+    <div className="message-list__frame">
+      <div
+        ref={scrollRef}
+        className="message-list"
+        data-testid="message-list"
+        role="region"
+        aria-labelledby={labelledBy}
+        aria-busy={loading || loadingOlder}
+        tabIndex={0}
+        onScroll={onScroll}
+      >
+        {loading ? (
+          <div className="message-list__status">
+            <Spinner label={t('chat.loading')} />
           </div>
-          {groups.map((group) => (
-            <section className="message-group" key={group.date}>
-              <h3 className="date-separator" data-testid="date-separator">
-                <span>{formatDateSeparator(group.date, i18n.language)}</span>
-              </h3>
-              <ol className="message-group__list">
-                {group.chats.map((chat) => (
-                  <MessageBubble key={chat.id} chat={chat} own={chat.sender_id === viewerId} />
-                ))}
-              </ol>
-            </section>
-          ))}
-        </div>
-      )}
+        ) : (
+          <div ref={contentRef} className="message-list__content">
+            <div className="message-list__older">
+              {loadingOlder ? (
+                <Spinner size="sm" label={t('chat.loadingOlder')} />
+              ) : hasOlder ? (
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  onClick={requestOlder}
+                >
+                  {t('chat.loadOlder')}
+                </button>
+              ) : chats.length > 0 ? (
+                <p className="message-list__beginning">{t('chat.beginning')}</p>
+              ) : (
+                <p className="message-list__beginning">{t('chat.noMessages')}</p>
+              )}
+            </div>
+            {groups.map((group) => (
+              <section className="message-group" key={group.date}>
+                <h3 className="date-separator" data-testid="date-separator">
+                  <span>{formatDateSeparator(group.date, i18n.language)}</span>
+                </h3>
+                <ol className="message-group__list">
+                  {group.chats.map((chat) => (
+                    <MessageBubble key={chat.id} chat={chat} own={chat.sender_id === viewerId} />
+                  ))}
+                </ol>
+              </section>
+            ))}
+          </div>
+        )}
+      </div>
+      {newBelow ? (
+        <button
+          type="button"
+          className="button button--primary button--small message-list__new-below"
+          data-testid="new-messages-below"
+          onClick={jumpToNewest}
+        >
+          {t('chat.newMessagesBelow')}
+        </button>
+      ) : null}
     </div>
   );
 };

@@ -2,8 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import type { SendMessageResponse } from '../../../../shared/api.js';
 import { isApiError } from '../../../lib/api-client.js';
-import { useServices } from '../../../lib/services.js';
+import { hasVisibleText } from '../../../lib/contract.js';
+import { useApi } from '../../../lib/api.js';
 import { createUuid } from '../../../lib/uuid.js';
+import { readDraft, updateDraft } from '../utils/draft-store.js';
 import {
   appendChat,
   setThreadConversation,
@@ -18,23 +20,29 @@ interface PendingSend {
 
 /**
  * Sending with a fresh `client_id` per message, reused when the same text is retried after a
- * failure, so a message whose response got lost still lands once.
+ * failure, so a message whose response got lost still lands once. A failed message is kept with
+ * the conversation's draft (across switches and reloads) until it is sent.
  */
 export const useSendMessage = (
   parts: ThreadKeyParts,
+  viewerId: number,
   onSent: (response: SendMessageResponse) => void,
 ) => {
-  const { api } = useServices();
+  const api = useApi();
   const queryClient = useQueryClient();
   const [sending, setSending] = useState(false);
-  const [failedText, setFailedText] = useState<string | null>(null);
-  const pending = useRef<PendingSend | null>(null);
+  const [failedText, setFailedText] = useState<string | null>(
+    () => readDraft(viewerId, parts.conversationId).failed?.text ?? null,
+  );
+  const pending = useRef<PendingSend | null>(
+    readDraft(viewerId, parts.conversationId).failed ?? null,
+  );
   const inFlight = useRef(false);
 
   const send = useCallback(
     async (text: string): Promise<boolean> => {
       const message = text.trim();
-      if (!message || inFlight.current || parts.receiverId === null) return false;
+      if (!hasVisibleText(message) || inFlight.current || parts.receiverId === null) return false;
       const clientId = pending.current?.text === message ? pending.current.clientId : createUuid();
       pending.current = { text: message, clientId };
       inFlight.current = true;
@@ -49,6 +57,7 @@ export const useSendMessage = (
           client_id: clientId,
         });
         pending.current = null;
+        updateDraft(viewerId, parts.conversationId, { failed: null });
         queryClient.setQueryData(
           threadKeys.thread(parts),
           (data: Parameters<typeof appendChat>[0]) =>
@@ -61,13 +70,16 @@ export const useSendMessage = (
         // a validation error will fail again: a new attempt gets a new client_id
         if (isApiError(error) && error.status === 422) pending.current = null;
         setFailedText(message);
+        updateDraft(viewerId, parts.conversationId, {
+          failed: { text: message, clientId: pending.current?.clientId ?? createUuid() },
+        });
         return false;
       } finally {
         inFlight.current = false;
         setSending(false);
       }
     },
-    [api, queryClient, parts, onSent],
+    [api, queryClient, parts, viewerId, onSent],
   );
 
   const retry = useCallback(() => {

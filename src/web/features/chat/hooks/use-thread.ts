@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useServices } from '../../../lib/services.js';
+import { useApi } from '../../../lib/api.js';
 import {
   oldestChatId,
   threadKeys,
@@ -13,12 +13,12 @@ import {
  * Never refetched behind the user's back; live updates merge into it instead.
  */
 export const useThread = (parts: ThreadKeyParts | null) => {
-  const { api } = useServices();
+  const api = useApi();
   return useInfiniteQuery({
     queryKey: parts ? threadKeys.thread(parts) : [...threadKeys.all, 'none'],
     enabled: parts !== null && parts.receiverId !== null,
     queryFn: ({ pageParam }) => {
-      if (!parts) throw new Error('No conversation selected');
+      if (!parts || parts.receiverId === null) throw new Error('No conversation selected');
       return api.getMessages({
         receiver_id: parts.receiverId,
         job_id: parts.jobId,

@@ -41,13 +41,20 @@ export const collectChats = (data: ThreadData | undefined): Chat[] => {
   return [...unique.values()].sort(byId);
 };
 
-/** Sorted chats → date groups (by `messaging_date`), in order. */
-export const groupChatsByDate = (chats: readonly Chat[]): MessageGroup[] => {
+/**
+ * Sorted chats → date groups, in order. The cache groups as the server does (`messaging_date`);
+ * the page groups by the viewer's own date (`dateOf`).
+ */
+export const groupChatsByDate = (
+  chats: readonly Chat[],
+  dateOf: (chat: Chat) => string = (chat) => chat.messaging_date,
+): MessageGroup[] => {
   const groups: MessageGroup[] = [];
   for (const chat of chats) {
+    const date = dateOf(chat);
     const last = groups[groups.length - 1];
-    if (last && last.date === chat.messaging_date) last.chats.push(chat);
-    else groups.push({ date: chat.messaging_date, chats: [chat] });
+    if (last && last.date === date) last.chats.push(chat);
+    else groups.push({ date, chats: [chat] });
   }
   return groups;
 };

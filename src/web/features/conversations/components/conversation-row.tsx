@@ -66,11 +66,9 @@ export const ConversationRow = memo(function ConversationRow({
             {when ? <span className="conversation-row__time">{when}</span> : null}
           </span>
           <span id={detailsId} className="conversation-row__details">
-            {party.jobTitle !== null ? (
-              <span className="conversation-row__job truncate" dir="auto">
-                {party.jobTitle || t('conversations.noTitle')}
-              </span>
-            ) : null}
+            <span className="conversation-row__job truncate" dir="auto">
+              {party.jobTitle || t('conversations.noTitle')}
+            </span>
             <span className="conversation-row__preview truncate" dir="auto">
               {item.last_message ?? t('conversations.noMessagesYet')}
             </span>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MessengerUser, Role } from '../../../../shared/models.js';
-import { useServices } from '../../../lib/services.js';
+import { useApi } from '../../../lib/api.js';
 import { conversationKeys, replaceCachedConversation } from '../utils/conversation-cache.js';
 import { withArchiveFlag } from '../utils/conversation-view.js';
 
@@ -11,7 +11,7 @@ interface ArchiveVariables {
 
 /** Archive / unarchive: the row moves at once; it moves back if the call fails. */
 export const useArchiveConversation = (viewerRole: Role | undefined) => {
-  const { api } = useServices();
+  const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ item, archive }: ArchiveVariables) =>

@@ -6,8 +6,11 @@ const isCandidate = (role: Role): boolean => role === 'candidate';
 export interface OtherParty {
   name: string;
   imageUrl: string | null;
-  /** Only candidate viewers see the job title on the row ('' = no job: shown as 'No Title'). */
-  jobTitle: string | null;
+  /**
+   * The job the conversation is about, on every row ('' = no job: shown as 'No Title'): a recruiter
+   * talking to two candidates about different jobs tells them apart by it.
+   */
+  jobTitle: string;
 }
 
 export const otherPartyOf = (item: MessengerUser, viewerRole: Role): OtherParty =>
@@ -17,7 +20,11 @@ export const otherPartyOf = (item: MessengerUser, viewerRole: Role): OtherParty 
         imageUrl: item.company.logo,
         jobTitle: item.job?.title ?? '',
       }
-    : { name: item.candidate.user.name, imageUrl: item.candidate.user.image_url, jobTitle: null };
+    : {
+        name: item.candidate.user.name,
+        imageUrl: item.candidate.user.image_url,
+        jobTitle: item.job?.title ?? '',
+      };
 
 /** Archived by the viewer's own side: `candidate_archive` for a candidate, `company_archive` otherwise. */
 export const isArchivedFor = (item: MessengerUser, viewerRole: Role): boolean =>

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { inheritedEnvironment } from '../config.js';
+import { serverEnvironment } from './settings.js';
 
-const MAIN = resolve(import.meta.dirname, '../../../dist/server/main.js');
+const MAIN = resolve(import.meta.dirname, '../dist/server/main.js');
 
 export const freePort = (): Promise<number> =>
   new Promise((resolvePort, reject) => {
@@ -19,6 +20,28 @@ export const freePort = (): Promise<number> =>
       );
     });
   });
+
+/**
+ * A fresh Pusher app id: it names the Redis fan-out channel, so instances of different tests never
+ * share one (the instances of one deployment share theirs).
+ */
+export const uniqueAppId = (prefix: string): string =>
+  `${prefix}-${process.pid}-${randomBytes(4).toString('hex')}`;
+
+/** Credentials of a Pusher app of its own (the app id as `uniqueAppId`). */
+export const pusherCredentials = (prefix = 'app') => ({
+  appId: uniqueAppId(prefix),
+  key: `key-${randomBytes(6).toString('hex')}`,
+  secret: randomBytes(24).toString('hex'),
+});
+
+/** Sending without rate limits, for tests and benchmarks that are not about them. */
+export const UNLIMITED_SENDING = {
+  SEND_RATE_BURST: '1000000',
+  SEND_RATE_PER_SECOND: '1000000',
+  SEND_RATE_CONVERSATION_BURST: '1000000',
+  SEND_RATE_CONVERSATION_PER_SECOND: '1000000',
+} as const;
 
 export interface ServerProcess {
   port: number;
@@ -40,22 +63,21 @@ export interface StartServerOptions {
 }
 
 /**
- * Starts the built server (`dist/server/main.js`, run `npm run build` first) as a real child process and
- * resolves once it listens. Used by browser, fault and benchmark harnesses.
+ * Starts the built server (`dist/server/main.js`, run `npm run build:server` first) as a real child
+ * process and resolves once it listens. Used by the realtime, browser, fault and benchmark tests.
  */
 export const startServer = async (options: StartServerOptions = {}): Promise<ServerProcess> => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
   const port = options.port ?? (await freePort());
   let output = '';
   const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...inheritedEnvironment(),
+    env: serverEnvironment({
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       ...options.env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolveExit) =>

@@ -1,0 +1,22 @@
+import { loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('reads TRUST_PROXY as off, on, or a list of proxies, and refuses a hop count', () => {
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/hop count/);
+  });
+
+  it('builds the public address from HOST and PORT unless PUBLIC_URL says otherwise', () => {
+    expect(
+      loadConfig({ HOST: '127.0.0.1', PORT: '4000', PUBLIC_URL: undefined }).publicUrl.href,
+    ).toBe('http://127.0.0.1:4000/');
+    const behindTls = loadConfig({ PUBLIC_URL: 'https://chat.example.com' });
+    expect(behindTls.publicUrl.origin).toBe('https://chat.example.com');
+    expect(behindTls.secureCookies).toBe(true);
+  });
+});

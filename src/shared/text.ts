@@ -1,0 +1,34 @@
+/**
+ * What counts as text in a message, shared by the server's schemas and the page's composer (zod-free,
+ * so the client's first bundle can import it).
+ */
+
+/**
+ * Characters that show nothing on their own:
+ * - white space (`\p{White_Space}`) and control characters (`\p{Cc}`);
+ * - format characters (`\p{Cf}`): zero-width space/joiners (U+200B–U+200D), word joiner (U+2060),
+ *   byte order mark (U+FEFF), soft hyphen (U+00AD), the bidi marks and controls (U+200E, U+200F,
+ *   U+202A–U+202E, U+2066–U+2069, U+061C), tag characters (U+E0001, U+E0020–U+E007F), …;
+ * - default-ignorable code points (`\p{Default_Ignorable_Code_Point}`): variation selectors,
+ *   combining grapheme joiner, Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), …;
+ * - the blank Braille pattern (U+2800), a well-known "empty message" trick.
+ */
+const INVISIBLE = '\\p{White_Space}\\p{Cc}\\p{Cf}\\p{Default_Ignorable_Code_Point}\\u2800';
+
+/**
+ * Format characters that are drawn nonetheless (Unicode's Prepended_Concatenation_Mark: the Arabic
+ * number signs, the end-of-ayah ornament, …): they count as visible.
+ */
+const DRAWN_FORMAT = '\\u0600-\\u0605\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u{110BD}\\u{110CD}';
+
+const VISIBLE_PATTERN = new RegExp(`[^${INVISIBLE}]|[${DRAWN_FORMAT}]`, 'u');
+
+/**
+ * True when the text holds at least one character that shows. A message made only of spaces,
+ * zero-width characters or bidi marks is empty; visible text with such characters around it (Arabic
+ * with its bidi marks, an emoji with its variation selector) is kept as it is.
+ */
+export const hasVisibleText = (text: string): boolean => VISIBLE_PATTERN.test(text);
+
+/** True when the text holds a NUL character (U+0000), which PostgreSQL cannot store in text. */
+export const containsNul = (text: string): boolean => text.includes('\u0000');

@@ -1,0 +1,60 @@
+/**
+ * What the viewer typed in a conversation and did not send yet, and a message whose send failed,
+ * kept per viewer and conversation in localStorage: switching conversations or reloading loses
+ * neither. The failed message keeps its `client_id`, so a retry can never store it twice.
+ */
+export interface Draft {
+  text: string;
+  failed: { text: string; clientId: string } | null;
+}
+
+const EMPTY: Draft = { text: '', failed: null };
+const PREFIX = 'messenger.draft';
+
+const storage = (): Storage | null => {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null; // storage disabled by the browser: drafts then live as long as the page
+  }
+};
+
+const keyOf = (viewerId: number, conversationId: number) =>
+  `${PREFIX}.${viewerId}.${conversationId}`;
+
+const isDraft = (value: unknown): value is Draft => {
+  if (typeof value !== 'object' || value === null) return false;
+  const { text, failed } = value as Record<string, unknown>;
+  if (typeof text !== 'string') return false;
+  if (failed === null) return true;
+  if (typeof failed !== 'object' || failed === undefined) return false;
+  const entry = failed as Record<string, unknown>;
+  return typeof entry.text === 'string' && typeof entry.clientId === 'string';
+};
+
+export const readDraft = (viewerId: number, conversationId: number): Draft => {
+  try {
+    const stored = storage()?.getItem(keyOf(viewerId, conversationId));
+    const parsed: unknown = stored ? JSON.parse(stored) : null;
+    return isDraft(parsed) ? parsed : EMPTY;
+  } catch {
+    return EMPTY;
+  }
+};
+
+/** Saves part of a draft; an empty draft removes its entry. */
+export const updateDraft = (
+  viewerId: number,
+  conversationId: number,
+  change: Partial<Draft>,
+): void => {
+  const next = { ...readDraft(viewerId, conversationId), ...change };
+  try {
+    const store = storage();
+    if (!store) return;
+    if (next.text === '' && next.failed === null) store.removeItem(keyOf(viewerId, conversationId));
+    else store.setItem(keyOf(viewerId, conversationId), JSON.stringify(next));
+  } catch {
+    // quota exceeded: the draft stays on screen, just not across reloads
+  }
+};

@@ -1,0 +1,38 @@
+import { linkify } from './linkify.js';
+
+describe('links in messages', () => {
+  it('finds http and https addresses, leaving sentence punctuation outside', () => {
+    expect(linkify('See https://jobs.example/apply?id=3. Thanks!')).toEqual([
+      { kind: 'text', text: 'See ' },
+      {
+        kind: 'link',
+        text: 'https://jobs.example/apply?id=3',
+        href: 'https://jobs.example/apply?id=3',
+      },
+      { kind: 'text', text: '. Thanks!' },
+    ]);
+    expect(linkify('(portfolio: http://me.example/work)')).toEqual([
+      { kind: 'text', text: '(portfolio: ' },
+      { kind: 'link', text: 'http://me.example/work', href: 'http://me.example/work' },
+      { kind: 'text', text: ')' },
+    ]);
+  });
+
+  it('never makes a link of other schemes or of markup', () => {
+    for (const text of [
+      'javascript:alert(1)',
+      '<a href="https://x.example">x</a> data:text/html,hi',
+      'mailto:hr@example.com',
+      'no links here',
+    ]) {
+      const links = linkify(text).filter((part) => part.kind === 'link');
+      for (const link of links) expect(link.href).toMatch(/^https?:\/\//);
+      expect(
+        linkify(text)
+          .map((part) => part.text)
+          .join(''),
+      ).toBe(text);
+    }
+    expect(linkify('javascript:alert(1)')).toEqual([{ kind: 'text', text: 'javascript:alert(1)' }]);
+  });
+});

@@ -1,0 +1,45 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import type {
+  GetMessageBody,
+  GetMessageResponse,
+  InitialDataResponse,
+  MessengerUserResponse,
+  SendMessageBody,
+  SendMessageResponse,
+} from '../../shared/api.js';
+import type { AuthUser, Role } from '../../shared/models.js';
+
+export interface DemoAccount {
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/**
+ * Every call the client makes. Each is one file in `features/<feature>/api/` taking the API client;
+ * `app/create-api.ts` binds them all to one client, and components and hooks reach them only
+ * through `useApi()` (tests provide a fake).
+ */
+export interface Api {
+  login(credentials: { email: string; password: string }): Promise<{ user: AuthUser }>;
+  getDemoAccounts(): Promise<DemoAccount[]>;
+  logout(): Promise<void>;
+  getInitialData(params: { jobId: number | null }): Promise<InitialDataResponse>;
+  getMessages(body: GetMessageBody): Promise<GetMessageResponse>;
+  sendMessage(body: SendMessageBody): Promise<SendMessageResponse>;
+  markUnseen(messengerUserId: number): Promise<MessengerUserResponse>;
+  archiveConversation(messengerUserId: number): Promise<MessengerUserResponse>;
+  unarchiveConversation(messengerUserId: number): Promise<MessengerUserResponse>;
+}
+
+const ApiContext = createContext<Api | null>(null);
+
+export const ApiProvider = ({ api, children }: { api: Api; children: ReactNode }) => (
+  <ApiContext.Provider value={api}>{children}</ApiContext.Provider>
+);
+
+export const useApi = (): Api => {
+  const api = useContext(ApiContext);
+  if (!api) throw new Error('useApi must be used inside <ApiProvider>');
+  return api;
+};

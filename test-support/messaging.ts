@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  GetMessageResponse,
+  InitialDataResponse,
+  MessengerConfig,
+  SendMessageResponse,
+} from '../src/shared/api.js';
+import type { Chat, MessengerUser } from '../src/shared/models.js';
+import { paths } from '../src/shared/paths.js';
+import type { HttpSession } from './http-session.js';
+
+/** The messaging calls the page makes, over HTTP against a running server. */
+
+/** One conversation seen from one viewer: whom to address and about which job. */
+export interface Conversation {
+  id: number;
+  receiverId: number;
+  jobId: number | null;
+}
+
+export const conversationOf = (viewerId: number, record: MessengerUser): Conversation => ({
+  id: record.id,
+  receiverId: record.candidate_id === viewerId ? record.company_id : record.candidate_id,
+  jobId: record.job_id,
+});
+
+export const initialData = async (session: HttpSession): Promise<InitialDataResponse> => {
+  const response = await session.call('GET', paths.initialData);
+  if (response.status !== 200)
+    throw new Error(`initial data: ${response.status} ${await response.text()}`);
+  return (await response.json()) as InitialDataResponse;
+};
+
+/** The viewer's conversation with another user (about a job, or the first one with them). */
+export const conversationWith = async (
+  session: HttpSession,
+  otherUserId: number,
+  jobId?: number | null,
+): Promise<Conversation> => {
+  const { messengerUsers } = await initialData(session);
+  const found = messengerUsers
+    .map((record) => conversationOf(session.userId, record))
+    .find(
+      (conversation) =>
+        conversation.receiverId === otherUserId &&
+        (jobId === undefined || conversation.jobId === jobId),
+    );
+  if (!found) throw new Error(`user ${session.userId} has no conversation with ${otherUserId}`);
+  return found;
+};
+
+/** A conversation (by id) as seen by this viewer. */
+export const conversationById = async (
+  session: HttpSession,
+  conversationId: number,
+): Promise<Conversation> => {
+  const { messengerUsers } = await initialData(session);
+  const record = messengerUsers.find((candidate) => candidate.id === conversationId);
+  if (!record)
+    throw new Error(`conversation ${conversationId} is not one of user ${session.userId}'s`);
+  return conversationOf(session.userId, record);
+};
+
+export const newClientId = (): string => randomUUID();
+
+export type SendOutcome =
+  | { ok: true; status: number; chat: Chat }
+  | { ok: false; status: number; retryAfter: string | null; body: string };
+
+/** POST /user/send/message; a network failure (server gone) is status 0. */
+export const sendMessage = async (
+  session: HttpSession,
+  conversation: Conversation,
+  message: string,
+  options: { clientId?: string; socketId?: string | undefined } = {},
+): Promise<SendOutcome> => {
+  let response: Response;
+  try {
+    response = await session.call(
+      'POST',
+      paths.sendMessage,
+      {
+        receiver_id: conversation.receiverId,
+        messenger_user: conversation.id,
+        job_id: conversation.jobId,
+        message,
+        client_id: options.clientId ?? newClientId(),
+      },
+      options.socketId ? { 'x-socket-id': options.socketId } : {},
+    );
+  } catch (error) {
+    return { ok: false, status: 0, retryAfter: null, body: String(error) };
+  }
+  if (response.status >= 200 && response.status < 300) {
+    const body = (await response.json()) as SendMessageResponse;
+    return { ok: true, status: response.status, chat: body.message };
+  }
+  return {
+    ok: false,
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: await response.text(),
+  };
+};
+
+/**
+ * The catch-up: pages back through a conversation's history (newest first) until `stopAtId` is
+ * reached or there is nothing older. Returns every chat fetched, in the order received (duplicates
+ * included, so callers can check that one fetch returns each message once).
+ */
+export const fetchHistory = async (
+  session: HttpSession,
+  conversation: Conversation,
+  options: { stopAtId?: number; limit?: number } = {},
+): Promise<Chat[]> => {
+  const fetched: Chat[] = [];
+  let before: number | undefined;
+  for (;;) {
+    const response = await session.call('POST', paths.getMessage, {
+      receiver_id: conversation.receiverId,
+      job_id: conversation.jobId,
+      limit: options.limit ?? 100,
+      ...(before === undefined ? {} : { before }),
+    });
+    if (response.status !== 200)
+      throw new Error(`get message: ${response.status} ${await response.text()}`);
+    const page = (await response.json()) as GetMessageResponse;
+    const chats = page.messages.flatMap((group) => group.chats);
+    fetched.push(...chats);
+    const oldest = chats[0]?.id;
+    if (!page.has_more || oldest === undefined) return fetched;
+    if (options.stopAtId !== undefined && oldest <= options.stopAtId) return fetched;
+    before = oldest;
+  }
+};
+
+export const messengerConfig = async (baseUrl: string): Promise<MessengerConfig> => {
+  const response = await fetch(`${baseUrl}${paths.config}`);
+  return (await response.json()) as MessengerConfig;
+};
