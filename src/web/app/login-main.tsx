@@ -20,7 +20,7 @@ const boot = async () => {
           <LoginPage
             appI18n={appI18n}
             search={location.search}
-            navigate={(url) => location.assign(url)}
+            navigate={(url) => location.replace(url)}
           />
         </I18nextProvider>
       </ApiProvider>

@@ -47,7 +47,7 @@ const boot = async () => {
     },
     sound,
     appI18n,
-    navigate: (url) => location.assign(url),
+    navigate: (url) => location.replace(url),
     initialSearch: location.search,
   };
 

@@ -28,7 +28,12 @@ import { useApi } from '../lib/api.js';
 import { useServices } from '../lib/services.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
 import { useLiveUpdates } from './hooks/use-live-updates.js';
-import { readSelectionFromSearch, writeSelectionToUrl } from './url-selection.js';
+import {
+  clearSelectionFromUrl,
+  isPushedConversationEntry,
+  readSelectionFromSearch,
+  writeSelectionToUrl,
+} from './url-selection.js';
 
 /** The job filter's options: every job seen so far, so choosing one job never hides the others. */
 const useJobOptions = (jobs: readonly Job[] | undefined): Job[] => {
@@ -60,16 +65,26 @@ export const MessagesPage = () => {
   const jobs = useJobOptions(data?.jobs);
   const { mutate: archiveConversation } = useArchiveConversation(auth?.role);
 
-  useLiveUpdates({ auth, selection, jobFilter, muted, announce });
+  const { liveStatus } = useLiveUpdates({ auth, selection, jobFilter, muted, announce });
 
   useEffect(() => {
     document.title = t('app.title');
   }, [t]);
 
-  const select = useCallback(
-    (item: MessengerUser) => {
+  const selectionRef = useRef(selection);
+  selectionRef.current = selection;
+  const dataRef = useRef(data);
+  dataRef.current = data;
+
+  /**
+   * Opens a conversation. From the list (`push`) it becomes a history entry when none was open, so
+   * Back returns to the list (phones); switching between conversations replaces the entry.
+   */
+  const open = useCallback(
+    (item: MessengerUser, history: 'push' | 'replace' | 'none') => {
       if (!auth) return;
       const next = selectionFor(item, auth.role);
+      const wasOpen = selectionRef.current !== null;
       setSelection((current) =>
         current &&
         current.selectedItem === next.selectedItem &&
@@ -81,10 +96,16 @@ export const MessagesPage = () => {
       setOpenedFrom(item);
       setCachedUnread(queryClient, item.id, 0);
       setDrawerOpen(false);
-      writeSelectionToUrl(next.receiverId, item.id);
+      if (history !== 'none')
+        writeSelectionToUrl(
+          next.receiverId,
+          item.id,
+          history === 'push' && !wasOpen ? 'push' : 'replace',
+        );
     },
     [auth, queryClient],
   );
+  const select = useCallback((item: MessengerUser) => open(item, 'push'), [open]);
 
   // ?target=&tab= open a conversation once the list is there
   const openedFromUrl = useRef(false);
@@ -94,9 +115,37 @@ export const MessagesPage = () => {
     const wanted = readSelectionFromSearch(services.initialSearch);
     if (!wanted) return;
     const item = data.messengerUsers.find((candidate) => candidate.id === wanted.tab);
-    if (item) select(item);
+    if (item) open(item, 'replace');
     else setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab });
-  }, [data, select, services.initialSearch]);
+  }, [data, open, services.initialSearch]);
+
+  // Back and Forward: the address says which conversation is open, or none (the list)
+  useEffect(() => {
+    const onPopState = () => {
+      const wanted = readSelectionFromSearch(location.search);
+      if (!wanted) {
+        setSelection(null);
+        setOpenedFrom(null);
+        return;
+      }
+      const item = dataRef.current?.messengerUsers.find((candidate) => candidate.id === wanted.tab);
+      if (item) open(item, 'none');
+      else setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab });
+    };
+    window.addEventListener('popstate', onPopState);
+    return () => window.removeEventListener('popstate', onPopState);
+  }, [open]);
+
+  /** The chat's back arrow (small screens): the same as Back when the page opened it. */
+  const backToList = useCallback(() => {
+    if (isPushedConversationEntry()) {
+      history.back();
+      return;
+    }
+    setSelection(null);
+    setOpenedFrom(null);
+    clearSelectionFromUrl();
+  }, []);
 
   const onToggleArchive = useCallback(
     (item: MessengerUser, toArchive: boolean) => {
@@ -230,6 +279,12 @@ export const MessagesPage = () => {
           </div>
         </header>
 
+        <div className="live-status" role="status" data-testid="live-status">
+          {liveStatus === 'reconnecting' ? (
+            <p className="live-status__message">{t('app.reconnecting')}</p>
+          ) : null}
+        </div>
+
         <div className="messenger__body">
           {!isSmallScreen ? (
             <aside className="messenger__sidebar" aria-label={t('conversations.heading')}>
@@ -254,8 +309,18 @@ export const MessagesPage = () => {
                   <Spinner label={t('app.loading')} />
                 </div>
               )
+            ) : isSmallScreen && !selection ? (
+              // Phones start on the list (the drawer holds it while a conversation is open)
+              drawerOpen ? null : (
+                <div className="messenger__phone-list">{panel(false)}</div>
+              )
             ) : (
-              <ChatPane viewer={auth} conversation={openConversation} onSent={onSent} />
+              <ChatPane
+                viewer={auth}
+                conversation={openConversation}
+                onSent={onSent}
+                onBack={isSmallScreen ? backToList : undefined}
+              />
             )}
           </main>
         </div>

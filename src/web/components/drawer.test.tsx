@@ -11,7 +11,6 @@ describe('small screens: the conversation drawer', () => {
 
   it('opens from the Messages button as a dialog titled "all messages", traps focus and restores it', async () => {
     const page = await openSmall();
-    expect(screen.queryByTestId('conversation-list')).not.toBeInTheDocument();
     const opener = screen.getByTestId('open-drawer');
     expect(opener).toHaveAccessibleName('Messages');
     await page.user.click(opener);
@@ -22,6 +21,8 @@ describe('small screens: the conversation drawer', () => {
     expect(close).toHaveFocus();
     expect(within(dialog).getByRole('heading', { name: 'Archived Messages' })).toBeInTheDocument();
     expect(await within(dialog).findByTestId('conversation-list')).toBeInTheDocument();
+    // one list at a time: the page's own list (phones start on it) steps aside for the drawer's
+    expect(screen.getAllByTestId('conversation-list')).toHaveLength(1);
 
     // Shift+Tab from the first element wraps to the last one inside the dialog
     await page.user.tab({ shift: true });
@@ -55,5 +56,19 @@ describe('small screens: the conversation drawer', () => {
     await page.user.click(await within(dialog).findByRole('button', { name: /^Nile Software/ }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByText('The role is closed, sorry.')).toBeInTheDocument();
+  });
+
+  it('starts on the conversation list; the chat has a back arrow that returns to it', async () => {
+    const page = await openSmall();
+    expect(screen.queryByTestId('chat-placeholder')).not.toBeInTheDocument();
+    const list = await screen.findByTestId('conversation-list');
+    await page.user.click(await within(list).findByRole('button', { name: /^Nile Software/ }));
+    expect(await screen.findByText('The role is closed, sorry.')).toBeInTheDocument();
+    expect(screen.queryByTestId('conversation-list')).not.toBeInTheDocument();
+    expect(new URLSearchParams(location.search).get('tab')).not.toBeNull();
+
+    await page.user.click(screen.getByRole('button', { name: 'Back to conversations' }));
+    expect(await screen.findByTestId('conversation-list')).toBeInTheDocument();
+    expect(screen.queryByTestId('chat-pane')).not.toBeInTheDocument();
   });
 });

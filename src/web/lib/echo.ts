@@ -1,5 +1,6 @@
 import type { MessengerConfig } from '../../shared/api.js';
 import { csrfHeaders } from './csrf.js';
+import { createLiveStatusTracker, type LiveStatus } from './live-status.js';
 import type { RealtimeConnection } from './realtime.js';
 
 type Broadcaster = MessengerConfig['broadcaster'];
@@ -16,32 +17,6 @@ interface PusherConnectionLike {
     callback: (states: { previous: string; current: string }) => void,
   ): void;
 }
-
-/** pusher-js connection states that mean the socket is (or was) gone. */
-const DROPPED_STATES: ReadonlySet<string> = new Set([
-  'unavailable',
-  'disconnected',
-  'connecting',
-  'failed',
-]);
-
-/**
- * Tracks pusher connection states and reports "connected again after a drop".
- * Exported for tests; the first "connected" is not a reconnect.
- */
-export const createReconnectDetector = (onReconnected: () => void) => {
-  let everConnected = false;
-  let dropped = false;
-  return (current: string) => {
-    if (current === 'connected') {
-      if (everConnected && dropped) onReconnected();
-      everConnected = true;
-      dropped = false;
-    } else if (everConnected && DROPPED_STATES.has(current)) {
-      dropped = true;
-    }
-  };
-};
 
 /**
  * Connects laravel-echo + pusher-js (loaded on demand, so they stay out of the initial bundle)
@@ -76,13 +51,30 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
     },
   });
 
-  const connection = (echo.connector as unknown as { pusher: { connection: PusherConnectionLike } })
-    .pusher.connection;
+  const pusher = (
+    echo.connector as unknown as {
+      pusher: { connection: PusherConnectionLike; connect(): void; disconnect(): void };
+    }
+  ).pusher;
+  const connection = pusher.connection;
   const reconnectHandlers = new Set<() => void>();
-  const detect = createReconnectDetector(() => reconnectHandlers.forEach((handler) => handler()));
-  const onStateChange = (states: { current: string }) => detect(states.current);
+  const statusHandlers = new Set<(status: LiveStatus) => void>();
+  const tracker = createLiveStatusTracker({
+    retryNow: () => {
+      pusher.disconnect();
+      pusher.connect();
+    },
+    onStatus: (status) => statusHandlers.forEach((handler) => handler(status)),
+    onReconnected: () => reconnectHandlers.forEach((handler) => handler()),
+  });
+  const onStateChange = (states: { current: string }) => tracker.onState(states.current);
   connection.bind('state_change', onStateChange);
-  detect(connection.state);
+  tracker.onState(connection.state);
+  const nudge = () => {
+    if (document.visibilityState === 'visible') tracker.nudge();
+  };
+  window.addEventListener('online', nudge);
+  document.addEventListener('visibilitychange', nudge);
 
   return {
     socketId: () => echo.socketId() || undefined,
@@ -110,9 +102,18 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
       reconnectHandlers.add(handler);
       return () => reconnectHandlers.delete(handler);
     },
+    status: () => tracker.status(),
+    onStatusChange(handler) {
+      statusHandlers.add(handler);
+      return () => statusHandlers.delete(handler);
+    },
     disconnect() {
+      tracker.stop();
+      window.removeEventListener('online', nudge);
+      document.removeEventListener('visibilitychange', nudge);
       connection.unbind('state_change', onStateChange);
       reconnectHandlers.clear();
+      statusHandlers.clear();
       echo.disconnect();
     },
   };

@@ -1,5 +1,6 @@
 import type { MessengerConfig } from '../../shared/api.js';
 import type { Chat } from '../../shared/models.js';
+import type { LiveStatus } from './live-status.js';
 
 /** What the page needs from the live connection; `echo.ts` implements it, tests fake it. */
 export interface RealtimeConnection {
@@ -16,6 +17,10 @@ export interface RealtimeConnection {
   ): () => void;
   /** Called when the connection is back after a drop; returns a function that stops. */
   onReconnected(handler: () => void): () => void;
+  /** Whether the page is live, making its first connection, or trying to get back after a drop. */
+  status(): LiveStatus;
+  /** Called with each new status; returns a function that stops. */
+  onStatusChange(handler: (status: LiveStatus) => void): () => void;
   disconnect(): void;
 }
 

@@ -1,12 +1,15 @@
 import { vi } from 'vitest';
 import type { Chat } from '../../shared/models.js';
+import type { LiveStatus } from '../lib/live-status.js';
 import type { ConnectRealtime, RealtimeConnection } from '../lib/realtime.js';
 
 /** A live connection the test drives: `emit` a ChatMessage, `reconnect` after a drop. */
 export const createFakeRealtime = () => {
   const chatHandlers = new Set<(chat: Chat) => void>();
   const reconnectHandlers = new Set<() => void>();
+  const statusHandlers = new Set<(status: LiveStatus) => void>();
   const listenedUserIds: number[] = [];
+  let status: LiveStatus = 'connected';
   const connection: RealtimeConnection = {
     socketId: () => '1234.5678',
     listenForChatMessages: (userId, handler) => {
@@ -18,7 +21,16 @@ export const createFakeRealtime = () => {
       reconnectHandlers.add(handler);
       return () => reconnectHandlers.delete(handler);
     },
+    status: () => status,
+    onStatusChange: (handler) => {
+      statusHandlers.add(handler);
+      return () => statusHandlers.delete(handler);
+    },
     disconnect: vi.fn(),
+  };
+  const setStatus = (next: LiveStatus) => {
+    status = next;
+    statusHandlers.forEach((handler) => handler(next));
   };
   const connect: ConnectRealtime = vi.fn(async () => connection);
   return {
@@ -29,7 +41,13 @@ export const createFakeRealtime = () => {
       return chatHandlers.size > 0;
     },
     emit: (chat: Chat) => chatHandlers.forEach((handler) => handler(chat)),
-    reconnect: () => reconnectHandlers.forEach((handler) => handler()),
+    /** The live connection dropped: the page says it is reconnecting. */
+    drop: () => setStatus('reconnecting'),
+    /** Back after a drop: the page hears "connected" and catches up. */
+    reconnect: () => {
+      setStatus('connected');
+      reconnectHandlers.forEach((handler) => handler());
+    },
   };
 };
 

@@ -167,11 +167,14 @@ describe('live updates', () => {
     page.fake.receive(seenLive);
     act(() => page.realtime.emit(seenLive));
     await waitFor(() => expect(messageTexts()).toContain('delivered live'));
-    // while the connection was down
+    // while the connection was down: the page says so
+    act(() => page.realtime.drop());
+    expect(screen.getByTestId('live-status')).toHaveTextContent(/^Reconnecting…/);
     page.fake.receive(makeChat(acme, users.acme, 'missed while offline', { id: 7011 }));
     page.fake.receive(makeChat(acme, users.acme, 'also missed', { id: 7012 }));
 
     act(() => page.realtime.reconnect());
+    expect(screen.getByTestId('live-status')).toBeEmptyDOMElement();
 
     await waitFor(() => expect(messageTexts()).toContain('also missed'));
     expect(messageTexts()).toEqual([

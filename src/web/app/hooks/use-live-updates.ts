@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuthUser, Chat } from '../../../shared/models.js';
 import { appendChat, mergeLatestPage, threadKeys } from '../../features/chat/utils/thread-cache.js';
@@ -11,6 +11,7 @@ import {
 import type { ConversationSelection } from '../../features/conversations/utils/conversation-view.js';
 import { useRealtimeConnection } from '../../features/realtime/hooks/use-realtime-connection.js';
 import { useApi } from '../../lib/api.js';
+import type { LiveStatus } from '../../lib/live-status.js';
 import { useServices } from '../../lib/services.js';
 
 interface LiveUpdatesOptions {
@@ -133,5 +134,12 @@ export const useLiveUpdates = ({
     return () => document.removeEventListener('visibilitychange', onVisibility);
   }, [resync]);
 
-  return { connected: connection !== null };
+  const [liveStatus, setLiveStatus] = useState<LiveStatus>('connecting');
+  useEffect(() => {
+    if (!connection) return;
+    setLiveStatus(connection.status());
+    return connection.onStatusChange(setLiveStatus);
+  }, [connection]);
+
+  return { liveStatus };
 };

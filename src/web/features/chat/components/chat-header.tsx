@@ -12,6 +12,8 @@ interface ChatHeaderProps {
   fallbackName: string;
   fallbackImageUrl: string | null;
   headingId: string;
+  /** Small screens: a back arrow that returns to the conversation list. */
+  onBack?: (() => void) | undefined;
 }
 
 /** True once the deadline's day is over, in the viewer's calendar. */
@@ -29,6 +31,7 @@ export const ChatHeader = ({
   fallbackName,
   fallbackImageUrl,
   headingId,
+  onBack,
 }: ChatHeaderProps) => {
   const { t, i18n } = useTranslation();
   const isCandidateViewer = viewerRole === 'candidate';
@@ -43,6 +46,27 @@ export const ChatHeader = ({
   return (
     <header className="chat-header">
       <div className="chat-header__party">
+        {onBack ? (
+          <button
+            type="button"
+            className="icon-button chat-header__back"
+            data-testid="back-to-list"
+            title={t('chat.backToList')}
+            onClick={onBack}
+          >
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+              <path
+                d="M15 5l-7 7 7 7"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+            <span className="visually-hidden">{t('chat.backToList')}</span>
+          </button>
+        ) : null}
         <Avatar name={name} imageUrl={imageUrl ?? null} size="lg" />
         <div className="chat-header__party-text">
           <p className="chat-header__name truncate" dir="auto">

@@ -22,16 +22,19 @@ interface ChatPaneProps {
   viewer: AuthUser;
   conversation: OpenConversation | null;
   onSent: (response: SendMessageResponse) => void;
+  /** Small screens: the chat header's back arrow returns to the list. */
+  onBack?: (() => void) | undefined;
 }
 
 /** The placeholder, or the open conversation: header, messages and the footer. */
-export const ChatPane = ({ viewer, conversation, onSent }: ChatPaneProps) =>
+export const ChatPane = ({ viewer, conversation, onSent, onBack }: ChatPaneProps) =>
   conversation ? (
     <OpenChat
       key={conversation.conversationId}
       viewer={viewer}
       conversation={conversation}
       onSent={onSent}
+      onBack={onBack}
     />
   ) : (
     <ChatPlaceholder />
@@ -41,11 +44,8 @@ const OpenChat = ({
   viewer,
   conversation,
   onSent,
-}: {
-  viewer: AuthUser;
-  conversation: OpenConversation;
-  onSent: (response: SendMessageResponse) => void;
-}) => {
+  onBack,
+}: ChatPaneProps & { conversation: OpenConversation }) => {
   const headingId = useId();
   const { conversationId, receiverId, jobId } = conversation;
   const parts = useMemo(
@@ -70,6 +70,7 @@ const OpenChat = ({
         fallbackName={conversation.name}
         fallbackImageUrl={conversation.imageUrl}
         headingId={headingId}
+        onBack={onBack}
       />
       {thread.isError && !thread.data ? (
         <ChatLoadError

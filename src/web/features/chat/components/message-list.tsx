@@ -56,7 +56,8 @@ export const MessageList = ({
   const { t, i18n } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const snapshot = useRef<ScrollSnapshot | null>(null);
-  const distanceFromBottom = useRef(0);
+  /** How far below the visible part the newest message is (0: at the bottom). */
+  const gapBelow = useRef(0);
   const [newBelow, setNewBelow] = useState(false);
   // By the viewer's own calendar date, as the times in the bubbles are in the viewer's clock.
   const groups = useMemo(
@@ -69,14 +70,18 @@ export const MessageList = ({
 
   const rememberDistance = useCallback(() => {
     const element = scrollRef.current;
-    if (element) distanceFromBottom.current = element.scrollHeight - element.scrollTop;
+    if (element)
+      gapBelow.current = Math.max(
+        0,
+        element.scrollHeight - element.scrollTop - element.clientHeight,
+      );
   }, []);
 
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (!element) return;
     const previous = snapshot.current;
-    const wasAtBottom = distanceFromBottom.current - element.clientHeight <= FOLLOW_THRESHOLD_PX;
+    const wasAtBottom = gapBelow.current <= FOLLOW_THRESHOLD_PX;
     if (!previous || previous.threadKey !== threadKey) {
       element.scrollTop = element.scrollHeight;
     } else if (previous.lastId !== lastId) {
@@ -88,7 +93,7 @@ export const MessageList = ({
         setNewBelow(true); // reading history: stay put
       }
     } else if (previous.firstId !== firstId) {
-      element.scrollTop = element.scrollHeight - distanceFromBottom.current;
+      element.scrollTop = element.scrollHeight - element.clientHeight - gapBelow.current;
     }
     snapshot.current = { threadKey, firstId, lastId };
     rememberDistance();
@@ -101,16 +106,18 @@ export const MessageList = ({
     rememberDistance();
   };
 
-  // when the content changes size (fonts, wrapping, a resized window) keep the same distance from the bottom
+  // When the content or the window changes size (fonts, wrapping, a resized or rotated window) keep
+  // the same distance from the bottom: a viewer at the newest message stays there.
   const contentRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = scrollRef.current;
     const content = contentRef.current;
     if (!element || !content || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      element.scrollTop = element.scrollHeight - distanceFromBottom.current;
+      element.scrollTop = element.scrollHeight - element.clientHeight - gapBelow.current;
     });
     observer.observe(content);
+    observer.observe(element);
     return () => observer.disconnect();
   }, [loading]);
 

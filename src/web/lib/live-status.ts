@@ -1,0 +1,111 @@
+/**
+ * What the page says about its live connection, and how soon it tries again after a drop.
+ *
+ * pusher-js retries on its own but backs off to 15–30 s, so a page came back long after the server
+ * did. While the connection is down this asks for a fresh attempt on a short schedule (1 s, 2 s, 3 s,
+ * then every 5 s), and at once when the browser says it is online again or the tab becomes visible,
+ * so the page is live again within 5 s of the server coming back.
+ */
+
+/** `connecting`: the first connection is being made; `reconnecting`: it was live and dropped. */
+export type LiveStatus = 'connecting' | 'connected' | 'reconnecting';
+
+/** Delays between fresh attempts while down (the last one repeats). */
+export const RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 3_000, 5_000];
+
+/** pusher-js connection states that mean the socket is (or was) gone. */
+const DROPPED_STATES: ReadonlySet<string> = new Set([
+  'unavailable',
+  'disconnected',
+  'connecting',
+  'failed',
+]);
+
+export interface LiveStatusTrackerOptions {
+  /** Starts a fresh connection attempt now (pusher-js: disconnect, then connect). */
+  retryNow: () => void;
+  /** Called with each new status. */
+  onStatus: (status: LiveStatus) => void;
+  /** Called when the connection is back after a drop (the page catches up then). */
+  onReconnected: () => void;
+  setTimer?: (run: () => void, ms: number) => unknown;
+  clearTimer?: (timer: unknown) => void;
+}
+
+export interface LiveStatusTracker {
+  /** Feed every pusher-js connection state here. */
+  onState(state: string): void;
+  /** The browser is online again or the tab became visible: try at once if down. */
+  nudge(): void;
+  status(): LiveStatus;
+  stop(): void;
+}
+
+export const createLiveStatusTracker = (options: LiveStatusTrackerOptions): LiveStatusTracker => {
+  const setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms));
+  const clearTimer =
+    options.clearTimer ?? ((timer) => clearTimeout(timer as ReturnType<typeof setTimeout>));
+  let status: LiveStatus = 'connecting';
+  let everConnected = false;
+  let attempt = 0;
+  let timer: unknown = null;
+  let stopped = false;
+  // A retry we asked for passes through "disconnected": that is not news.
+  let retrying = false;
+
+  const cancelTimer = () => {
+    if (timer !== null) clearTimer(timer);
+    timer = null;
+  };
+  const setStatus = (next: LiveStatus) => {
+    if (next === status) return;
+    status = next;
+    options.onStatus(next);
+  };
+  const retry = () => {
+    cancelTimer();
+    if (stopped || status === 'connected') return;
+    retrying = true;
+    try {
+      options.retryNow();
+    } finally {
+      retrying = false;
+    }
+    schedule();
+  };
+  const schedule = () => {
+    if (stopped || timer !== null) return;
+    const delay = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)] ?? 5_000;
+    attempt += 1;
+    timer = setTimer(() => {
+      timer = null;
+      retry();
+    }, delay);
+  };
+
+  return {
+    onState(state) {
+      if (stopped) return;
+      if (state === 'connected') {
+        cancelTimer();
+        attempt = 0;
+        const wasDropped = status === 'reconnecting';
+        everConnected = true;
+        setStatus('connected');
+        if (wasDropped) options.onReconnected();
+        return;
+      }
+      if (!everConnected || retrying || !DROPPED_STATES.has(state)) return;
+      setStatus('reconnecting');
+      schedule();
+    },
+    nudge() {
+      if (status === 'reconnecting') retry();
+    },
+    status: () => status,
+    stop() {
+      stopped = true;
+      cancelTimer();
+    },
+  };
+};
