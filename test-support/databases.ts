@@ -118,12 +118,18 @@ export interface TestDatabase {
   drop: () => Promise<void>;
 }
 
-/** A fresh, migrated database: a temporary SQLite file, or a new schema in PostgreSQL. */
-export const createTestDatabase = async (dialect: DialectName): Promise<TestDatabase> => {
+/**
+ * A fresh, migrated database: a temporary SQLite file, or a new schema in PostgreSQL. `migrateTo`
+ * stops after that migration (to test an upgrade).
+ */
+export const createTestDatabase = async (
+  dialect: DialectName,
+  options: { migrateTo?: string } = {},
+): Promise<TestDatabase> => {
   if (dialect === 'sqlite') {
     const file = freshSqliteFile('messenger-test');
     const db = openDatabase(file.url);
-    await migrateToLatest(db);
+    await migrateToLatest(db, options.migrateTo);
     return {
       db,
       url: file.url,
@@ -136,7 +142,7 @@ export const createTestDatabase = async (dialect: DialectName): Promise<TestData
   const schema = `t_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   await withPostgres((admin) => admin.query(`create schema ${schema}`));
   const db = openDatabase(settings.postgresUrl, { searchPath: schema, poolSize: 12 });
-  await migrateToLatest(db);
+  await migrateToLatest(db, options.migrateTo);
   return {
     db,
     url: settings.postgresUrl,

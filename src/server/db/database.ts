@@ -16,6 +16,7 @@ import {
 import pg from 'pg';
 import * as initial from './migrations/001-initial.js';
 import * as hardening from './migrations/002-hardening.js';
+import * as integration from './migrations/003-integration.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -245,9 +246,11 @@ export const prepareQuery = <A extends unknown[], O>(
 const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '001-initial': { up: (db) => initial.up(db, dialect) },
   '002-hardening': { up: (db) => hardening.up(db) },
+  '003-integration': { up: (db) => integration.up(db, dialect) },
 });
 
-export const migrateToLatest = async (db: Db): Promise<void> => {
+/** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */
+export const migrateToLatest = async (db: Db, target?: string): Promise<void> => {
   const migrator = new Migrator({
     db: db.kysely,
     // Kysely looks for its own tables in every schema unless told which: with several schemas in one
@@ -255,7 +258,9 @@ export const migrateToLatest = async (db: Db): Promise<void> => {
     ...(db.schema ? { migrationTableSchema: db.schema } : {}),
     provider: { getMigrations: () => Promise.resolve(migrationsFor(db.dialect)) },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (target === undefined
+    ? migrator.migrateToLatest()
+    : migrator.migrateTo(target));
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });

@@ -5,11 +5,18 @@ export interface UsersTable {
   id: Generated<number>;
   role: 'candidate' | 'company' | 'owner';
   name: string;
-  email: string;
-  password_hash: string;
+  /** Optional for users the host site brings in (they sign in through `/sso`); null once erased. */
+  email: string | null;
+  /** Null: no password sign-in (a user from the host site, or erased). */
+  password_hash: string | null;
   image_url: string | null;
   logo: string | null;
   created_at: string;
+  /** The host job board's own id for this user (integration API, sign-in links). */
+  external_id: string | null;
+  locale: 'en' | 'ar' | null;
+  /** Set when the host erased the user: no sign-in, no new messages, personal data gone. */
+  erased_at: string | null;
 }
 
 export interface JobsTable {
@@ -19,6 +26,8 @@ export interface JobsTable {
   status: string;
   deadline: string | null;
   created_at: string;
+  /** The host job board's own id for this job. */
+  external_id: string | null;
 }
 
 export interface ApplicationGroupsTable {
@@ -93,6 +102,22 @@ export interface AppSettingsTable {
   created_at: string;
 }
 
+/** A user's switches; no row: the defaults. Booleans as 0/1 (SQLite has no boolean). */
+export interface UserSettingsTable {
+  user_id: number;
+  email_notifications: number;
+  read_receipts: number;
+  show_online: number;
+  browser_notifications: number;
+  updated_at: string;
+}
+
+/** Sign-in link ids already used, kept until the link would have expired anyway. */
+export interface SsoUsedTokensTable {
+  jti: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   jobs: JobsTable;
@@ -103,6 +128,8 @@ export interface Database {
   sessions: SessionsTable;
   api_tokens: ApiTokensTable;
   app_settings: AppSettingsTable;
+  user_settings: UserSettingsTable;
+  sso_used_tokens: SsoUsedTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -251,9 +251,12 @@ export const listDemoAccounts = async (db: Db) => {
       'in',
       DEMO_ACCOUNTS.map((account) => account.email),
     )
+    .where('erased_at', 'is', null)
     .execute();
   const order = DEMO_ACCOUNTS.map((account) => account.email);
-  return rows.sort((a, b) => order.indexOf(a.email) - order.indexOf(b.email));
+  return rows
+    .flatMap((row) => (row.email === null ? [] : [{ ...row, email: row.email }]))
+    .sort((a, b) => order.indexOf(a.email) - order.indexOf(b.email));
 };
 
 /** Seeds the demo data once; a second run finds the first demo account and changes nothing. */

@@ -35,6 +35,7 @@ export const createAuthRepository = (db: Kysely<Database>) => {
         .selectFrom('users')
         .select(['id', 'name', 'role', 'password_hash'])
         .where('email', '=', email)
+        .where('erased_at', 'is', null)
         .executeTakeFirst(),
 
     findSessionUser: async (executor: Executor, sessionHash: string, now: string) =>
