@@ -12,6 +12,9 @@ import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.js';
+import { createIntegrationRepository } from './modules/integration/integration.repository.js';
+import { integrationRoutesPlugin } from './modules/integration/integration.routes.js';
+import { createIntegrationService } from './modules/integration/integration.service.js';
 import { createMessengerRepository } from './modules/messenger/messenger.repository.js';
 import { messengerRoutes } from './modules/messenger/messenger.routes.js';
 import { createMessengerService } from './modules/messenger/messenger.service.js';
@@ -121,6 +124,17 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     onPublishError: (error) =>
       app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
   });
+  const integrationService = createIntegrationService({
+    db: db.kysely,
+    repository: createIntegrationRepository(),
+    messengerService,
+    publicUrl: config.publicUrl,
+    closeSockets: async (keys) => {
+      await Promise.all(keys.map((key) => realtime.closeSessionSockets(key)));
+    },
+    onCloseSocketsError: (error) =>
+      app.log.error({ err: error }, 'erasure: could not close every live socket of the user'),
+  });
 
   const external = config.pusher.external;
   await app.register(errorHandlerPlugin);
@@ -148,6 +162,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     demoAccounts: async () => ((await isDemo()) ? listDemoAccounts(db) : undefined),
   });
   await app.register(messengerRoutes, { messengerService });
+  await app.register(integrationRoutesPlugin, {
+    integrationService,
+    keys: config.integrationKeys,
+  });
   await app.register(async (scope) => {
     await scope.register(fastifyFormbody);
     await scope.register(broadcastingRoutes, { realtime });

@@ -37,6 +37,8 @@ const envSchema = z.object({
   WS_AUTH_TIMEOUT: positiveNumber(30),
   WS_FRAME_RATE_BURST: positiveInt(30),
   WS_FRAME_RATE_PER_SECOND: positiveNumber(10),
+  INTEGRATION_KEYS: z.string().optional(),
+  SSO_SECRET: z.string().optional(),
   LOG_LEVEL: z.string().default('warn'),
   WS_ACTIVITY_TIMEOUT: z.coerce.number().int().positive().default(120),
   WS_PONG_TIMEOUT: z.coerce.number().int().positive().default(30),
@@ -90,9 +92,37 @@ export interface Config {
   };
   login: { failuresPerAccount: number; failuresPerAddress: number };
   tokens: { ttlDays: number; perUser: number };
+  /** Secrets for the integration API (`Authorization: Bearer …`); empty: the API answers 404. */
+  integrationKeys: string[];
+  /** Shared secret for sign-in links (`/sso`); unset: `/sso` answers 404. */
+  ssoSecret: string | undefined;
   logLevel: string;
   secureCookies: boolean;
 }
+
+/** Shortest integration key / sign-in secret accepted: a guessable secret is refused at start. */
+const MIN_SECRET_BYTES = 32;
+
+const toIntegrationKeys = (value: string | undefined): string[] => {
+  const keys = (value ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  for (const key of keys) {
+    if (Buffer.byteLength(key) < MIN_SECRET_BYTES)
+      throw new Error(
+        `Each INTEGRATION_KEYS entry must be at least ${MIN_SECRET_BYTES} bytes (for example \`openssl rand -hex 32\`).`,
+      );
+  }
+  return keys;
+};
+
+const toSsoSecret = (value: string | undefined): string | undefined => {
+  if (!value) return undefined;
+  if (Buffer.byteLength(value) < MIN_SECRET_BYTES)
+    throw new Error(`SSO_SECRET must be at least ${MIN_SECRET_BYTES} bytes.`);
+  return value;
+};
 
 const toSeedMode = (value: string): Config['demoSeed'] => {
   if (value === 'on' || value === 'true' || value === '1') return 'on';
@@ -185,6 +215,8 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       failuresPerAddress: env.LOGIN_FAILURES_PER_ADDRESS,
     },
     tokens: { ttlDays: env.TOKEN_TTL_DAYS, perUser: env.TOKENS_PER_USER },
+    integrationKeys: toIntegrationKeys(env.INTEGRATION_KEYS),
+    ssoSecret: toSsoSecret(env.SSO_SECRET),
     logLevel: env.LOG_LEVEL,
     secureCookies: publicUrl.startsWith('https:'),
   };

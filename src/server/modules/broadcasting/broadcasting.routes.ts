@@ -5,6 +5,7 @@ import { parseUserChannel } from '../../../shared/events.js';
 import { forbidden } from '../../lib/http-error.js';
 import { parseBody } from '../../lib/validation.js';
 import { viewerOf } from '../../plugins/auth.js';
+import { userSocketsKey } from '../integration/integration.service.js';
 import type { Realtime } from '../../realtime/index.js';
 import { SOCKET_ID_PATTERN } from '../../realtime/protocol.js';
 
@@ -20,19 +21,24 @@ const userAuthSchema = z.object({ socket_id: socketId });
 export const broadcastingRoutes = async (app: FastifyInstance, options: { realtime: Realtime }) => {
   const { realtime } = options;
   app.addHook('onRequest', app.requireViewer);
+  // A socket is bound to its session (sign-out closes it) and to its user (erasure closes it).
+  const bindSocket = (socketId: string, viewer: ReturnType<typeof viewerOf>) => {
+    if (viewer.sessionHash) realtime.bindSocketToSession(socketId, viewer.sessionHash);
+    realtime.bindSocketToSession(socketId, userSocketsKey(viewer.user.id));
+  };
 
   app.post(paths.broadcastingAuth, async (request) => {
     const viewer = viewerOf(request);
     const body = parseBody(channelAuthSchema, request.body);
     if (parseUserChannel(body.channel_name) !== viewer.user.id) throw forbidden();
-    if (viewer.sessionHash) realtime.bindSocketToSession(body.socket_id, viewer.sessionHash);
+    bindSocket(body.socket_id, viewer);
     return realtime.authorizeChannel(body.socket_id, body.channel_name);
   });
 
   app.post(paths.broadcastingUserAuth, async (request) => {
     const viewer = viewerOf(request);
     const body = parseBody(userAuthSchema, request.body);
-    if (viewer.sessionHash) realtime.bindSocketToSession(body.socket_id, viewer.sessionHash);
+    bindSocket(body.socket_id, viewer);
     return realtime.authenticateUser(body.socket_id, {
       id: String(viewer.user.id),
       user_info: { name: viewer.user.name, role: viewer.user.role },

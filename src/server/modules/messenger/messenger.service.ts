@@ -76,6 +76,10 @@ const otherSideOf = (viewer: AuthUser): Side =>
 
 const PUBLISH_TIME_LIMIT_MS = 2000;
 
+/** A send to (or from) a conversation whose other party was erased. */
+export const CONVERSATION_CLOSED =
+  'This conversation is closed: the other person’s account was deleted.';
+
 const withTimeLimit = <T>(work: Promise<T>, ms: number): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
@@ -204,6 +208,8 @@ export const createMessengerService = ({
           const conversation = await repository.findConversation(trx, input.messenger_user);
           if (!conversation) throw notFound('Conversation not found.');
           if (conversation[side.party] !== viewer.id) throw forbidden();
+          if (conversation.candidate_erased_at !== null || conversation.company_erased_at !== null)
+            throw new HttpError(422, CONVERSATION_CLOSED, { message: [CONVERSATION_CLOSED] });
           if (conversation[receiverSide.party] !== input.receiver_id) {
             throw validationFailed(
               'receiver_id',
@@ -280,6 +286,12 @@ export const createMessengerService = ({
         ).catch(onPublishError);
       }
       return { message, messengerUser };
+    },
+
+    /** One conversation as this party sees it (404/403 as for the page's calls). */
+    async conversationFor(viewer: AuthUser, conversationId: number): Promise<MessengerUser> {
+      await ownConversation(viewer, conversationId);
+      return present(viewer, conversationId);
     },
 
     async markUnseen(viewer: AuthUser, conversationId: number): Promise<MessengerUser> {

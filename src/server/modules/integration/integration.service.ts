@@ -1,0 +1,296 @@
+import type { Kysely } from 'kysely';
+import {
+  DEFAULT_USER_SETTINGS,
+  type IntegrationUser,
+  type StartConversationBody,
+  type StartConversationResponse,
+  type UpsertJobBody,
+  type UpsertUserBody,
+  type UserSettings,
+  type UserSettingsPatch,
+} from '../../../shared/integration.js';
+import type { AuthUser, Role } from '../../../shared/models.js';
+import type { Executor } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { HttpError, notFound, validationFailed } from '../../lib/http-error.js';
+import { nowIso } from '../../lib/time.js';
+import type { MessengerService } from '../messenger/messenger.service.js';
+import type { IntegrationRepository, IntegrationUserRow } from './integration.repository.js';
+
+/** What an erased user is called (the page shows it in the viewer's language). */
+export const DELETED_USER_NAME = 'Deleted user';
+
+/** The key under which every live socket of a user is also bound (erasure closes them all). */
+export const userSocketsKey = (userId: number): string => `user:${userId}`;
+
+export interface IntegrationServiceOptions {
+  db: Kysely<Database>;
+  repository: IntegrationRepository;
+  messengerService: MessengerService;
+  publicUrl: URL;
+  /** Closes (4009) the live sockets bound to these keys, on every instance. */
+  closeSockets: (keys: string[]) => Promise<void>;
+  onCloseSocketsError: (error: unknown) => void;
+}
+
+const presentUser = (row: IntegrationUserRow): IntegrationUser => ({
+  id: row.id,
+  external_id: row.external_id ?? '',
+  role: row.role,
+  name: row.name,
+  email: row.email,
+  image_url: row.image_url ?? row.logo,
+  locale: row.locale,
+});
+
+const isCompanySide = (role: Role) => role === 'company' || role === 'owner';
+
+const toSettingsRow = (settings: UserSettings) => ({
+  email_notifications: settings.email_notifications ? 1 : 0,
+  read_receipts: settings.read_receipts ? 1 : 0,
+  show_online: settings.show_online ? 1 : 0,
+  browser_notifications: settings.browser_notifications ? 1 : 0,
+});
+
+const conflict = (message: string) => new HttpError(409, message);
+
+/**
+ * The integration API's rules: the host's users, jobs, applications and conversations, by the
+ * host's own ids; every write idempotent. A write other users see (a first message) goes through
+ * the messenger service's send, which commits, then broadcasts.
+ */
+export const createIntegrationService = (options: IntegrationServiceOptions) => {
+  const { db, repository, messengerService } = options;
+
+  const settingsOf = async (executor: Executor, userId: number): Promise<UserSettings> => {
+    const row = await repository.findSettings(executor, userId);
+    if (!row) return { ...DEFAULT_USER_SETTINGS };
+    return {
+      email_notifications: row.email_notifications === 1,
+      read_receipts: row.read_receipts === 1,
+      show_online: row.show_online === 1,
+      browser_notifications: row.browser_notifications === 1,
+    };
+  };
+
+  const updateSettings = async (
+    executor: Executor,
+    userId: number,
+    patch: UserSettingsPatch,
+  ): Promise<UserSettings> => {
+    const next = { ...(await settingsOf(executor, userId)), ...patch };
+    await repository.saveSettings(executor, userId, toSettingsRow(next), nowIso());
+    return next;
+  };
+
+  /** A live (not erased) user of the host by external id, or a 422 naming the field. */
+  const liveUser = async (
+    executor: Executor,
+    field: string,
+    externalId: string,
+    roles: readonly Role[],
+  ): Promise<IntegrationUserRow> => {
+    const user = await repository.findUserByExternalId(executor, externalId);
+    if (!user || user.erased_at !== null)
+      throw validationFailed(field, `The ${field} is not a known user.`);
+    if (!roles.includes(user.role))
+      throw validationFailed(field, `The ${field} must be a ${roles.join(' or ')}.`);
+    return user;
+  };
+
+  return {
+    /** Creates or updates a user by external id; `created` tells 201 from 200. */
+    async upsertUser(
+      externalId: string,
+      body: UpsertUserBody,
+    ): Promise<{ created: boolean; user: IntegrationUser }> {
+      return db.transaction().execute(async (trx) => {
+        const existing = await repository.findUserByExternalId(trx, externalId);
+        if (existing?.erased_at) throw conflict('This user was erased and cannot be brought back.');
+        if (body.email) {
+          const holder = await repository.emailTakenBy(trx, body.email);
+          if (holder && holder.id !== existing?.id)
+            throw validationFailed('email', 'The email belongs to another user.');
+        }
+        if (existing && existing.role !== body.role) {
+          if (await repository.hasConversations(trx, existing.id))
+            throw conflict('The role of a user who has conversations cannot change.');
+        }
+        // A company's picture is its logo: the list and the header show that for companies.
+        const picture = body.image_url === undefined ? undefined : body.image_url;
+        const pictureColumns =
+          picture === undefined
+            ? {}
+            : isCompanySide(body.role)
+              ? { image_url: picture, logo: picture }
+              : { image_url: picture, logo: null };
+        let row: IntegrationUserRow;
+        if (existing) {
+          row = await repository.updateUser(trx, existing.id, {
+            role: body.role,
+            name: body.name,
+            ...(body.email === undefined ? {} : { email: body.email }),
+            ...(body.locale === undefined ? {} : { locale: body.locale }),
+            ...pictureColumns,
+          });
+        } else {
+          row = await repository.insertUser(trx, {
+            role: body.role,
+            name: body.name,
+            email: body.email ?? null,
+            password_hash: null,
+            image_url: null,
+            logo: null,
+            ...pictureColumns,
+            created_at: nowIso(),
+            external_id: externalId,
+            locale: body.locale ?? null,
+            erased_at: null,
+          });
+        }
+        if (body.settings) await updateSettings(trx, row.id, body.settings);
+        return { created: !existing, user: presentUser(row) };
+      });
+    },
+
+    async getUser(externalId: string): Promise<IntegrationUser> {
+      const row = await repository.findUserByExternalId(db, externalId);
+      if (!row || row.erased_at !== null) throw notFound('User not found.');
+      return presentUser(row);
+    },
+
+    /**
+     * Erasure: sessions, tokens and settings deleted and personal data removed in one transaction,
+     * then every live socket of the user closed (on every instance). Erasing again changes nothing.
+     */
+    async eraseUser(externalId: string): Promise<void> {
+      const erased = await db.transaction().execute(async (trx) => {
+        const user = await repository.findUserByExternalId(trx, externalId);
+        if (!user) throw notFound('User not found.');
+        if (user.erased_at !== null) return null;
+        const sessions = await repository.eraseUser(trx, user.id, DELETED_USER_NAME, nowIso());
+        return { userId: user.id, sessions };
+      });
+      if (!erased) return;
+      await options
+        .closeSockets([userSocketsKey(erased.userId), ...erased.sessions])
+        .catch(options.onCloseSocketsError);
+    },
+
+    async upsertJob(externalId: string, body: UpsertJobBody) {
+      return db.transaction().execute(async (trx) => {
+        const company = await liveUser(trx, 'company', body.company, ['company', 'owner']);
+        const values = {
+          company_id: company.id,
+          title: body.title,
+          status: body.status,
+          deadline: body.deadline,
+        };
+        const existing = await repository.findJobByExternalId(trx, externalId);
+        const job = existing
+          ? await repository.updateJob(trx, existing.id, values)
+          : await repository.insertJob(trx, {
+              ...values,
+              created_at: nowIso(),
+              external_id: externalId,
+            });
+        return { created: !existing, job: { ...job, external_id: job.external_id ?? externalId } };
+      });
+    },
+
+    async setApplication(jobExternalId: string, candidateExternalId: string, group: string | null) {
+      return db.transaction().execute(async (trx) => {
+        const job = await repository.findJobByExternalId(trx, jobExternalId);
+        if (!job) throw notFound('Job not found.');
+        const candidate = await repository.findUserByExternalId(trx, candidateExternalId);
+        if (!candidate || candidate.erased_at !== null || candidate.role !== 'candidate')
+          throw notFound('Candidate not found.');
+        const groupId =
+          group === null ? null : await repository.groupId(trx, job.company_id, group);
+        await repository.setApplicationGroup(trx, job.id, candidate.id, groupId, nowIso());
+        return { application: { job_id: job.id, candidate_id: candidate.id, group } };
+      });
+    },
+
+    /**
+     * Starts (or finds) the conversation of a company and a candidate, optionally about a job, and
+     * sends the first message as that party, exactly like a send from the page.
+     */
+    async startConversation(
+      body: StartConversationBody,
+    ): Promise<{ created: boolean; response: StartConversationResponse }> {
+      const { company, candidate, conversationId, created } = await db
+        .transaction()
+        .execute(async (trx) => {
+          const companyRow = await liveUser(trx, 'company', body.company, ['company', 'owner']);
+          const candidateRow = await liveUser(trx, 'candidate', body.candidate, ['candidate']);
+          let jobId: number | null = null;
+          if (body.job) {
+            const job = await repository.findJobByExternalId(trx, body.job);
+            if (!job) throw validationFailed('job', 'The job is not a known job.');
+            if (job.company_id !== companyRow.id)
+              throw validationFailed('job', 'The job belongs to another company.');
+            jobId = job.id;
+          }
+          const inserted = await repository.insertConversation(trx, {
+            candidateId: candidateRow.id,
+            companyId: companyRow.id,
+            jobId,
+            now: nowIso(),
+          });
+          const id = await repository.findConversationId(
+            trx,
+            candidateRow.id,
+            companyRow.id,
+            jobId ?? 0,
+          );
+          if (id === undefined) throw new Error('The conversation vanished after its insert.');
+          return {
+            company: companyRow,
+            candidate: candidateRow,
+            conversationId: id,
+            created: inserted,
+          };
+        });
+
+      const asCompany: AuthUser = { id: company.id, name: company.name, role: company.role };
+      const asCandidate: AuthUser = { id: candidate.id, name: candidate.name, role: 'candidate' };
+      if (body.message) {
+        const sender = body.message.from === 'company' ? asCompany : asCandidate;
+        const receiver = body.message.from === 'company' ? asCandidate : asCompany;
+        const conversation = await messengerService.conversationFor(asCompany, conversationId);
+        await messengerService.send(sender, {
+          receiver_id: receiver.id,
+          messenger_user: conversationId,
+          job_id: conversation.job_id ?? null,
+          message: body.message.text,
+          client_id: body.message.client_id,
+        });
+      }
+      const conversation = await messengerService.conversationFor(asCompany, conversationId);
+      const link = (target: number) => {
+        const url = new URL('/messages', options.publicUrl);
+        url.searchParams.set('target', String(target));
+        url.searchParams.set('tab', String(conversationId));
+        return url.toString();
+      };
+      return {
+        created,
+        response: {
+          conversation,
+          company_url: link(candidate.id),
+          candidate_url: link(company.id),
+        },
+      };
+    },
+
+    /** The user's settings (defaults until changed). */
+    getSettings: (userId: number) => settingsOf(db, userId),
+
+    /** Changes any subset of the user's settings. */
+    updateSettings: (userId: number, patch: UserSettingsPatch) =>
+      db.transaction().execute((trx) => updateSettings(trx, userId, patch)),
+  };
+};
+
+export type IntegrationService = ReturnType<typeof createIntegrationService>;

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { sendMessageBodySchema } from './api.js';
+import { messengerUserSchema, roleSchema } from './models.js';
+import { containsNul } from './text.js';
+
+/** The host job board's own id: 1–128 characters of `A–Z a–z 0–9 . _ : @ -`. */
+export const EXTERNAL_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
+export const externalIdSchema = z
+  .string({ error: 'must be an external id (1–128 characters of A–Z a–z 0–9 . _ : @ -).' })
+  .regex(
+    EXTERNAL_ID_PATTERN,
+    'must be an external id (1–128 characters of A–Z a–z 0–9 . _ : @ -).',
+  );
+
+export const integrationPaths = {
+  user: (externalId: string) => `/api/v1/users/${encodeURIComponent(externalId)}`,
+  job: (externalId: string) => `/api/v1/jobs/${encodeURIComponent(externalId)}`,
+  application: (jobExternalId: string, candidateExternalId: string) =>
+    `/api/v1/jobs/${encodeURIComponent(jobExternalId)}/applications/${encodeURIComponent(candidateExternalId)}`,
+  conversations: '/api/v1/conversations',
+  openapi: '/api/v1/openapi.json',
+} as const;
+
+/** Route patterns as the server registers them. */
+export const integrationRoutes = {
+  user: '/api/v1/users/:externalId',
+  job: '/api/v1/jobs/:externalId',
+  application: '/api/v1/jobs/:jobExternalId/applications/:candidateExternalId',
+  conversations: integrationPaths.conversations,
+  openapi: integrationPaths.openapi,
+} as const;
+
+const plainText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'is required.')
+    .max(max, `may not be greater than ${max} characters.`)
+    .refine((value) => !containsNul(value), 'may not contain a NUL character.');
+
+export const localeSchema = z.enum(['en', 'ar']);
+export type Locale = z.infer<typeof localeSchema>;
+
+/** A user's switches (contract Part 2, "User settings"). */
+export const userSettingsSchema = z.object({
+  email_notifications: z.boolean(),
+  read_receipts: z.boolean(),
+  show_online: z.boolean(),
+  browser_notifications: z.boolean(),
+});
+export type UserSettings = z.infer<typeof userSettingsSchema>;
+export const DEFAULT_USER_SETTINGS: UserSettings = {
+  email_notifications: true,
+  read_receipts: true,
+  show_online: true,
+  browser_notifications: false,
+};
+/** Any subset; unknown keys and wrong types are refused. */
+export const userSettingsPatchSchema = userSettingsSchema.partial().strict();
+export type UserSettingsPatch = z.infer<typeof userSettingsPatchSchema>;
+export const userSettingsResponseSchema = z.object({ settings: userSettingsSchema });
+
+export const userParamsSchema = z.object({ externalId: externalIdSchema });
+export const jobParamsSchema = z.object({ externalId: externalIdSchema });
+export const applicationParamsSchema = z.object({
+  jobExternalId: externalIdSchema,
+  candidateExternalId: externalIdSchema,
+});
+
+export const upsertUserBodySchema = z
+  .object({
+    role: roleSchema,
+    name: plainText(200),
+    email: z.email('must be an e-mail address.').max(254).nullable().optional(),
+    image_url: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL.' })
+      .max(2048)
+      .nullable()
+      .optional(),
+    locale: localeSchema.nullable().optional(),
+    settings: userSettingsPatchSchema.optional(),
+  })
+  .strict();
+export type UpsertUserBody = z.infer<typeof upsertUserBodySchema>;
+
+export const integrationUserSchema = z.object({
+  id: z.number().int(),
+  external_id: z.string(),
+  role: roleSchema,
+  name: z.string(),
+  email: z.string().nullable(),
+  image_url: z.string().nullable(),
+  locale: localeSchema.nullable(),
+});
+export type IntegrationUser = z.infer<typeof integrationUserSchema>;
+export const integrationUserResponseSchema = z.object({ user: integrationUserSchema });
+
+export const upsertJobBodySchema = z
+  .object({
+    company: externalIdSchema,
+    title: plainText(300),
+    status: z.enum(['active', 'inactive']),
+    deadline: z.iso.date('must be a date (YYYY-MM-DD) or null.').nullable(),
+  })
+  .strict();
+export type UpsertJobBody = z.infer<typeof upsertJobBodySchema>;
+
+export const integrationJobSchema = z.object({
+  id: z.number().int(),
+  external_id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  deadline: z.string().nullable(),
+  company_id: z.number().int(),
+});
+export const integrationJobResponseSchema = z.object({ job: integrationJobSchema });
+
+export const setApplicationBodySchema = z.object({ group: plainText(100).nullable() }).strict();
+export const applicationResponseSchema = z.object({
+  application: z.object({
+    job_id: z.number().int(),
+    candidate_id: z.number().int(),
+    group: z.string().nullable(),
+  }),
+});
+
+export const startConversationBodySchema = z
+  .object({
+    company: externalIdSchema,
+    candidate: externalIdSchema,
+    job: externalIdSchema.nullable().optional(),
+    message: z
+      .object({
+        from: z.enum(['company', 'candidate']),
+        text: sendMessageBodySchema.shape.message,
+        client_id: sendMessageBodySchema.shape.client_id,
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type StartConversationBody = z.infer<typeof startConversationBodySchema>;
+
+export const startConversationResponseSchema = z.object({
+  conversation: messengerUserSchema,
+  company_url: z.string(),
+  candidate_url: z.string(),
+});
+export type StartConversationResponse = z.infer<typeof startConversationResponseSchema>;
