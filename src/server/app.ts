@@ -67,6 +67,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    // An external id is up to 128 characters; percent-encoded (`:` and `@` become 3 each) it can
+    // be three times that. Longer parameters are refused with 414.
+    routerOptions: { maxParamLength: 3 * 128 },
   });
 
   const realtime =

@@ -35,7 +35,14 @@ export const messengerUserSchema = z.object({
   is_seen_messages_count: z.number().int(),
   company_archive: z.union([z.literal(0), z.literal(1)]),
   candidate_archive: z.union([z.literal(0), z.literal(1)]),
+  /**
+   * Part 2: present (true) only when the other party was erased: the conversation keeps its
+   * messages but takes no new ones, and that party is named "Deleted user".
+   */
+  closed: z.literal(true).optional(),
 });
+/** The name an erased user has (the page shows it in the viewer's language). */
+export const DELETED_USER_NAME = 'Deleted user';
 export type MessengerUser = z.infer<typeof messengerUserSchema>;
 
 export const chatSchema = z.object({

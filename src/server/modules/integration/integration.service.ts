@@ -9,16 +9,13 @@ import {
   type UserSettings,
   type UserSettingsPatch,
 } from '../../../shared/integration.js';
-import type { AuthUser, Role } from '../../../shared/models.js';
+import { DELETED_USER_NAME, type AuthUser, type Role } from '../../../shared/models.js';
 import type { Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { HttpError, notFound, validationFailed } from '../../lib/http-error.js';
 import { nowIso } from '../../lib/time.js';
 import type { MessengerService } from '../messenger/messenger.service.js';
 import type { IntegrationRepository, IntegrationUserRow } from './integration.repository.js';
-
-/** What an erased user is called (the page shows it in the viewer's language). */
-export const DELETED_USER_NAME = 'Deleted user';
 
 /** The key under which every live socket of a user is also bound (erasure closes them all). */
 export const userSocketsKey = (userId: number): string => `user:${userId}`;

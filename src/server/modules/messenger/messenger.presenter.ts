@@ -60,6 +60,9 @@ export const presentConversation = (row: ConversationRow, side: Side): Messenger
   is_seen_messages_count: Number(row[side.unread]),
   company_archive: flag(row.company_archive),
   candidate_archive: flag(row.candidate_archive),
+  ...(row.candidate_erased_at !== null || row.company_erased_at !== null
+    ? { closed: true as const }
+    : {}),
 });
 
 export const presentChat = (row: ChatRowWithSender): Chat => ({
