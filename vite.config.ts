@@ -11,6 +11,10 @@ export default defineConfig({
   build: {
     outDir: resolve(import.meta.dirname, 'dist/web'),
     emptyOutDir: true,
+    // `:dir()` (conversation rows, see conversations.css) must reach the browser as written: for
+    // older targets it is rewritten into `:lang()` lists, which mean something else. Browsers
+    // without `:dir()` drop that one rule and keep the rest.
+    cssTarget: ['chrome120', 'edge120', 'firefox115', 'safari16.4'],
     rollupOptions: {
       input: {
         messages: resolve(root, 'index.html'),

@@ -1,4 +1,4 @@
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/server/db/seed.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, EXTRA_USERS } from '../src/server/db/seed.js';
 
 /** The demo accounts as the seed creates them (all with DEMO_PASSWORD): the seed is the source. */
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };
@@ -6,7 +6,7 @@ export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 export type DemoAccount = (typeof DEMO_ACCOUNTS)[number];
 
 const account = (key: string): DemoAccount => {
-  const found = DEMO_ACCOUNTS.find((item) => item.key === key);
+  const found = [...DEMO_ACCOUNTS, ...EXTRA_USERS].find((item) => item.key === key);
   if (!found) throw new Error(`no demo account "${key}" in the seed`);
   return found;
 };
@@ -16,6 +16,12 @@ export const OMAR = account('omar');
 export const ACME = account('acme');
 export const NILE = account('nile');
 export const HARBOR = account('harbor');
+/** The seed's further accounts (not offered on the sign-in page, same password). */
+export const ORBIT = account('orbit');
+export const LINA = account('lina');
+export const YOUSSEF = account('youssef');
+export const MAYA = account('maya');
+export const DANIEL = account('daniel');
 
 /** The demo accounts' emails by the part each plays in a scenario. */
 export const DEMO = {

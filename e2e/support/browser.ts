@@ -96,6 +96,10 @@ export interface NewUserPageOptions {
   controlLive?: boolean;
   viewport?: { width: number; height: number };
   locale?: string;
+  /** The browser's time zone (UTC unless told). */
+  timezoneId?: string;
+  /** A phone: touch screen, no hover, coarse pointer. */
+  touch?: boolean;
 }
 
 /** A fresh browser context (own cookies and storage) with one watched page. */
@@ -107,7 +111,8 @@ export const newUserPage = async (
     baseURL: options.baseURL,
     viewport: options.viewport ?? WIDE,
     locale: options.locale ?? 'en-US',
-    timezoneId: 'UTC',
+    timezoneId: options.timezoneId ?? 'UTC',
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
   });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);

@@ -16,6 +16,8 @@ import { saveScreenshot } from './screenshots.js';
 export interface E2eServer {
   url: string;
   server: ServerProcess;
+  /** The server's SQLite file (tests may add rows to it, see `e2e-database.ts`). */
+  databaseFile: string;
   /** SIGTERM the server and remove its database. */
   stop: () => Promise<void>;
 }
@@ -39,6 +41,7 @@ const startE2eServer = async (): Promise<E2eServer> => {
   return {
     url: server.url,
     server,
+    databaseFile: database.location,
     stop: async () => {
       try {
         await server.stop();

@@ -24,7 +24,7 @@ export const DEMO_ACCOUNTS: SeedUser[] = [
   { key: 'harbor', email: 'owner@example.com', role: 'owner', name: 'Blue Harbor Logistics' },
 ];
 
-const EXTRA_USERS: SeedUser[] = [
+export const EXTRA_USERS: SeedUser[] = [
   { key: 'cedar', email: 'cedar@example.com', role: 'company', name: 'Cedar Health' },
   { key: 'orbit', email: 'orbit@example.com', role: 'company', name: 'Orbit Finance' },
   { key: 'lina', email: 'lina@example.com', role: 'candidate', name: 'Lina Farouk' },

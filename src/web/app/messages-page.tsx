@@ -169,9 +169,8 @@ export const MessagesPage = () => {
     [queryClient],
   );
 
-  const onFilter = useCallback(() => {
-    void conversations.refetch();
-  }, [conversations]);
+  const { refetch: refetchConversations } = conversations;
+  const onFilter = useCallback(() => refetchConversations(), [refetchConversations]);
 
   const signOut = async () => {
     try {

@@ -40,16 +40,20 @@ export const ChatFooter = ({
   // Counted as the server counts: after trimming. Near the limit a counter shows; past it, Send waits.
   const length = draft.trim().length;
   const tooLong = length > MESSAGE_MAX_LENGTH;
-  const canSend = !sending && !loading && !tooLong && hasVisibleText(draft);
+  // A send in flight does not hold the next one: it is queued and goes out after it, in order.
+  const canSend = !loading && !tooLong && hasVisibleText(draft);
   const counterId = useId();
 
   const clearIfUnchanged = (sent: string) =>
     setDraft((current) => (current.trim() === sent.trim() ? '' : current));
 
+  // The message shows at once as a pending bubble, so the box empties at once; if it fails, its
+  // text comes back into an empty box next to "Not sent. Retry".
   const submit = async () => {
     if (!canSend) return;
     const text = draft;
-    if (await onSend(text)) clearIfUnchanged(text);
+    setDraft('');
+    if (!(await onSend(text))) setDraft((current) => (current.trim() === '' ? text : current));
   };
 
   const retry = async () => {
@@ -86,12 +90,7 @@ export const ChatFooter = ({
       {failed ? (
         <p className="send-failed" data-testid="send-failed" role="status">
           <span>{t('chat.notSent')}</span>
-          <button
-            type="button"
-            className="button button--link"
-            onClick={() => void retry()}
-            disabled={sending}
-          >
+          <button type="button" className="button button--link" onClick={() => void retry()}>
             {t('chat.retry')}
           </button>
         </p>
@@ -125,7 +124,6 @@ export const ChatFooter = ({
           type="submit"
           className="button button--primary chat-footer__send"
           disabled={!canSend}
-          aria-busy={sending}
         >
           {t('chat.send')}
         </button>

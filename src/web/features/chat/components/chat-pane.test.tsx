@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ApiError } from '../../../lib/api-client.js';
 import { candidateScenario, makeChat, users } from '../../../test/fixtures.js';
 import {
@@ -13,6 +13,17 @@ const openAcme = async () => {
   await page.user.click(rowFor('Acme Robotics'));
   await screen.findByText('Can you do an interview on Monday?');
   return page;
+};
+
+/** A slow server: each send waits until `release()` lets the oldest waiting one through. */
+const holdSends = (page: Awaited<ReturnType<typeof renderMessagesPage>>) => {
+  const waiting: (() => void)[] = [];
+  const original = page.api.sendMessage.getMockImplementation()!;
+  page.api.sendMessage.mockImplementation(async (body) => {
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    return original(body);
+  });
+  return () => waiting.shift()?.();
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -110,23 +121,64 @@ describe('chat pane: sending', () => {
     expect(page.api.sendMessage.mock.calls[0]![0].message).toBe('line one\nline two');
   });
 
-  it('Send is disabled while sending', async () => {
+  it('shows a message at once as a pending "Sending…" bubble, replaced by the stored one when confirmed', async () => {
     const page = await openAcme();
-    let release!: () => void;
-    const original = page.api.sendMessage.getMockImplementation()!;
-    page.api.sendMessage.mockImplementationOnce(async (body) => {
-      await new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      return original(body);
-    });
-    await page.user.type(screen.getByPlaceholderText('Write Message...'), 'Hello');
-    await page.user.click(screen.getByRole('button', { name: 'Send' }));
-    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
-    await page.user.keyboard('{Enter}');
-    expect(page.api.sendMessage).toHaveBeenCalledTimes(1);
+    const release = holdSends(page);
+    const input = screen.getByPlaceholderText('Write Message...');
+    await page.user.type(input, 'Hello{Enter}');
+    const pending = await screen.findByTestId('pending-message');
+    expect(pending).toHaveTextContent('Hello');
+    expect(pending).toHaveTextContent('Sending…');
+    expect(pending).toHaveClass('message--own', 'message--pending');
+    expect(input).toHaveValue('');
+    expect(messageTexts()).not.toContain('Hello');
     release();
     await waitFor(() => expect(messageTexts()).toContain('Hello'));
+    expect(screen.queryByTestId('pending-message')).not.toBeInTheDocument();
+    expect(messageTexts().filter((text) => text === 'Hello')).toHaveLength(1);
+  });
+
+  it('Enter during an in-flight send queues the next message: both show at once and go out in order', async () => {
+    const page = await openAcme();
+    const release = holdSends(page);
+    const input = screen.getByPlaceholderText('Write Message...');
+    await page.user.type(input, 'first{Enter}');
+    await page.user.type(input, 'second{Enter}');
+    await waitFor(() => expect(screen.getAllByTestId('pending-message')).toHaveLength(2));
+    expect(screen.getAllByTestId('pending-message').map((item) => item.textContent)).toEqual([
+      expect.stringContaining('first'),
+      expect.stringContaining('second'),
+    ]);
+    // one at a time: the second waits for the first
+    expect(page.api.sendMessage).toHaveBeenCalledTimes(1);
+    release();
+    await waitFor(() => expect(page.api.sendMessage).toHaveBeenCalledTimes(2));
+    release();
+    await waitFor(() => expect(screen.queryByTestId('pending-message')).not.toBeInTheDocument());
+    expect(page.api.sendMessage.mock.calls.map(([body]) => body.message)).toEqual([
+      'first',
+      'second',
+    ]);
+    expect(messageTexts().slice(-2)).toEqual(['first', 'second']);
+  });
+
+  it('a pending message whose live event arrives before the response shows once', async () => {
+    const page = await openAcme();
+    const release = holdSends(page);
+    await page.user.type(screen.getByPlaceholderText('Write Message...'), 'echoed{Enter}');
+    await screen.findByTestId('pending-message');
+    const clientId = page.api.sendMessage.mock.calls[0]![0].client_id!;
+    const acme = page.fake.state.conversations.find((item) => item.id === 1)!;
+    act(() =>
+      page.realtime.emit(
+        makeChat(acme, users.sara, 'echoed', { id: page.fake.state.nextId, clientId }),
+      ),
+    );
+    await waitFor(() => expect(messageTexts()).toContain('echoed'));
+    expect(screen.queryByTestId('pending-message')).not.toBeInTheDocument();
+    release();
+    await waitFor(() => expect(page.api.sendMessage).toHaveBeenCalledTimes(1));
+    expect(messageTexts().filter((text) => text === 'echoed')).toHaveLength(1);
   });
 
   it('a failed send keeps the text, shows a quiet retry notice, and retry reuses the client_id', async () => {
@@ -321,5 +373,39 @@ describe('chat pane: errors', () => {
     expect(within(alert).queryByRole('button')).not.toBeInTheDocument();
     expect(screen.queryByPlaceholderText('Write Message...')).not.toBeInTheDocument();
     errors.mockRestore();
+  });
+});
+
+describe('chat pane: runs of one sender', () => {
+  it('shows the name and time once per run; later bubbles of the run have no header but keep the time as a tooltip', async () => {
+    const scenario = candidateScenario();
+    const acme = scenario.conversations.find((item) => item.id === 1)!;
+    const base = Date.now() - 60 * 60_000;
+    const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
+    scenario.chats.set(1, [
+      makeChat(acme, users.acme, 'run one a', { id: 201, createdAt: at(0) }),
+      makeChat(acme, users.acme, 'run one b', { id: 202, createdAt: at(1) }),
+      makeChat(acme, users.acme, 'run one c', { id: 203, createdAt: at(4) }),
+      makeChat(acme, users.acme, 'after a pause', { id: 204, createdAt: at(20) }),
+      makeChat(acme, users.sara, 'my reply', { id: 205, createdAt: at(21) }),
+      makeChat(acme, users.sara, 'my second line', { id: 206, createdAt: at(22) }),
+    ]);
+    const page = await renderMessagesPage({ scenario });
+    await page.user.click(rowFor('Acme Robotics'));
+    await screen.findByText('after a pause');
+    const bubbles = screen.getAllByTestId('chat-message');
+    const header = (index: number) => within(bubbles[index]!).queryByTestId('message-meta');
+    expect(bubbles.map((_, index) => header(index) !== null)).toEqual([
+      true,
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect(within(bubbles[0]!).getByText('Acme Robotics')).toBeInTheDocument();
+    expect(within(bubbles[1]!).queryByText('Acme Robotics')).not.toBeInTheDocument();
+    expect(bubbles[1]!.querySelector('.message__bubble')).toHaveAttribute('title');
+    expect(bubbles[1]!.querySelector('time')).toHaveAttribute('datetime', at(1));
   });
 });

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { SendMessageResponse } from '../../../../shared/api.js';
 import type { AuthUser, Job } from '../../../../shared/models.js';
 import { isApiError } from '../../../lib/api-client.js';
-import { useSendMessage } from '../hooks/use-send-message.js';
+import { unconfirmed, useSendMessage } from '../hooks/use-send-message.js';
 import { useThread } from '../hooks/use-thread.js';
 import { collectChats, type ThreadKeyParts } from '../utils/thread-cache.js';
 import { ChatFooter } from './chat-footer.js';
@@ -56,7 +56,8 @@ const OpenChat = ({
   const chats = useMemo(() => collectChats(thread.data), [thread.data]);
   const latest = thread.data?.pages[0];
   const loading = thread.isPending && thread.fetchStatus !== 'idle';
-  const { send, retry, sending, failed } = useSendMessage(parts, viewer.id, onSent);
+  const { send, retry, sending, failed, outgoing } = useSendMessage(parts, viewer.id, onSent);
+  const pending = useMemo(() => unconfirmed(outgoing, chats), [outgoing, chats]);
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = thread;
   const loadOlder = useCallback(() => void fetchNextPage(), [fetchNextPage]);
 
@@ -91,6 +92,7 @@ const OpenChat = ({
             loadingOlder={isFetchingNextPage}
             onLoadOlder={loadOlder}
             labelledBy={headingId}
+            pending={pending}
           />
           <ChatFooter
             loading={loading}

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../../shared/models.js';
 import { formatFullDateTime, formatMessageTime } from '../../../lib/format.js';
@@ -7,53 +7,107 @@ import { linkify } from '../utils/linkify.js';
 interface MessageBubbleProps {
   chat: Chat;
   own: boolean;
+  /** Continues a run of the same sender: no name/time header (the time stays as a tooltip and for screen readers). */
+  continued?: boolean;
 }
 
-/** Own messages on the end side; others on the start side with the sender's name and the time. */
-export const MessageBubble = memo(function MessageBubble({ chat, own }: MessageBubbleProps) {
+const MessageText = ({ text }: { text: string }) => (
+  <p className="message__text" dir="auto">
+    {linkify(text).map((part, index) =>
+      part.kind === 'link' ? (
+        <a
+          key={index}
+          href={part.href}
+          target="_blank"
+          rel="noopener noreferrer nofollow"
+          className="message__link"
+        >
+          {part.text}
+        </a>
+      ) : (
+        part.text
+      ),
+    )}
+  </p>
+);
+
+const BubbleFrame = ({
+  own,
+  continued,
+  extraClass = '',
+  children,
+  ...attributes
+}: {
+  own: boolean;
+  continued: boolean;
+  extraClass?: string;
+  children: ReactNode;
+  'data-testid': string;
+  'data-chat-id'?: number;
+  'aria-busy'?: boolean;
+}) => (
+  <li
+    className={`message ${own ? 'message--own' : 'message--other'}${continued ? ' message--continued' : ''}${extraClass}`}
+    {...attributes}
+  >
+    {children}
+  </li>
+);
+
+/**
+ * Own messages on the end side; others on the start side with the sender's name and the time.
+ * The first bubble of a run carries the name and time, the ones after it only the text.
+ */
+export const MessageBubble = memo(function MessageBubble({
+  chat,
+  own,
+  continued = false,
+}: MessageBubbleProps) {
   const { t, i18n } = useTranslation();
   const time = formatMessageTime(chat.created_at, chat.messaging_time, i18n.language);
+  const fullTime = formatFullDateTime(chat.created_at, i18n.language);
   return (
-    <li
-      className={`message ${own ? 'message--own' : 'message--other'}`}
-      data-testid="chat-message"
-      data-chat-id={chat.id}
-    >
-      <div className="message__bubble">
-        <p className="message__meta">
-          {own ? (
-            <span className="visually-hidden">{t('chat.you')}</span>
-          ) : (
-            <span className="message__sender" dir="auto">
-              {chat.sender.name}
-            </span>
-          )}
-          <time
-            className="message__time"
-            dateTime={chat.created_at}
-            title={formatFullDateTime(chat.created_at, i18n.language)}
-          >
+    <BubbleFrame own={own} continued={continued} data-testid="chat-message" data-chat-id={chat.id}>
+      <div className="message__bubble" title={continued ? fullTime : undefined}>
+        {continued ? (
+          <time className="visually-hidden" dateTime={chat.created_at}>
             {time}
           </time>
-        </p>
-        <p className="message__text" dir="auto">
-          {linkify(chat.message).map((part, index) =>
-            part.kind === 'link' ? (
-              <a
-                key={index}
-                href={part.href}
-                target="_blank"
-                rel="noopener noreferrer nofollow"
-                className="message__link"
-              >
-                {part.text}
-              </a>
+        ) : (
+          <p className="message__meta" data-testid="message-meta">
+            {own ? (
+              <span className="visually-hidden">{t('chat.you')}</span>
             ) : (
-              part.text
-            ),
-          )}
-        </p>
+              <span className="message__sender" dir="auto">
+                {chat.sender.name}
+              </span>
+            )}
+            <time className="message__time" dateTime={chat.created_at} title={fullTime}>
+              {time}
+            </time>
+          </p>
+        )}
+        <MessageText text={chat.message} />
       </div>
-    </li>
+    </BubbleFrame>
   );
 });
+
+/** An own message on its way to the server: shown at once, marked "Sending…" until it is confirmed. */
+export const PendingBubble = ({ text, continued }: { text: string; continued: boolean }) => {
+  const { t } = useTranslation();
+  return (
+    <BubbleFrame
+      own
+      continued={continued}
+      extraClass=" message--pending"
+      data-testid="pending-message"
+      aria-busy
+    >
+      <div className="message__bubble">
+        <MessageText text={text} />
+        <p className="message__status">{t('chat.sending')}</p>
+      </div>
+    </BubbleFrame>
+  );
+};

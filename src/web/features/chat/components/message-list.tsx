@@ -11,8 +11,10 @@ import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../../shared/models.js';
 import { Spinner } from '../../../components/spinner.js';
 import { formatDateSeparator, localCalendarDate } from '../../../lib/format.js';
+import type { OutgoingMessage } from '../hooks/use-send-message.js';
+import { continuesRun, RUN_GAP_MS } from '../utils/message-runs.js';
 import { groupChatsByDate } from '../utils/thread-cache.js';
-import { MessageBubble } from './message-bubble.js';
+import { MessageBubble, PendingBubble } from './message-bubble.js';
 
 /** Older messages start loading when the view is this close to the top. */
 export const LOAD_OLDER_THRESHOLD_PX = 120;
@@ -29,13 +31,18 @@ interface MessageListProps {
   loadingOlder: boolean;
   onLoadOlder: () => void;
   labelledBy: string;
+  /** Own messages sent but not confirmed yet, in the order they were written. */
+  pending?: readonly OutgoingMessage[];
 }
 
 interface ScrollSnapshot {
   threadKey: string;
   firstId: number | undefined;
   lastId: number | undefined;
+  pendingCount: number;
 }
+
+const NO_PENDING: readonly OutgoingMessage[] = [];
 
 /**
  * Date groups with separators. Opens at the bottom and follows new messages while the viewer is
@@ -52,6 +59,7 @@ export const MessageList = ({
   loadingOlder,
   onLoadOlder,
   labelledBy,
+  pending = NO_PENDING,
 }: MessageListProps) => {
   const { t, i18n } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -67,6 +75,15 @@ export const MessageList = ({
   );
   const firstId = chats[0]?.id;
   const lastId = chats[chats.length - 1]?.id;
+  const pendingCount = pending.length;
+  const today = localCalendarDate(new Date().toISOString(), '');
+  const lastChat = chats[chats.length - 1];
+  // pending messages are "now": they continue the viewer's own run when it is recent and of today
+  const pendingContinues =
+    lastChat !== undefined &&
+    lastChat.sender_id === viewerId &&
+    groups[groups.length - 1]?.date === today &&
+    Date.now() - new Date(lastChat.created_at).getTime() <= RUN_GAP_MS;
 
   const rememberDistance = useCallback(() => {
     const element = scrollRef.current;
@@ -84,6 +101,9 @@ export const MessageList = ({
     const wasAtBottom = gapBelow.current <= FOLLOW_THRESHOLD_PX;
     if (!previous || previous.threadKey !== threadKey) {
       element.scrollTop = element.scrollHeight;
+    } else if (pendingCount > previous.pendingCount) {
+      element.scrollTop = element.scrollHeight; // the viewer's own message: show it
+      setNewBelow(false);
     } else if (previous.lastId !== lastId) {
       const ownNewest = chats[chats.length - 1]?.sender_id === viewerId;
       if (wasAtBottom || ownNewest) {
@@ -95,9 +115,9 @@ export const MessageList = ({
     } else if (previous.firstId !== firstId) {
       element.scrollTop = element.scrollHeight - element.clientHeight - gapBelow.current;
     }
-    snapshot.current = { threadKey, firstId, lastId };
+    snapshot.current = { threadKey, firstId, lastId, pendingCount };
     rememberDistance();
-  }, [threadKey, firstId, lastId, chats, viewerId, rememberDistance]);
+  }, [threadKey, firstId, lastId, pendingCount, chats, viewerId, rememberDistance]);
 
   const jumpToNewest = () => {
     const element = scrollRef.current;
@@ -164,7 +184,7 @@ export const MessageList = ({
                 >
                   {t('chat.loadOlder')}
                 </button>
-              ) : chats.length > 0 ? (
+              ) : chats.length + pending.length > 0 ? (
                 <p className="message-list__beginning">{t('chat.beginning')}</p>
               ) : (
                 <p className="message-list__beginning">{t('chat.noMessages')}</p>
@@ -176,12 +196,35 @@ export const MessageList = ({
                   <span>{formatDateSeparator(group.date, i18n.language)}</span>
                 </h3>
                 <ol className="message-group__list">
-                  {group.chats.map((chat) => (
-                    <MessageBubble key={chat.id} chat={chat} own={chat.sender_id === viewerId} />
+                  {group.chats.map((chat, index) => (
+                    <MessageBubble
+                      key={chat.id}
+                      chat={chat}
+                      own={chat.sender_id === viewerId}
+                      continued={continuesRun(group.chats[index - 1], chat)}
+                    />
                   ))}
                 </ol>
               </section>
             ))}
+            {pending.length > 0 ? (
+              <section className="message-group">
+                {groups[groups.length - 1]?.date === today ? null : (
+                  <h3 className="date-separator" data-testid="date-separator">
+                    <span>{formatDateSeparator(today, i18n.language)}</span>
+                  </h3>
+                )}
+                <ol className="message-group__list">
+                  {pending.map((message, index) => (
+                    <PendingBubble
+                      key={message.clientId}
+                      text={message.text}
+                      continued={index > 0 || pendingContinues}
+                    />
+                  ))}
+                </ol>
+              </section>
+            ) : null}
           </div>
         )}
       </div>

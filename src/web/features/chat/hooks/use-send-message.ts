@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import type { SendMessageResponse } from '../../../../shared/api.js';
+import type { Chat } from '../../../../shared/models.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { hasVisibleText } from '../../../lib/contract.js';
 import { useApi } from '../../../lib/api.js';
@@ -13,15 +14,25 @@ import {
   type ThreadKeyParts,
 } from '../utils/thread-cache.js';
 
-interface PendingSend {
+/** A message written by the viewer and not confirmed by the server yet. */
+export interface OutgoingMessage {
   text: string;
   clientId: string;
 }
 
+interface QueuedMessage extends OutgoingMessage {
+  /** Resolves with whether it was sent (false: it failed and became the "Not sent" message). */
+  settle: (sent: boolean) => void;
+}
+
 /**
  * Sending with a fresh `client_id` per message, reused when the same text is retried after a
- * failure, so a message whose response got lost still lands once. A failed message is kept with
- * the conversation's draft (across switches and reloads) until it is sent.
+ * failure, so a message whose response got lost still lands once. Messages go out one at a time,
+ * in the order they were written: each shows at once as a pending bubble (`outgoing`) and is
+ * replaced by the stored message when the server answers (or when its live event comes first:
+ * same `client_id`). A failed message is kept with the conversation's draft (across switches and
+ * reloads) until it is sent; messages written after it wait behind it so the order holds.
+ * The queue lives on when the conversation is left: what was written still goes out.
  */
 export const useSendMessage = (
   parts: ThreadKeyParts,
@@ -30,34 +41,39 @@ export const useSendMessage = (
 ) => {
   const api = useApi();
   const queryClient = useQueryClient();
-  const [sending, setSending] = useState(false);
-  const [failedText, setFailedText] = useState<string | null>(
-    () => readDraft(viewerId, parts.conversationId).failed?.text ?? null,
+  const [failed, setFailed] = useState<OutgoingMessage | null>(
+    () => readDraft(viewerId, parts.conversationId).failed,
   );
-  const pending = useRef<PendingSend | null>(
-    readDraft(viewerId, parts.conversationId).failed ?? null,
-  );
-  const inFlight = useRef(false);
+  const failedRef = useRef(failed);
+  const queue = useRef<QueuedMessage[]>([]);
+  const [outgoing, setOutgoing] = useState<readonly OutgoingMessage[]>([]);
+  const running = useRef(false);
 
-  const send = useCallback(
-    async (text: string): Promise<boolean> => {
-      const message = text.trim();
-      if (!hasVisibleText(message) || inFlight.current || parts.receiverId === null) return false;
-      const clientId = pending.current?.text === message ? pending.current.clientId : createUuid();
-      pending.current = { text: message, clientId };
-      inFlight.current = true;
-      setSending(true);
-      setFailedText(null);
+  const setFailedMessage = useCallback(
+    (message: OutgoingMessage | null) => {
+      failedRef.current = message;
+      setFailed(message);
+      updateDraft(viewerId, parts.conversationId, { failed: message });
+    },
+    [viewerId, parts.conversationId],
+  );
+
+  const publishQueue = useCallback(
+    () => setOutgoing(queue.current.map(({ text, clientId }) => ({ text, clientId }))),
+    [],
+  );
+
+  const deliver = useCallback(
+    async (item: QueuedMessage): Promise<boolean> => {
+      if (parts.receiverId === null) return false;
       try {
         const response = await api.sendMessage({
           receiver_id: parts.receiverId,
           messenger_user: parts.conversationId,
           job_id: parts.jobId,
-          message,
-          client_id: clientId,
+          message: item.text,
+          client_id: item.clientId,
         });
-        pending.current = null;
-        updateDraft(viewerId, parts.conversationId, { failed: null });
         queryClient.setQueryData(
           threadKeys.thread(parts),
           (data: Parameters<typeof appendChat>[0]) =>
@@ -68,24 +84,80 @@ export const useSendMessage = (
       } catch (error) {
         console.error('Message not sent', error);
         // a validation error will fail again: a new attempt gets a new client_id
-        if (isApiError(error) && error.status === 422) pending.current = null;
-        setFailedText(message);
-        updateDraft(viewerId, parts.conversationId, {
-          failed: { text: message, clientId: pending.current?.clientId ?? createUuid() },
-        });
+        const clientId = isApiError(error) && error.status === 422 ? createUuid() : item.clientId;
+        setFailedMessage({ text: item.text, clientId });
         return false;
-      } finally {
-        inFlight.current = false;
-        setSending(false);
       }
     },
-    [api, queryClient, parts, viewerId, onSent],
+    [api, queryClient, parts, onSent, setFailedMessage],
   );
 
-  const retry = useCallback(() => {
-    const text = pending.current?.text ?? failedText;
-    return text ? send(text) : Promise.resolve(false);
-  }, [failedText, send]);
+  /** Sends the queue's messages one after the other; stops at a failure (the rest waits behind it). */
+  const pump = useCallback(async () => {
+    if (running.current) return;
+    running.current = true;
+    try {
+      for (let item = queue.current[0]; item; item = queue.current[0]) {
+        const sent = await deliver(item);
+        queue.current = queue.current.filter((queued) => queued !== item);
+        publishQueue();
+        item.settle(sent);
+        if (!sent) break;
+      }
+    } finally {
+      running.current = false;
+    }
+  }, [deliver, publishQueue]);
 
-  return { send, retry, sending, failed: failedText !== null, failedText };
+  const enqueue = useCallback(
+    (message: OutgoingMessage, first = false): Promise<boolean> =>
+      new Promise<boolean>((settle) => {
+        const item = { ...message, settle };
+        queue.current = first ? [item, ...queue.current] : [...queue.current, item];
+        publishQueue();
+        void pump();
+      }),
+    [publishQueue, pump],
+  );
+
+  const send = useCallback(
+    (text: string): Promise<boolean> => {
+      const message = text.trim();
+      if (!hasVisibleText(message) || parts.receiverId === null) return Promise.resolve(false);
+      const failedMessage = failedRef.current;
+      if (failedMessage?.text === message) {
+        // the failed message written again: the same message, so the same client_id
+        setFailedMessage(null);
+        return enqueue(failedMessage, true);
+      }
+      return enqueue({ text: message, clientId: createUuid() });
+    },
+    [parts.receiverId, enqueue, setFailedMessage],
+  );
+
+  const retry = useCallback((): Promise<boolean> => {
+    const failedMessage = failedRef.current;
+    if (!failedMessage) return Promise.resolve(false);
+    setFailedMessage(null);
+    return enqueue(failedMessage, true);
+  }, [enqueue, setFailedMessage]);
+
+  return {
+    send,
+    retry,
+    sending: outgoing.length > 0,
+    outgoing,
+    failed: failed !== null,
+    failedText: failed?.text ?? null,
+  };
+};
+
+/** Pending messages whose stored message is already in the thread (its live event came first) are not shown twice. */
+export const unconfirmed = (
+  outgoing: readonly OutgoingMessage[],
+  chats: readonly Chat[],
+): readonly OutgoingMessage[] => {
+  if (outgoing.length === 0) return outgoing;
+  const stored = new Set(chats.map((chat) => chat.client_id).filter((id) => id !== null));
+  return outgoing.filter((message) => !stored.has(message.clientId));
 };

@@ -58,11 +58,33 @@ describe('conversation panel', () => {
     await waitFor(() => expect(rowIds(conversationList())).toEqual([1, 2, 3]));
   });
 
-  it('the filter button reloads the list', async () => {
+  it('Filter (or Enter in the search box) applies the search and the job together: reloads the list and counts the result', async () => {
     const page = await renderMessagesPage();
     const calls = page.api.getInitialData.mock.calls.length;
     await page.user.click(screen.getByRole('button', { name: 'Filter' }));
     await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(calls + 1));
+    expect(await screen.findByTestId('filter-result')).toHaveTextContent('4 conversations found');
+
+    // changing the search hides the stale count; Enter in the search box applies it with the job
+    const search = screen.getByPlaceholderText('search company');
+    await page.user.type(search, 'acme');
+    expect(screen.queryByTestId('filter-result')).not.toBeInTheDocument();
+    await page.user.selectOptions(screen.getByTestId('job-filter'), 'Robotics Engineer');
+    await page.user.type(search, '{Enter}');
+    await waitFor(() =>
+      expect(screen.getByTestId('filter-result')).toHaveTextContent('1 conversation found'),
+    );
+    expect(page.api.getInitialData).toHaveBeenLastCalledWith({ jobId: 100 });
+    expect(rowIds(conversationList())).toEqual([1]);
+  });
+
+  it('the job filter carries each full job title as a tooltip (long titles end in an ellipsis)', async () => {
+    const page = await renderMessagesPage();
+    const filter = screen.getByTestId('job-filter');
+    const option = within(filter).getByRole('option', { name: 'Robotics Engineer' });
+    expect(option).toHaveAttribute('title', 'Robotics Engineer');
+    await page.user.selectOptions(filter, 'Robotics Engineer');
+    expect(filter).toHaveAttribute('title', 'Robotics Engineer');
   });
 
   it('archived conversations have their own section; archive and unarchive move rows', async () => {

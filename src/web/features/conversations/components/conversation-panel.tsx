@@ -1,4 +1,4 @@
-import { Suspense, useDeferredValue, useMemo } from 'react';
+import { Suspense, useDeferredValue, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Job, MessengerUser, Role } from '../../../../shared/models.js';
 import { Spinner } from '../../../components/spinner.js';
@@ -20,7 +20,8 @@ interface ConversationPanelProps {
   onSearchChange: (value: string) => void;
   jobFilter: string;
   onJobFilterChange: (value: string) => void;
-  onFilter: () => void;
+  /** The filter form was submitted: reload the list for the chosen job (resolves when reloaded). */
+  onFilter: () => Promise<unknown>;
   onSelect: (item: MessengerUser) => void;
   onToggleArchive: (item: MessengerUser, archive: boolean) => void;
   /** In the small-screen drawer the dialog carries the title and the archived heading reads differently. */
@@ -55,6 +56,27 @@ export const ConversationPanel = ({
       ? t('conversations.searchCompany')
       : t('conversations.searchCandidates');
   const hasArchived = archived.length > 0;
+  // Filter (or Enter in the search box) applies the typed search and the chosen job together: the
+  // list is reloaded for that job and the result is counted; the count goes once either changes.
+  const [submitted, setSubmitted] = useState<{ search: string; jobFilter: string } | null>(null);
+  const [filtering, setFiltering] = useState(false);
+  const showResult =
+    submitted !== null &&
+    !filtering &&
+    submitted.search === search &&
+    submitted.jobFilter === jobFilter;
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const applied = { search, jobFilter };
+    setFiltering(true);
+    try {
+      await onFilter();
+    } finally {
+      setFiltering(false);
+      setSubmitted(applied);
+    }
+  };
+  const selectedJob = jobs.find((job) => String(job.id) === jobFilter);
   const archivedHeadingId = inDrawer ? 'archived-heading-drawer' : 'archived-heading';
 
   return (
@@ -65,10 +87,7 @@ export const ConversationPanel = ({
       <form
         className="conversation-panel__filters"
         role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          onFilter();
-        }}
+        onSubmit={(event) => void onSubmit(event)}
       >
         <input
           type="search"
@@ -84,17 +103,18 @@ export const ConversationPanel = ({
             className="input select"
             data-testid="job-filter"
             aria-label={t('conversations.jobFilterLabel')}
+            title={selectedJob ? selectedJob.title || t('conversations.noTitle') : undefined}
             value={jobFilter}
             onChange={(event) => onJobFilterChange(event.target.value)}
           >
             <option value="">{t('conversations.allJobs')}</option>
             {jobs.map((job) => (
-              <option key={job.id} value={String(job.id)}>
+              <option key={job.id} value={String(job.id)} title={job.title || undefined}>
                 {job.title || t('conversations.noTitle')}
               </option>
             ))}
           </select>
-          <button type="submit" className="button button--secondary">
+          <button type="submit" className="button button--secondary" aria-busy={filtering}>
             <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
               <path
                 d="M4 5h16l-6 7.5V19l-4 1.5v-8L4 5z"
@@ -107,6 +127,11 @@ export const ConversationPanel = ({
             <span>{t('conversations.filter')}</span>
           </button>
         </div>
+        {showResult ? (
+          <p className="conversation-panel__result" role="status" data-testid="filter-result">
+            {t('conversations.filterResult', { count: active.length + archived.length })}
+          </p>
+        ) : null}
       </form>
 
       {loading && conversations.length === 0 ? (
