@@ -96,6 +96,8 @@ export interface NewUserPageOptions {
   controlLive?: boolean;
   viewport?: { width: number; height: number };
   locale?: string;
+  /** Let the test add inline scripts (e.g. axe-core) despite the page's Content-Security-Policy. */
+  bypassCSP?: boolean;
 }
 
 /** A fresh browser context (own cookies and storage) with one watched page. */
@@ -108,6 +110,7 @@ export const newUserPage = async (
     viewport: options.viewport ?? WIDE,
     locale: options.locale ?? 'en-US',
     timezoneId: 'UTC',
+    bypassCSP: options.bypassCSP ?? false,
   });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
