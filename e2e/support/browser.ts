@@ -100,6 +100,8 @@ export interface NewUserPageOptions {
   timezoneId?: string;
   /** A phone: touch screen, no hover, coarse pointer. */
   touch?: boolean;
+  /** Let the test add inline scripts (e.g. axe-core) despite the page's Content-Security-Policy. */
+  bypassCSP?: boolean;
 }
 
 /** A fresh browser context (own cookies and storage) with one watched page. */
@@ -113,6 +115,7 @@ export const newUserPage = async (
     locale: options.locale ?? 'en-US',
     timezoneId: options.timezoneId ?? 'UTC',
     ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
+    bypassCSP: options.bypassCSP ?? false,
   });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);

@@ -3,7 +3,7 @@ import { chatBubbles } from '../../test-support/browser.js';
 import { WAIT, waitForValue, type PollOptions } from '../../test-support/wait.js';
 import type { UserPage } from './browser.js';
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The page is there: the mount point, and either the list (wide) or the drawer button (small screens). */
 export const waitForMessagesPage = async (page: Page): Promise<void> => {

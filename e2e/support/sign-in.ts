@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { paths } from '../../src/shared/paths.js';
 import { DEMO_PASSWORD, type DemoAccount } from '../../test-support/accounts.js';
-import { waitForMessagesPage } from './messages-page.js';
+import { escapeRegExp, waitForMessagesPage } from './messages-page.js';
 
 const loginUrl = (next: string) => `${paths.login}?lang=en&next=${encodeURIComponent(next)}`;
 
@@ -23,7 +23,7 @@ export const signInWithForm = async (
   await arriveOnMessages(page);
 };
 
-/** Signs in with one click on the sign-in page's demo account button ("Name (email)"). */
+/** Signs in with one click on the sign-in page's demo account button (named "Name email Role"). */
 export const signInWithDemoButton = async (
   page: Page,
   account: DemoAccount,
@@ -31,7 +31,9 @@ export const signInWithDemoButton = async (
 ): Promise<void> => {
   await page.goto(loginUrl(next));
   await page
-    .getByRole('button', { name: `${account.name} (${account.email})`, exact: true })
+    .getByRole('button', {
+      name: new RegExp(`^${escapeRegExp(account.name)} ${escapeRegExp(account.email)} `),
+    })
     .click();
   await arriveOnMessages(page);
 };

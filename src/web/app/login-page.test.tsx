@@ -79,7 +79,8 @@ describe('sign-in page', () => {
   it('demo accounts are one click away and use the demo password', async () => {
     const page = await renderLogin();
     const demo = await screen.findByRole('button', { name: /company@example\.com/ });
-    expect(demo).toHaveAccessibleName(/Acme Robotics/);
+    // named by all it shows (name, email, role): speech input can say what is seen
+    expect(demo).toHaveAccessibleName(/^Acme Robotics\s*company@example\.com\s*Company$/);
     await page.user.click(demo);
     await waitFor(() => expect(page.navigate).toHaveBeenCalledWith('/messages'));
     const [, init] = loginCall(page.fetchImpl)!;

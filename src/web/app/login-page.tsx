@@ -43,9 +43,9 @@ export const LoginPage = ({ appI18n, search, navigate }: LoginPageProps) => {
 
   return (
     <div className="login-page">
-      <div className="login-page__language">
+      <header className="login-page__language">
         <LanguageSwitch onChange={(language) => void appI18n.changeLanguage(language)} />
-      </div>
+      </header>
       <main className="login-card">
         <div className="login-card__brand">
           <span className="topbar__logo" aria-hidden="true" />

@@ -9,6 +9,20 @@ const topBarControls = () => [
   ...screen.getByRole('banner').querySelectorAll<HTMLElement>('button, select, input, a[href]'),
 ];
 
+/** Holds the next messages call until the returned function is called. */
+const holdNextMessages = (page: Awaited<ReturnType<typeof renderMessagesPage>>): (() => void) => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const original = page.api.getMessages.getMockImplementation()!;
+  page.api.getMessages.mockImplementationOnce(async (body) => {
+    await gate;
+    return original(body);
+  });
+  return release;
+};
+
 describe('messages page: conversation panel and selecting', () => {
   it('shows the placeholder until a conversation is selected', async () => {
     await renderMessagesPage();
@@ -18,12 +32,15 @@ describe('messages page: conversation panel and selecting', () => {
     expect(screen.queryByPlaceholderText('Write Message...')).not.toBeInTheDocument();
   });
 
-  it('names each row by the other party and its unread count; the badge shows only when non-zero', async () => {
+  it('names each row by the other party and its unread count, then what it shows; the badge shows only when non-zero', async () => {
     await renderMessagesPage();
     const list = conversationList();
-    const acme = within(list).getByRole('button', { name: 'Acme Robotics, 2 unread' });
+    const acme = rowFor(/^Acme Robotics, 2 unread/, list);
     expect(within(acme).getByTestId('unread-badge')).toHaveTextContent('2');
-    const nile = within(list).getByRole('button', { name: 'Nile Software' });
+    // the visible text is part of the name (WCAG 2.5.3): job and preview too
+    expect(acme).toHaveAccessibleName(/Robotics Engineer/);
+    const nile = rowFor('Nile Software', list);
+    expect(nile).not.toHaveAccessibleName(/unread/);
     expect(within(nile).queryByTestId('unread-badge')).not.toBeInTheDocument();
     // a candidate sees the company's name, logo and the job title
     expect(within(acme).getByText('Robotics Engineer')).toBeInTheDocument();
@@ -37,31 +54,24 @@ describe('messages page: conversation panel and selecting', () => {
   it('a company sees candidate names and photos, and the job of each conversation', async () => {
     await renderMessagesPage({ scenario: companyScenario() });
     const list = conversationList();
-    const sara = within(list).getByRole('button', { name: 'Sara Haddad' });
+    const sara = rowFor('Sara Haddad', list);
     expect(sara.querySelector('img')).toHaveAttribute('src', '/images/candidates/sara.svg');
     // Two candidates about different jobs are told apart by the job on their rows.
     expect(within(sara).getByText('Robotics Engineer')).toBeInTheDocument();
-    expect(within(list).getByRole('button', { name: 'Omar Khalil, 1 unread' })).toBeInTheDocument();
+    expect(rowFor(/^Omar Khalil, 1 unread/, list)).toBeInTheDocument();
   });
 
   it('selecting: highlighted, spinner and disabled input while loading, unread to 0, then the messages', async () => {
     const page = await renderMessagesPage();
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const original = page.api.getMessages.getMockImplementation()!;
-    page.api.getMessages.mockImplementationOnce(async (body) => {
-      await gate;
-      return original(body);
-    });
+    const release = holdNextMessages(page);
 
     await page.user.click(rowFor('Acme Robotics'));
 
     expect(page.api.getMessages).toHaveBeenCalledWith({ receiver_id: 10, job_id: 100 });
     expect(screen.getByText('Loading messages…')).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Write Message...')).toBeDisabled();
-    const row = within(conversationList()).getByRole('button', { name: 'Acme Robotics' });
+    const row = rowFor('Acme Robotics', conversationList());
+    expect(row).not.toHaveAccessibleName(/unread/);
     expect(row).toHaveAttribute('aria-current', 'true');
     expect(within(row).queryByTestId('unread-badge')).not.toBeInTheDocument();
 
@@ -120,10 +130,53 @@ describe('messages page: conversation panel and selecting', () => {
     const page = await renderMessagesPage({ search: '?target=11&tab=2' });
     expect(await screen.findByText('The role is closed, sorry.')).toBeInTheDocument();
     expect(page.api.getMessages).toHaveBeenCalledWith({ receiver_id: 11, job_id: 101 });
+    // opened by the address, not by the user: the focus stays where it was
+    expect(screen.getByPlaceholderText('Write Message...')).not.toHaveFocus();
 
     await page.user.click(rowFor('Acme Robotics'));
     expect(new URL(location.href).searchParams.get('target')).toBe('10');
     expect(new URL(location.href).searchParams.get('tab')).toBe('1');
+  });
+
+  it('opening a conversation from the list puts the focus in its message box once it takes input', async () => {
+    const page = await renderMessagesPage();
+    await page.user.click(rowFor('Acme Robotics'));
+    await screen.findByText('Can you do an interview on Monday?');
+    await waitFor(() => expect(screen.getByPlaceholderText('Write Message...')).toHaveFocus());
+
+    // by keyboard too
+    rowFor('Nile Software').focus();
+    await page.user.keyboard('{Enter}');
+    await waitFor(() => expect(page.api.getMessages).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(screen.getByPlaceholderText('Write Message...')).toHaveFocus());
+  });
+
+  it('does not take the focus from the search field while the messages load', async () => {
+    const page = await renderMessagesPage();
+    const release = holdNextMessages(page);
+    await page.user.click(rowFor('Acme Robotics'));
+    const search = screen.getByPlaceholderText('search company');
+    await page.user.click(search);
+    release();
+    await screen.findByText('Can you do an interview on Monday?');
+    expect(screen.getByPlaceholderText('Write Message...')).toBeEnabled();
+    expect(search).toHaveFocus();
+  });
+
+  it('the skip link comes first and leads to the chat, or to the open conversation’s message box', async () => {
+    const page = await renderMessagesPage();
+    await page.user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to conversation' });
+    expect(skip).toHaveFocus();
+    await page.user.keyboard('{Enter}');
+    expect(screen.getByRole('main')).toHaveFocus();
+
+    await page.user.click(rowFor('Acme Robotics'));
+    await screen.findByText('Can you do an interview on Monday?');
+    const link = screen.getByRole('link', { name: 'Skip to message box' });
+    rowFor('Acme Robotics').focus();
+    await page.user.click(link);
+    expect(screen.getByPlaceholderText('Write Message...')).toHaveFocus();
   });
 
   it('signs out', async () => {

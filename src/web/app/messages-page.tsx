@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SendMessageResponse } from '../../shared/api.js';
 import type { Job, MessengerUser } from '../../shared/models.js';
@@ -44,6 +44,9 @@ const useJobOptions = (jobs: readonly Job[] | undefined): Job[] => {
   }, [jobs]);
 };
 
+/** The chat area: the skip link's target. */
+const MAIN_ID = 'messages-main';
+
 /** The messaging page: conversation panel (sidebar or drawer), chat pane, live updates. */
 export const MessagesPage = () => {
   const { t } = useTranslation();
@@ -55,6 +58,9 @@ export const MessagesPage = () => {
   const [selection, setSelection] = useState<ConversationSelection | null>(null);
   const [openedFrom, setOpenedFrom] = useState<MessengerUser | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  /** Bumped when a conversation is opened from the list: the chat then focuses its message box. */
+  const [composerFocusRequest, setComposerFocusRequest] = useState(0);
+  const mainRef = useRef<HTMLElement>(null);
   const [muted, setMuted] = useMuted();
   const [announcement, announce] = useAnnouncer();
   const isSmallScreen = useMediaQuery(SMALL_SCREEN_QUERY);
@@ -107,7 +113,15 @@ export const MessagesPage = () => {
   );
   const select = useCallback((item: MessengerUser) => open(item, 'push'), [open]);
 
-  // ?target=&tab= open a conversation once the list is there
+  const selectFromList = useCallback(
+    (item: MessengerUser) => {
+      select(item);
+      setComposerFocusRequest((request) => request + 1);
+    },
+    [select],
+  );
+
+  // ?target=&tab= open a conversation once the list is there (the focus stays where it is)
   const openedFromUrl = useRef(false);
   useEffect(() => {
     if (openedFromUrl.current || !data) return;
@@ -210,15 +224,25 @@ export const MessagesPage = () => {
         jobFilter={jobFilter}
         onJobFilterChange={setJobFilter}
         onFilter={onFilter}
-        onSelect={select}
+        onSelect={selectFromList}
         onToggleArchive={onToggleArchive}
         inDrawer={inDrawer}
       />
     ) : null;
 
+  // the skip link: to the open conversation's message box when it takes input, else to the chat area
+  const skipToChat = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    const composer = mainRef.current?.querySelector<HTMLTextAreaElement>('textarea:enabled');
+    (composer ?? mainRef.current)?.focus();
+  };
+
   return (
     <div className="messenger">
       <div className="messenger__layout" inert={drawerOpen && isSmallScreen}>
+        <a className="skip-link" href={`#${MAIN_ID}`} onClick={skipToChat}>
+          {openConversation ? t('app.skipToMessageBox') : t('app.skipToConversation')}
+        </a>
         <header className="topbar">
           {isSmallScreen ? (
             <button
@@ -290,7 +314,7 @@ export const MessagesPage = () => {
               {panel(false)}
             </aside>
           ) : null}
-          <main className="messenger__main">
+          <main className="messenger__main" id={MAIN_ID} ref={mainRef} tabIndex={-1}>
             {!auth ? (
               conversations.isError ? (
                 <div className="page-status" role="alert">
@@ -319,6 +343,7 @@ export const MessagesPage = () => {
                 conversation={openConversation}
                 onSent={onSent}
                 onBack={isSmallScreen ? backToList : undefined}
+                composerFocusRequest={composerFocusRequest}
               />
             )}
           </main>

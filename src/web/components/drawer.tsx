@@ -5,7 +5,10 @@ const FOCUSABLE =
 
 const focusableIn = (root: HTMLElement): HTMLElement[] =>
   Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-    (element) => !element.hasAttribute('inert') && element.getAttribute('aria-hidden') !== 'true',
+    (element) =>
+      element.tabIndex >= 0 &&
+      !element.hasAttribute('inert') &&
+      element.getAttribute('aria-hidden') !== 'true',
   );
 
 interface DrawerProps {

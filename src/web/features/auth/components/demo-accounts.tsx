@@ -7,7 +7,10 @@ interface DemoAccountsProps {
   onChoose: (account: DemoAccount) => void;
 }
 
-/** Demo mode: every demo account signs in with one click. */
+/**
+ * Demo mode: every demo account signs in with one click. A button is named by what it shows (name,
+ * email, role), so speech input can say what is seen.
+ */
 export const DemoAccounts = ({ accounts, pending, onChoose }: DemoAccountsProps) => {
   const { t } = useTranslation();
   if (accounts.length === 0) return null;
@@ -24,7 +27,6 @@ export const DemoAccounts = ({ accounts, pending, onChoose }: DemoAccountsProps)
               type="button"
               className="demo-account"
               disabled={pending}
-              aria-label={`${account.name} (${account.email})`}
               onClick={() => onChoose(account)}
             >
               <span className="demo-account__name" dir="auto">

@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SendMessageResponse } from '../../../../shared/api.js';
 import type { AuthUser, Job } from '../../../../shared/models.js';
@@ -24,10 +24,21 @@ interface ChatPaneProps {
   onSent: (response: SendMessageResponse) => void;
   /** Small screens: the chat header's back arrow returns to the list. */
   onBack?: (() => void) | undefined;
+  /**
+   * Raised (a new number) when the user opens a conversation: its message box takes the focus once it
+   * accepts input, unless the user is typing in another field by then. 0: never.
+   */
+  composerFocusRequest?: number;
 }
 
 /** The placeholder, or the open conversation: header, messages and the footer. */
-export const ChatPane = ({ viewer, conversation, onSent, onBack }: ChatPaneProps) =>
+export const ChatPane = ({
+  viewer,
+  conversation,
+  onSent,
+  onBack,
+  composerFocusRequest = 0,
+}: ChatPaneProps) =>
   conversation ? (
     <OpenChat
       key={conversation.conversationId}
@@ -35,18 +46,30 @@ export const ChatPane = ({ viewer, conversation, onSent, onBack }: ChatPaneProps
       conversation={conversation}
       onSent={onSent}
       onBack={onBack}
+      composerFocusRequest={composerFocusRequest}
     />
   ) : (
     <ChatPlaceholder />
   );
+
+/** Whether the user is typing in some field other than `except` (the focus is not taken from there). */
+const isTypingElsewhere = (except: Element): boolean => {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || active === except) return false;
+  return active.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(active.tagName);
+};
 
 const OpenChat = ({
   viewer,
   conversation,
   onSent,
   onBack,
-}: ChatPaneProps & { conversation: OpenConversation }) => {
+  composerFocusRequest,
+}: ChatPaneProps & { conversation: OpenConversation; composerFocusRequest: number }) => {
+  const { t } = useTranslation();
   const headingId = useId();
+  const sectionRef = useRef<HTMLElement>(null);
+  const handledFocusRequest = useRef(0);
   const { conversationId, receiverId, jobId } = conversation;
   const parts = useMemo(
     () => ({ conversationId, receiverId, jobId }),
@@ -61,8 +84,25 @@ const OpenChat = ({
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = thread;
   const loadOlder = useCallback(() => void fetchNextPage(), [fetchNextPage]);
 
+  useEffect(() => {
+    if (composerFocusRequest === handledFocusRequest.current) return;
+    const composer = sectionRef.current?.querySelector('textarea');
+    if (!composer || composer.disabled) return; // again once the messages are there
+    handledFocusRequest.current = composerFocusRequest;
+    if (!isTypingElsewhere(composer)) composer.focus();
+  }, [composerFocusRequest, loading, thread.isError]);
+
+  // the message list is named by the heading (the job); the whole chat by the other party
+  const partyName = latest?.receiver.user.name ?? conversation.name;
   return (
-    <section className="chat" aria-labelledby={headingId} data-testid="chat-pane">
+    <section
+      ref={sectionRef}
+      className="chat"
+      aria-label={
+        partyName ? t('chat.conversationWith', { name: partyName }) : t('chat.conversation')
+      }
+      data-testid="chat-pane"
+    >
       <ChatHeader
         viewerRole={viewer.role}
         receiver={latest?.receiver ?? null}

@@ -1,5 +1,12 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent,
+} from 'react';
 import type { MessengerUser, Role } from '../../../../shared/models.js';
 import { otherPartyOf } from '../utils/conversation-view.js';
 import { ConversationRow } from './conversation-row.js';
@@ -21,7 +28,18 @@ interface ConversationListProps {
   onToggleArchive: (item: MessengerUser, archive: boolean) => void;
 }
 
-/** A virtualized list of conversation rows; Arrow keys, Home and End move between rows. */
+/** The list item (slot) an element inside a row sits in, and that row's index. */
+const indexOfSlot = (element: HTMLElement): number | null => {
+  const position = element.closest<HTMLElement>('[role="listitem"]')?.getAttribute('aria-posinset');
+  return position ? Number(position) - 1 : null;
+};
+
+/**
+ * A virtualized list of conversation rows, one Tab stop (roving tabindex): only the current row (the
+ * last one focused, else the open conversation's, else the first) and its archive button are in the Tab
+ * order; Arrow Up/Down, Home and End move between rows (scrolled into view first), Enter or Space opens
+ * one. The current row is always rendered, even when scrolled out of view, so the Tab stop never goes.
+ */
 export const ConversationList = ({
   items,
   viewerRole,
@@ -36,12 +54,29 @@ export const ConversationList = ({
 }: ConversationListProps) => {
   const scrollRef = useRef<HTMLDivElement>(null);
   const pendingFocus = useRef<number | null>(null);
+  const [currentId, setCurrentId] = useState<number | null>(null);
+  const indexOfId = (id: number | null) =>
+    id === null ? -1 : items.findIndex((item) => item.id === id);
+  const focusedIndex = indexOfId(currentId);
+  const currentIndex = focusedIndex >= 0 ? focusedIndex : Math.max(0, indexOfId(selectedId));
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      if (currentIndex < range.count && !indexes.includes(currentIndex)) {
+        indexes.push(currentIndex);
+        indexes.sort((a, b) => a - b);
+      }
+      return indexes;
+    },
+    [currentIndex],
+  );
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => CONVERSATION_ROW_HEIGHT,
     getItemKey: (index) => items[index]?.id ?? index,
     overscan: 6,
+    rangeExtractor,
     initialRect: {
       width: 320,
       height: Math.min(maxHeight, items.length * CONVERSATION_ROW_HEIGHT),
@@ -65,17 +100,25 @@ export const ConversationList = ({
     if (pendingFocus.current !== null) focusRow(pendingFocus.current);
   });
 
+  // whatever takes the focus in a row (a click, the arrows, Tab) makes that row the current one
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const index = indexOfSlot(event.target);
+    const item = index === null ? undefined : items[index];
+    if (item) setCurrentId(item.id);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const target = event.target as HTMLElement;
-    if (target.dataset.testid !== 'conversation-row') return;
-    const current = Number(target.dataset.index);
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const current = indexOfSlot(event.target as HTMLElement);
+    if (current === null) return;
     let next: number | null = null;
     if (event.key === 'ArrowDown') next = Math.min(items.length - 1, current + 1);
     else if (event.key === 'ArrowUp') next = Math.max(0, current - 1);
     else if (event.key === 'Home') next = 0;
     else if (event.key === 'End') next = items.length - 1;
-    if (next === null || Number.isNaN(next)) return;
+    if (next === null || next < 0) return;
     event.preventDefault();
+    setCurrentId(items[next]?.id ?? null);
     virtualizer.scrollToIndex(next, { align: 'auto' });
     if (!focusRow(next)) pendingFocus.current = next;
   };
@@ -89,6 +132,7 @@ export const ConversationList = ({
       data-testid={testId}
       role="list"
       aria-label={label}
+      onFocus={onFocus}
       onKeyDown={onKeyDown}
     >
       <div className="conversation-list__inner" style={{ height: virtualizer.getTotalSize() }}>
@@ -110,6 +154,7 @@ export const ConversationList = ({
                 selected={item.id === selectedId}
                 archived={archived}
                 index={virtualItem.index}
+                tabStop={virtualItem.index === currentIndex}
                 now={now}
                 onSelect={onSelect}
                 onToggleArchive={onToggleArchive}

@@ -149,6 +149,35 @@ describe('conversation panel', () => {
     await waitFor(() => expect(rowIds(conversationList())).toEqual([9999]));
   });
 
+  it('the list is one Tab stop: its current row and that row’s archive button', async () => {
+    const page = await renderMessagesPage();
+    const list = conversationList();
+    const tabbable = () =>
+      [...list.querySelectorAll<HTMLElement>('button')].filter((button) => button.tabIndex >= 0);
+    const acme = rowFor('Acme Robotics', list);
+    const acmeArchive = within(acme.parentElement!).getByRole('button', { name: 'Archive' });
+    expect(tabbable()).toEqual([acme, acmeArchive]);
+
+    // Tab from the filter reaches the first row, then its archive button, then leaves the list
+    screen.getByRole('button', { name: 'Filter' }).focus();
+    await page.user.tab();
+    expect(acme).toHaveFocus();
+    await page.user.tab();
+    expect(acmeArchive).toHaveFocus();
+    await page.user.tab();
+    expect(list).not.toContainElement(document.activeElement as HTMLElement);
+
+    // the row moved to with the arrows becomes the Tab stop
+    acme.focus();
+    await page.user.keyboard('{ArrowDown}');
+    const nile = rowFor('Nile Software', list);
+    expect(nile).toHaveFocus();
+    expect(tabbable()).toEqual([
+      nile,
+      within(nile.parentElement!).getByRole('button', { name: 'Archive' }),
+    ]);
+  });
+
   it('arrow keys move between rows', async () => {
     const page = await renderMessagesPage();
     rowFor('Acme Robotics').focus();

@@ -11,14 +11,17 @@ interface ConversationRowProps {
   selected: boolean;
   archived: boolean;
   index: number;
+  /** The list's one Tab stop (roving tabindex): this row and its archive button are in the Tab order. */
+  tabStop: boolean;
   now: number;
   onSelect: (item: MessengerUser) => void;
   onToggleArchive: (item: MessengerUser, archive: boolean) => void;
 }
 
 /**
- * One conversation: the row itself is a button (name + unread count as its accessible name);
- * the archive button sits beside it, not inside it.
+ * One conversation: the row itself is a button named by what it shows (name, unread count, time, job,
+ * preview: the visible text is the accessible name, WCAG 2.5.3); the archive button sits beside it, not
+ * inside it. Only the list's current row (`tabStop`) and its archive button are in the Tab order.
  */
 export const ConversationRow = memo(function ConversationRow({
   item,
@@ -26,6 +29,7 @@ export const ConversationRow = memo(function ConversationRow({
   selected,
   archived,
   index,
+  tabStop,
   now,
   onSelect,
   onToggleArchive,
@@ -33,12 +37,8 @@ export const ConversationRow = memo(function ConversationRow({
   const { t, i18n } = useTranslation();
   const unread = item.is_seen_messages_count;
   const unreadText = unread > 0 ? t('conversations.unread', { count: unread }) : null;
-  const label = unreadText
-    ? t('conversations.rowNameUnread', { name: party.name, unread: unreadText })
-    : party.name;
   const when =
     formatRelativeTime(item.last_message_at, i18n.language, now) ?? item.last_message_time;
-  const detailsId = `conversation-${item.id}-details`;
   const nameId = `conversation-${item.id}-name`;
 
   return (
@@ -49,8 +49,7 @@ export const ConversationRow = memo(function ConversationRow({
         data-testid="conversation-row"
         data-conversation-id={item.id}
         data-index={index}
-        aria-label={label}
-        aria-describedby={detailsId}
+        tabIndex={tabStop ? 0 : -1}
         aria-current={selected ? 'true' : undefined}
         onClick={() => onSelect(item)}
       >
@@ -60,12 +59,23 @@ export const ConversationRow = memo(function ConversationRow({
         </span>
         <span className="conversation-row__body">
           <span className="conversation-row__top">
-            <span className="conversation-row__name truncate" id={nameId} dir="auto">
+            <span
+              className="conversation-row__name truncate"
+              id={nameId}
+              dir="auto"
+              aria-hidden={unreadText ? true : undefined}
+            >
               {party.name}
             </span>
+            {unreadText ? (
+              // read in place of the name: "Sara Haddad, 2 unread", then what the row shows
+              <span className="visually-hidden" dir="auto">
+                {t('conversations.rowNameUnread', { name: party.name, unread: unreadText })}
+              </span>
+            ) : null}
             {when ? <span className="conversation-row__time">{when}</span> : null}
           </span>
-          <span id={detailsId} className="conversation-row__details">
+          <span className="conversation-row__details">
             <span className="conversation-row__job truncate" dir="auto">
               {party.jobTitle || t('conversations.noTitle')}
             </span>
@@ -85,6 +95,7 @@ export const ConversationRow = memo(function ConversationRow({
         className="conversation-item__archive icon-button"
         aria-label={archived ? t('conversations.unarchive') : t('conversations.archive')}
         aria-describedby={nameId}
+        tabIndex={tabStop ? 0 : -1}
         title={archived ? t('conversations.unarchive') : t('conversations.archive')}
         onClick={() => onToggleArchive(item, !archived)}
       >
