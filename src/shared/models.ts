@@ -41,8 +41,7 @@ export const messengerUserSchema = z.object({
    */
   closed: z.literal(true).optional(),
 });
-/** The name an erased user has (the page shows it in the viewer's language). */
-export const DELETED_USER_NAME = 'Deleted user';
+export { DELETED_USER_NAME } from './text.js';
 export type MessengerUser = z.infer<typeof messengerUserSchema>;
 
 export const chatSchema = z.object({

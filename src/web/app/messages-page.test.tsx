@@ -232,3 +232,39 @@ describe('messages page: the top bar', () => {
     expect(opener).toHaveAttribute('aria-expanded', 'false');
   });
 });
+
+describe('messages page: a conversation whose other party was erased', () => {
+  const erasedScenario = () => {
+    const scenario = companyScenario();
+    const [sara] = scenario.conversations;
+    if (!sara) throw new Error('no conversation');
+    sara.candidate.user.name = 'Deleted user';
+    sara.candidate.user.image_url = null;
+    sara.closed = true;
+    scenario.chats.set(
+      sara.id,
+      (scenario.chats.get(sara.id) ?? []).map((chat) =>
+        chat.sender_id === sara.candidate_id
+          ? { ...chat, sender: { ...chat.sender, name: 'Deleted user' } }
+          : chat,
+      ),
+    );
+    return scenario;
+  };
+
+  it('keeps the messages, says the conversation is closed instead of offering a composer', async () => {
+    const page = await renderMessagesPage({ scenario: erasedScenario() });
+    await page.user.click(rowFor('Deleted user', conversationList()));
+    expect(await screen.findByText('Hello Acme')).toBeInTheDocument();
+    expect(screen.getByTestId('conversation-closed')).toHaveTextContent(
+      /the other person’s account was deleted/,
+    );
+    expect(screen.queryByPlaceholderText('Write Message...')).not.toBeInTheDocument();
+  });
+
+  it('names the erased person in the viewer’s language', async () => {
+    await renderMessagesPage({ scenario: erasedScenario(), language: 'ar' });
+    expect(await within(conversationList()).findByText('مستخدم محذوف')).toBeInTheDocument();
+    expect(within(conversationList()).queryByText('Deleted user')).not.toBeInTheDocument();
+  });
+});

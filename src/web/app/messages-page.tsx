@@ -208,6 +208,7 @@ export const MessagesPage = () => {
       name: party?.name ?? '',
       imageUrl: party?.imageUrl ?? null,
       job: item?.job ?? null,
+      closed: item?.closed === true,
     };
   }, [selection, data, openedFrom, auth]);
 

@@ -1,3 +1,4 @@
+import { DELETED_USER_NAME } from '../../shared/text.js';
 /** Dates and times through Intl, in the active language. */
 
 const cache = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
@@ -124,3 +125,7 @@ export const formatRelativeTime = (
   }
   return null;
 };
+
+/** A person's name as shown: an erased user's placeholder name in the viewer's language. */
+export const shownName = (name: string, deletedUser: () => string): string =>
+  name === DELETED_USER_NAME ? deletedUser() : name;

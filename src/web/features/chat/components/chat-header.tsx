@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Job, Receiver, Role } from '../../../../shared/models.js';
 import { Avatar } from '../../../components/avatar.js';
-import { formatDeadline } from '../../../lib/format.js';
+import { formatDeadline, shownName } from '../../../lib/format.js';
 
 interface ChatHeaderProps {
   viewerRole: Role;
@@ -35,7 +35,7 @@ export const ChatHeader = ({
 }: ChatHeaderProps) => {
   const { t, i18n } = useTranslation();
   const isCandidateViewer = viewerRole === 'candidate';
-  const name = receiver?.user.name ?? fallbackName;
+  const name = shownName(receiver?.user.name ?? fallbackName, () => t('app.deletedUser'));
   const imageUrl = receiver
     ? isCandidateViewer
       ? receiver.logo

@@ -16,6 +16,8 @@ export interface OpenConversation extends ThreadKeyParts {
   name: string;
   imageUrl: string | null;
   job: Job | null;
+  /** The other party was erased: the messages stay, but nothing new can be sent. */
+  closed?: boolean;
 }
 
 interface ChatPaneProps {
@@ -134,14 +136,20 @@ const OpenChat = ({
             labelledBy={headingId}
             pending={pending}
           />
-          <ChatFooter
-            loading={loading}
-            sending={sending}
-            failed={failed}
-            draftOf={{ viewerId: viewer.id, conversationId }}
-            onSend={send}
-            onRetry={retry}
-          />
+          {conversation.closed ? (
+            <p className="chat__closed" data-testid="conversation-closed" role="note">
+              {t('chat.closedDeleted')}
+            </p>
+          ) : (
+            <ChatFooter
+              loading={loading}
+              sending={sending}
+              failed={failed}
+              draftOf={{ viewerId: viewer.id, conversationId }}
+              onSend={send}
+              onRetry={retry}
+            />
+          )}
         </>
       )}
     </section>

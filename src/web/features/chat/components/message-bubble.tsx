@@ -1,7 +1,7 @@
 import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../../shared/models.js';
-import { formatFullDateTime, formatMessageTime } from '../../../lib/format.js';
+import { formatFullDateTime, formatMessageTime, shownName } from '../../../lib/format.js';
 import { linkify } from '../utils/linkify.js';
 
 interface MessageBubbleProps {
@@ -79,7 +79,7 @@ export const MessageBubble = memo(function MessageBubble({
               <span className="visually-hidden">{t('chat.you')}</span>
             ) : (
               <span className="message__sender" dir="auto">
-                {chat.sender.name}
+                {shownName(chat.sender.name, () => t('app.deletedUser'))}
               </span>
             )}
             <time className="message__time" dateTime={chat.created_at} title={fullTime}>

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MessengerUser } from '../../../../shared/models.js';
 import { Avatar } from '../../../components/avatar.js';
-import { formatRelativeTime } from '../../../lib/format.js';
+import { formatRelativeTime, shownName } from '../../../lib/format.js';
 import type { OtherParty } from '../utils/conversation-view.js';
 
 interface ConversationRowProps {
@@ -35,6 +35,7 @@ export const ConversationRow = memo(function ConversationRow({
   onToggleArchive,
 }: ConversationRowProps) {
   const { t, i18n } = useTranslation();
+  const name = shownName(party.name, () => t('app.deletedUser'));
   const unread = item.is_seen_messages_count;
   const unreadText = unread > 0 ? t('conversations.unread', { count: unread }) : null;
   const when =
@@ -54,7 +55,7 @@ export const ConversationRow = memo(function ConversationRow({
         onClick={() => onSelect(item)}
       >
         <span className="conversation-row__avatar">
-          <Avatar name={party.name} imageUrl={party.imageUrl} />
+          <Avatar name={name} imageUrl={party.imageUrl} />
           <span className="online-marker" aria-hidden="true" />
         </span>
         <span className="conversation-row__body">
@@ -65,12 +66,12 @@ export const ConversationRow = memo(function ConversationRow({
               dir="auto"
               aria-hidden={unreadText ? true : undefined}
             >
-              {party.name}
+              {name}
             </span>
             {unreadText ? (
               // read in place of the name: "Sara Haddad, 2 unread", then what the row shows
               <span className="visually-hidden" dir="auto">
-                {t('conversations.rowNameUnread', { name: party.name, unread: unreadText })}
+                {t('conversations.rowNameUnread', { name, unread: unreadText })}
               </span>
             ) : null}
             {when ? <span className="conversation-row__time">{when}</span> : null}
