@@ -343,6 +343,23 @@ describe(`integration API (${dialect})`, () => {
       }
     });
 
+    it('without a client_id, repeating the call still sends the message once', async () => {
+      const body = {
+        company: 'co:3',
+        candidate: 'cand:3',
+        job: 'job:atlas',
+        message: { from: 'candidate', text: 'Yes, Tuesday works.' },
+      };
+      for (let attempt = 0; attempt < 3; attempt += 1)
+        expect((await call('POST', integrationPaths.conversations, body)).statusCode).toBe(200);
+      const sent = await ctx.database.db.kysely
+        .selectFrom('chats')
+        .select('id')
+        .where('message', '=', 'Yes, Tuesday works.')
+        .execute();
+      expect(sent).toHaveLength(1);
+    });
+
     it('a conversation without a job is separate from one about a job', async () => {
       const withoutJob = await call('POST', integrationPaths.conversations, {
         company: 'co:3',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
   DEFAULT_USER_SETTINGS,
@@ -50,6 +51,13 @@ const toSettingsRow = (settings: UserSettings) => ({
 });
 
 const conflict = (message: string) => new HttpError(409, message);
+
+/** A name-based (version 5 layout) UUID from text: the same text, the same id. */
+const derivedClientId = (text: string): string => {
+  const hex = createHash('sha256').update(`integration-message|${text}`).digest('hex');
+  const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
 
 /**
  * The integration API's rules: the host's users, jobs, applications and conversations, by the
@@ -261,7 +269,11 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
           messenger_user: conversationId,
           job_id: conversation.job_id ?? null,
           message: body.message.text,
-          client_id: body.message.client_id,
+          // Repeating the call sends nothing twice: without the host's own client_id, the same
+          // text from the same side in the same conversation is one message.
+          client_id:
+            body.message.client_id ??
+            derivedClientId(`${conversationId}|${body.message.from}|${body.message.text}`),
         });
       }
       const conversation = await messengerService.conversationFor(asCompany, conversationId);
