@@ -266,3 +266,22 @@ export const migrateToLatest = async (db: Db, target?: string): Promise<void> =>
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
 };
+
+/** A unique constraint refused the write (on either database). */
+export const isUniqueViolation = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+};
+
+/**
+ * Runs an idempotent "find, then insert or update" once more when a concurrent twin inserted the
+ * same key first (its unique violation): the second run finds that row and updates it.
+ */
+export const retryOnUniqueViolation = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return work();
+  }
+};

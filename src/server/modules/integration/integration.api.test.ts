@@ -130,6 +130,20 @@ describe(`integration API (${dialect})`, () => {
       expect(integrationUserResponseSchema.parse(got.json()).user).toEqual(updated);
     });
 
+    it('concurrent first PUTs of one id create one user (one 201, the rest 200)', async () => {
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          putUser('race:1', { role: 'candidate', name: 'Racer', email: 'racer@board.example' }),
+        ),
+      );
+      const statuses = responses.map((response) => response.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+      const ids = new Set(
+        responses.map((response) => integrationUserResponseSchema.parse(response.json).user.id),
+      );
+      expect(ids.size).toBe(1);
+    });
+
     it('answers 404 for an unknown user and 422 for an external id outside the pattern', async () => {
       expect((await call('GET', integrationPaths.user('unknown-1'))).statusCode).toBe(404);
       // the longest id, even percent-encoded all the way, is a valid id

@@ -11,7 +11,7 @@ import {
   type UserSettingsPatch,
 } from '../../../shared/integration.js';
 import { DELETED_USER_NAME, type AuthUser, type Role } from '../../../shared/models.js';
-import type { Executor } from '../../db/database.js';
+import { retryOnUniqueViolation, type Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { HttpError, notFound, validationFailed } from '../../lib/http-error.js';
 import { nowIso } from '../../lib/time.js';
@@ -109,53 +109,56 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
       externalId: string,
       body: UpsertUserBody,
     ): Promise<{ created: boolean; user: IntegrationUser }> {
-      return db.transaction().execute(async (trx) => {
-        const existing = await repository.findUserByExternalId(trx, externalId);
-        if (existing?.erased_at) throw conflict('This user was erased and cannot be brought back.');
-        if (body.email) {
-          const holder = await repository.emailTakenBy(trx, body.email);
-          if (holder && holder.id !== existing?.id)
-            throw validationFailed('email', 'The email belongs to another user.');
-        }
-        if (existing && existing.role !== body.role) {
-          if (await repository.hasConversations(trx, existing.id))
-            throw conflict('The role of a user who has conversations cannot change.');
-        }
-        // A company's picture is its logo: the list and the header show that for companies.
-        const picture = body.image_url === undefined ? undefined : body.image_url;
-        const pictureColumns =
-          picture === undefined
-            ? {}
-            : isCompanySide(body.role)
-              ? { image_url: picture, logo: picture }
-              : { image_url: picture, logo: null };
-        let row: IntegrationUserRow;
-        if (existing) {
-          row = await repository.updateUser(trx, existing.id, {
-            role: body.role,
-            name: body.name,
-            ...(body.email === undefined ? {} : { email: body.email }),
-            ...(body.locale === undefined ? {} : { locale: body.locale }),
-            ...pictureColumns,
-          });
-        } else {
-          row = await repository.insertUser(trx, {
-            role: body.role,
-            name: body.name,
-            email: body.email ?? null,
-            password_hash: null,
-            image_url: null,
-            logo: null,
-            ...pictureColumns,
-            created_at: nowIso(),
-            external_id: externalId,
-            locale: body.locale ?? null,
-            erased_at: null,
-          });
-        }
-        if (body.settings) await updateSettings(trx, row.id, body.settings);
-        return { created: !existing, user: presentUser(row) };
-      });
+      return retryOnUniqueViolation(() =>
+        db.transaction().execute(async (trx) => {
+          const existing = await repository.findUserByExternalId(trx, externalId);
+          if (existing?.erased_at)
+            throw conflict('This user was erased and cannot be brought back.');
+          if (body.email) {
+            const holder = await repository.emailTakenBy(trx, body.email);
+            if (holder && holder.id !== existing?.id)
+              throw validationFailed('email', 'The email belongs to another user.');
+          }
+          if (existing && existing.role !== body.role) {
+            if (await repository.hasConversations(trx, existing.id))
+              throw conflict('The role of a user who has conversations cannot change.');
+          }
+          // A company's picture is its logo: the list and the header show that for companies.
+          const picture = body.image_url === undefined ? undefined : body.image_url;
+          const pictureColumns =
+            picture === undefined
+              ? {}
+              : isCompanySide(body.role)
+                ? { image_url: picture, logo: picture }
+                : { image_url: picture, logo: null };
+          let row: IntegrationUserRow;
+          if (existing) {
+            row = await repository.updateUser(trx, existing.id, {
+              role: body.role,
+              name: body.name,
+              ...(body.email === undefined ? {} : { email: body.email }),
+              ...(body.locale === undefined ? {} : { locale: body.locale }),
+              ...pictureColumns,
+            });
+          } else {
+            row = await repository.insertUser(trx, {
+              role: body.role,
+              name: body.name,
+              email: body.email ?? null,
+              password_hash: null,
+              image_url: null,
+              logo: null,
+              ...pictureColumns,
+              created_at: nowIso(),
+              external_id: externalId,
+              locale: body.locale ?? null,
+              erased_at: null,
+            });
+          }
+          if (body.settings) await updateSettings(trx, row.id, body.settings);
+          return { created: !existing, user: presentUser(row) };
+        }),
+      );
     },
 
     async getUser(externalId: string): Promise<IntegrationUser> {
@@ -183,24 +186,29 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
     },
 
     async upsertJob(externalId: string, body: UpsertJobBody) {
-      return db.transaction().execute(async (trx) => {
-        const company = await liveUser(trx, 'company', body.company, ['company', 'owner']);
-        const values = {
-          company_id: company.id,
-          title: body.title,
-          status: body.status,
-          deadline: body.deadline,
-        };
-        const existing = await repository.findJobByExternalId(trx, externalId);
-        const job = existing
-          ? await repository.updateJob(trx, existing.id, values)
-          : await repository.insertJob(trx, {
-              ...values,
-              created_at: nowIso(),
-              external_id: externalId,
-            });
-        return { created: !existing, job: { ...job, external_id: job.external_id ?? externalId } };
-      });
+      return retryOnUniqueViolation(() =>
+        db.transaction().execute(async (trx) => {
+          const company = await liveUser(trx, 'company', body.company, ['company', 'owner']);
+          const values = {
+            company_id: company.id,
+            title: body.title,
+            status: body.status,
+            deadline: body.deadline,
+          };
+          const existing = await repository.findJobByExternalId(trx, externalId);
+          const job = existing
+            ? await repository.updateJob(trx, existing.id, values)
+            : await repository.insertJob(trx, {
+                ...values,
+                created_at: nowIso(),
+                external_id: externalId,
+              });
+          return {
+            created: !existing,
+            job: { ...job, external_id: job.external_id ?? externalId },
+          };
+        }),
+      );
     },
 
     async setApplication(jobExternalId: string, candidateExternalId: string, group: string | null) {

@@ -18,6 +18,7 @@ import {
   tooManyRequests,
   validationFailed,
 } from '../../lib/http-error.js';
+import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
@@ -86,11 +87,6 @@ const withTimeLimit = <T>(work: Promise<T>, ms: number): Promise<T> => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
-};
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 };
 
 export const createMessengerService = ({
