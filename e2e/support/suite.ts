@@ -16,6 +16,8 @@ import { saveScreenshot } from './screenshots.js';
 export interface E2eServer {
   url: string;
   server: ServerProcess;
+  /** Its SQLite database (for a test to set up what no call can, e.g. a demo user's external id). */
+  database: ServerDatabase;
   /** SIGTERM the server and remove its database. */
   stop: () => Promise<void>;
 }
@@ -24,12 +26,12 @@ export interface E2eServer {
  * Starts the built server (`dist/server/main.js`) on a fresh SQLite database seeded with the demo
  * data. One per test file.
  */
-const startE2eServer = async (): Promise<E2eServer> => {
+const startE2eServer = async (env: Record<string, string> = {}): Promise<E2eServer> => {
   const database: ServerDatabase = freshSqliteFile('messenger-e2e');
   let server: ServerProcess;
   try {
     server = await startServer({
-      env: { DATABASE_URL: database.url, DEMO_SEED: 'on' },
+      env: { ...env, DATABASE_URL: database.url, DEMO_SEED: 'on' },
       timeoutMs: 30_000,
     });
   } catch (error) {
@@ -39,6 +41,7 @@ const startE2eServer = async (): Promise<E2eServer> => {
   return {
     url: server.url,
     server,
+    database,
     stop: async () => {
       try {
         await server.stop();
@@ -54,6 +57,8 @@ export interface SuiteOptions {
   failOnConsoleErrors?: boolean;
   /** Console errors a file provokes on purpose. */
   allowConsole?: readonly RegExp[];
+  /** More environment for the server (e.g. SSO_SECRET). */
+  env?: Record<string, string>;
 }
 
 export interface Suite {
@@ -86,7 +91,7 @@ export const useE2eSuite = (options: SuiteOptions = {}): Suite => {
   const users: UserPage[] = [];
 
   beforeAll(async () => {
-    server = await startE2eServer();
+    server = await startE2eServer(options.env);
     browser = await launchChromium();
   });
 
