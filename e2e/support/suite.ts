@@ -18,6 +18,8 @@ export interface E2eServer {
   server: ServerProcess;
   /** The server's SQLite file (tests may add rows to it, see `e2e-database.ts`). */
   databaseFile: string;
+  /** Its SQLite database (for a test to set up what no call can, e.g. a demo user's external id). */
+  database: ServerDatabase;
   /** SIGTERM the server and remove its database. */
   stop: () => Promise<void>;
 }
@@ -26,12 +28,12 @@ export interface E2eServer {
  * Starts the built server (`dist/server/main.js`) on a fresh SQLite database seeded with the demo
  * data. One per test file.
  */
-const startE2eServer = async (): Promise<E2eServer> => {
+const startE2eServer = async (env: Record<string, string> = {}): Promise<E2eServer> => {
   const database: ServerDatabase = freshSqliteFile('messenger-e2e');
   let server: ServerProcess;
   try {
     server = await startServer({
-      env: { DATABASE_URL: database.url, DEMO_SEED: 'on' },
+      env: { ...env, DATABASE_URL: database.url, DEMO_SEED: 'on' },
       timeoutMs: 30_000,
     });
   } catch (error) {
@@ -42,6 +44,7 @@ const startE2eServer = async (): Promise<E2eServer> => {
     url: server.url,
     server,
     databaseFile: database.location,
+    database,
     stop: async () => {
       try {
         await server.stop();
@@ -57,6 +60,8 @@ export interface SuiteOptions {
   failOnConsoleErrors?: boolean;
   /** Console errors a file provokes on purpose. */
   allowConsole?: readonly RegExp[];
+  /** More environment for the server (e.g. SSO_SECRET). */
+  env?: Record<string, string>;
 }
 
 export interface Suite {
@@ -89,7 +94,7 @@ export const useE2eSuite = (options: SuiteOptions = {}): Suite => {
   const users: UserPage[] = [];
 
   beforeAll(async () => {
-    server = await startE2eServer();
+    server = await startE2eServer(options.env);
     browser = await launchChromium();
   });
 

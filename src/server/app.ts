@@ -19,6 +19,9 @@ import { createMessengerRepository } from './modules/messenger/messenger.reposit
 import { messengerRoutes } from './modules/messenger/messenger.routes.js';
 import { createMessengerService } from './modules/messenger/messenger.service.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
+import { createSsoRepository } from './modules/sso/sso.repository.js';
+import { ssoRoutes } from './modules/sso/sso.routes.js';
+import { createSsoService } from './modules/sso/sso.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -158,12 +161,24 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     void reply.header('cache-control', 'public, max-age=300');
     return publicClientConfig;
   });
+  const onSessionEnded = (sessionHash: string) => realtime.closeSessionSockets(sessionHash);
   await app.register(authRoutes, {
     config,
     authService,
-    onSessionEnded: (sessionHash) => realtime.closeSessionSockets(sessionHash),
+    onSessionEnded,
     demoAccounts: async () => ((await isDemo()) ? listDemoAccounts(db) : undefined),
   });
+  // Sign-in links from the host site: off (404) without SSO_SECRET.
+  if (config.ssoSecret) {
+    const ssoService = createSsoService({
+      db: db.kysely,
+      repository: createSsoRepository(),
+      secret: config.ssoSecret,
+      authService,
+      integrationService,
+    });
+    await app.register(ssoRoutes, { config, ssoService, onSessionEnded });
+  }
   await app.register(messengerRoutes, { messengerService });
   await app.register(integrationRoutesPlugin, {
     integrationService,

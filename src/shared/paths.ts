@@ -22,4 +22,17 @@ export const paths = {
   unarchive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/unarchive`,
   broadcastingAuth: '/broadcasting/auth',
   broadcastingUserAuth: '/broadcasting/user-auth',
+  sso: '/sso',
 } as const;
+
+/**
+ * `value` when it is a path on this site ("/…": not "//…", no backslash, no control character, so
+ * no browser reads it as another origin), else null. Where `next` may send someone after sign-in.
+ */
+export const sameOriginPath = (value: string | null | undefined): string | null => {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
+    return null;
+  if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f))
+    return null;
+  return value;
+};

@@ -3,7 +3,12 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { safeEqual } from '../lib/crypto.js';
 import { HttpError, unauthenticated } from '../lib/http-error.js';
-import { checkCsrf, type AuthService, type Viewer } from '../modules/auth/auth.service.js';
+import {
+  checkCsrf,
+  SESSION_LIFETIME_SECONDS,
+  type AuthService,
+  type Viewer,
+} from '../modules/auth/auth.service.js';
 
 export const SESSION_COOKIE = 'messenger_session';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -62,6 +67,19 @@ export const setXsrfCookie = (reply: FastifyReply, config: Config, token: string
     sameSite: 'lax',
     secure: config.secureCookies,
   });
+
+/** Hands a new session to the browser: the httpOnly session cookie and the session's XSRF token. */
+export const setSessionCookies = (
+  reply: FastifyReply,
+  config: Config,
+  session: { sessionId: string; csrfToken: string },
+) => {
+  reply.setCookie(SESSION_COOKIE, session.sessionId, {
+    ...sessionCookieOptions(config),
+    maxAge: SESSION_LIFETIME_SECONDS,
+  });
+  setXsrfCookie(reply, config, session.csrfToken);
+};
 
 export const authPlugin = fp(
   async (app: FastifyInstance, options: { config: Config; authService: AuthService }) => {

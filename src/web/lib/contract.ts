@@ -1,5 +1,5 @@
 /** The contract's paths and limits, from the zod-free part of src/shared (keeps zod out of the first bundle). */
-export { paths as apiPaths, MESSAGE_MAX_LENGTH } from '../../shared/paths.js';
+export { paths as apiPaths, MESSAGE_MAX_LENGTH, sameOriginPath } from '../../shared/paths.js';
 /** The server's own test of an empty message (only spaces, zero-width characters, bidi marks). */
 export { hasVisibleText } from '../../shared/text.js';
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   credentialsSchema,
   messengerUserParamsSchema,
@@ -14,10 +14,10 @@ import {
   viewerOf,
   SESSION_COOKIE,
   sessionCookieOptions,
-  setXsrfCookie,
+  setSessionCookies,
   XSRF_COOKIE,
 } from '../../plugins/auth.js';
-import { checkCsrf, SESSION_LIFETIME_SECONDS, type AuthService } from './auth.service.js';
+import { checkCsrf, type AuthService } from './auth.service.js';
 
 export interface AuthRoutesOptions {
   config: Config;
@@ -33,14 +33,6 @@ const clientAddress = (request: FastifyRequest) => request.ip;
 
 export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOptions) => {
   const { config, authService } = options;
-
-  const startSession = (reply: FastifyReply, sessionId: string, csrfToken: string) => {
-    reply.setCookie(SESSION_COOKIE, sessionId, {
-      ...sessionCookieOptions(config),
-      maxAge: SESSION_LIFETIME_SECONDS,
-    });
-    setXsrfCookie(reply, config, csrfToken);
-  };
 
   /**
    * Closes the sockets of a session that is gone for good (they can never be authorized again).
@@ -62,7 +54,7 @@ export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOption
       clientAddress(request),
       request.cookies[SESSION_COOKIE],
     );
-    startSession(reply, session.sessionId, session.csrfToken);
+    setSessionCookies(reply, config, session);
     // The replaced session's live sockets must not keep hearing its user's messages.
     if (previous) await endSessionSockets(request, previous);
     return { user: session.user };

@@ -125,6 +125,24 @@ export const createAuthService = ({
     throw unauthenticated(INVALID_CREDENTIALS);
   };
 
+  /** A new session for `user`; the previous one (if any) is replaced in one transaction: the id rotates. */
+  const openSession = async (user: AuthUser, previousSessionId?: string): Promise<NewSession> => {
+    const sessionId = randomToken();
+    const csrfToken = randomToken(24);
+    const now = Date.now();
+    await db.transaction().execute(async (trx) => {
+      if (previousSessionId) await repository.deleteSession(trx, sha256(previousSessionId));
+      await repository.insertSession(trx, {
+        id: sha256(sessionId),
+        user_id: user.id,
+        csrf_token: csrfToken,
+        created_at: new Date(now).toISOString(),
+        expires_at: new Date(now + SESSION_LIFETIME_SECONDS * 1000).toISOString(),
+      });
+    });
+    return { user, sessionId, csrfToken };
+  };
+
   return {
     /** Verifies credentials and opens a new session, replacing the previous one (session id rotation). */
     async signIn(
@@ -133,22 +151,14 @@ export const createAuthService = ({
       previousSessionId?: string,
     ): Promise<NewSession> {
       const user = await checkCredentials(input, address);
-      const sessionId = randomToken();
-      const csrfToken = randomToken(24);
-      const now = Date.now();
-      // The previous session (if any) is replaced in one transaction: the id rotates at sign-in.
-      await db.transaction().execute(async (trx) => {
-        if (previousSessionId) await repository.deleteSession(trx, sha256(previousSessionId));
-        await repository.insertSession(trx, {
-          id: sha256(sessionId),
-          user_id: user.id,
-          csrf_token: csrfToken,
-          created_at: new Date(now).toISOString(),
-          expires_at: new Date(now + SESSION_LIFETIME_SECONDS * 1000).toISOString(),
-        });
-      });
-      return { user, sessionId, csrfToken };
+      return openSession(user, previousSessionId);
     },
+
+    /**
+     * Opens a session for a user already known to be who they say (a sign-in link, `/sso`),
+     * replacing the previous one like `signIn`.
+     */
+    openSession,
 
     async signOut(sessionHash: string): Promise<void> {
       await repository.deleteSession(db, sessionHash);

@@ -6,6 +6,8 @@ describe('safeNextPath', () => {
     ['?next=%2F%2Fevil.example', '/messages'],
     ['?next=https%3A%2F%2Fevil.example', '/messages'],
     ['?next=%2F%5Cevil.example', '/messages'],
+    ['?next=%2Fmessages%5C..%5Cevil', '/messages'],
+    ['?next=%2F%09%2Fevil.example', '/messages'],
     ['?next=', '/messages'],
     ['', '/messages'],
   ])('%s → %s', (search, expected) => {

@@ -1,10 +1,5 @@
-import { pagePaths } from '../../../lib/contract.js';
+import { pagePaths, sameOriginPath } from '../../../lib/contract.js';
 
 /** The `next` query parameter when it is a same-origin path ("/…", not "//…" or "/\…"), else /messages. */
-export const safeNextPath = (search: string): string => {
-  const next = new URLSearchParams(search).get('next');
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
-    return pagePaths.messages;
-  if ([...next].some((char) => char.charCodeAt(0) < 0x20)) return pagePaths.messages;
-  return next;
-};
+export const safeNextPath = (search: string): string =>
+  sameOriginPath(new URLSearchParams(search).get('next')) ?? pagePaths.messages;

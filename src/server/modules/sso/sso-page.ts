@@ -1,0 +1,53 @@
+import type { Locale } from '../../../shared/integration.js';
+
+const TEXTS: Record<Locale, { title: string; heading: string; body: string }> = {
+  en: {
+    title: 'Sign-in link invalid or expired',
+    heading: 'This sign-in link is invalid or has expired.',
+    body: 'Go back to the site that sent you here and open Messages from there again.',
+  },
+  ar: {
+    title: 'رابط تسجيل الدخول غير صالح أو منتهي الصلاحية',
+    heading: 'رابط تسجيل الدخول هذا غير صالح أو انتهت صلاحيته.',
+    body: 'عد إلى الموقع الذي أرسلك إلى هنا وافتح الرسائل منه مرة أخرى.',
+  },
+};
+
+/**
+ * The visitor's language from Accept-Language: the preferred (highest q) of Arabic and English,
+ * English when neither is named.
+ */
+export const acceptedLocale = (header: string | undefined): Locale => {
+  let best: { locale: Locale; q: number } | undefined;
+  for (const part of (header ?? '').split(',')) {
+    const [tag = '', ...params] = part.trim().toLowerCase().split(';');
+    const primary = tag.trim().split('-')[0];
+    if (primary !== 'ar' && primary !== 'en') continue;
+    const qParam = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    if (!Number.isFinite(q) || q <= 0) continue;
+    if (!best || q > best.q) best = { locale: primary, q };
+  }
+  return best?.locale ?? 'en';
+};
+
+/** The page a refused sign-in link shows: static text, no script, no inline style (the CSP holds). */
+export const ssoRefusedPage = (locale: Locale): string => {
+  const text = TEXTS[locale];
+  return `<!doctype html>
+<html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${text.title}</title>
+</head>
+<body>
+<main>
+<h1>${text.heading}</h1>
+<p>${text.body}</p>
+</main>
+</body>
+</html>
+`;
+};
