@@ -5,7 +5,7 @@ import { buildApp } from '../../app.js';
 import { openDatabase } from '../../db/database.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import { SESSION_COOKIE } from '../../plugins/auth.js';
-import { DELETED_USER_NAME } from '../integration/integration.service.js';
+import { DELETED_USER_NAME } from '../../../shared/models.js';
 import { SARA } from '../../../../test-support/accounts.js';
 import {
   createTestApp,
