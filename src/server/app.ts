@@ -19,6 +19,9 @@ import { createMessengerRepository } from './modules/messenger/messenger.reposit
 import { messengerRoutes } from './modules/messenger/messenger.routes.js';
 import { createMessengerService } from './modules/messenger/messenger.service.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
+import { createSettingsRepository } from './modules/settings/settings.repository.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { createSettingsService } from './modules/settings/settings.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -124,10 +127,15 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     onPublishError: (error) =>
       app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
   });
+  const settingsService = createSettingsService({
+    db: db.kysely,
+    repository: createSettingsRepository(),
+  });
   const integrationService = createIntegrationService({
     db: db.kysely,
     repository: createIntegrationRepository(),
     messengerService,
+    settingsService,
     publicUrl: config.publicUrl,
     closeSockets: async (keys) => {
       await Promise.all(keys.map((key) => realtime.closeSessionSockets(key)));
@@ -162,6 +170,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     demoAccounts: async () => ((await isDemo()) ? listDemoAccounts(db) : undefined),
   });
   await app.register(messengerRoutes, { messengerService });
+  await app.register(settingsRoutes, { settingsService });
   await app.register(integrationRoutesPlugin, {
     integrationService,
     keys: config.integrationKeys,
