@@ -1,8 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ACME, SARA } from '../test-support/accounts.js';
 import { WAIT } from '../test-support/wait.js';
-import { PHONE, WIDE } from './support/browser.js';
+import { boxOf, PHONE, WIDE } from './support/browser.js';
 import {
   chatMessages,
   conversationList,
@@ -19,17 +19,6 @@ import { useE2eSuite } from './support/suite.js';
 /** Demo messages in Sara's conversation with Acme: one she wrote, one Acme wrote. */
 const OWN_TEXT = 'I led the path-planning module';
 const OTHER_TEXT = 'Would Tuesday at 10:00 work for you?';
-
-interface Box {
-  x: number;
-  width: number;
-}
-
-const boxOf = async (locator: Locator): Promise<Box> => {
-  const box = await locator.boundingBox();
-  if (!box) throw new Error(`no box for ${locator.toString()}`);
-  return box;
-};
 
 /** Where a bubble's text sits within the message list: 'left' or 'right' of its middle. */
 const sideOf = async (page: Page, text: string): Promise<'left' | 'right'> => {

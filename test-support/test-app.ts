@@ -76,7 +76,7 @@ export interface Session {
   csrf: string;
   /** A messaging call with the app key, the session cookie and the CSRF header. */
   call: (
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     url: string,
     body?: unknown,
     headers?: Record<string, string>,
@@ -125,6 +125,22 @@ export const signIn = async (
       return app.inject(options);
     },
   };
+};
+
+/** A personal access token of a demo account (`POST /api/tokens`), for Bearer or `token=` calls. */
+export const issueToken = async (
+  app: FastifyInstance,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<string> => {
+  const response = await app.inject({
+    method: 'POST',
+    url: paths.tokens,
+    payload: { email, password },
+  });
+  if (response.statusCode !== 201)
+    throw new Error(`token not issued: ${response.statusCode} ${response.body}`);
+  return (response.json() as { token: string }).token;
 };
 
 /** The Origin the realtime instances allow. */

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
   liveSocketCounter,
   watchLiveSockets,
@@ -9,6 +9,15 @@ import {
 
 export const WIDE = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 375, height: 812 } as const;
+
+/** Where an element is drawn (viewport pixels); throws when it is not drawn at all. */
+export const boxOf = async (
+  locator: Locator,
+): Promise<{ x: number; y: number; width: number; height: number }> => {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`no box for ${locator.toString()}`);
+  return box;
+};
 
 export interface UserPage {
   context: BrowserContext;

@@ -22,6 +22,9 @@ import { pagesRoutes } from './modules/pages/pages.routes.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { createSsoService } from './modules/sso/sso.service.js';
+import { createSettingsRepository } from './modules/settings/settings.repository.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { createSettingsService } from './modules/settings/settings.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -130,10 +133,15 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     onPublishError: (error) =>
       app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
   });
+  const settingsService = createSettingsService({
+    db: db.kysely,
+    repository: createSettingsRepository(),
+  });
   const integrationService = createIntegrationService({
     db: db.kysely,
     repository: createIntegrationRepository(),
     messengerService,
+    settingsService,
     publicUrl: config.publicUrl,
     closeSockets: async (keys) => {
       await Promise.all(keys.map((key) => realtime.closeSessionSockets(key)));
@@ -180,6 +188,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     await app.register(ssoRoutes, { config, ssoService, onSessionEnded });
   }
   await app.register(messengerRoutes, { messengerService });
+  await app.register(settingsRoutes, { settingsService });
   await app.register(integrationRoutesPlugin, {
     integrationService,
     keys: config.integrationKeys,

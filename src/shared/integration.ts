@@ -59,6 +59,7 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
 export const userSettingsPatchSchema = userSettingsSchema.partial().strict();
 export type UserSettingsPatch = z.infer<typeof userSettingsPatchSchema>;
 export const userSettingsResponseSchema = z.object({ settings: userSettingsSchema });
+export type UserSettingsResponse = z.infer<typeof userSettingsResponseSchema>;
 
 export const userParamsSchema = z.object({ externalId: externalIdSchema });
 export const jobParamsSchema = z.object({ externalId: externalIdSchema });

@@ -20,6 +20,7 @@ export const paths = {
   unseen: (messengerUserId: number) => `/user/send/message/unseen/${messengerUserId}`,
   archive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/archive`,
   unarchive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/unarchive`,
+  settings: '/user/settings',
   broadcastingAuth: '/broadcasting/auth',
   broadcastingUserAuth: '/broadcasting/user-auth',
   sso: '/sso',

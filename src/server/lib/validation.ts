@@ -19,6 +19,19 @@ export const parseInput = <Schema extends z.ZodType>(
   if (result.success) return result.data;
   const errors: Record<string, string[]> = {};
   for (const issue of result.error.issues) {
+    // An unknown key is named as a field of its own (a strict object's one issue lists them all).
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const field = [...issue.path, key].join('.');
+        (errors[field] ??= []).push(`The ${field} field is not allowed.`);
+      }
+      continue;
+    }
+    // The whole input of the wrong type (a JSON array where an object belongs, say).
+    if (issue.path.length === 0 && issue.code === 'invalid_type') {
+      (errors._ ??= []).push(`The request body must be a JSON ${issue.expected}.`);
+      continue;
+    }
     const field = issue.path.length > 0 ? issue.path.join('.') : '_';
     const message = issue.message.startsWith('The ')
       ? issue.message

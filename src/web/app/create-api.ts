@@ -9,6 +9,8 @@ import {
 } from '../features/conversations/api/archive-conversation.js';
 import { getInitialData } from '../features/conversations/api/get-initial-data.js';
 import { markUnseen } from '../features/conversations/api/mark-unseen.js';
+import { getSettings } from '../features/settings/api/get-settings.js';
+import { updateSettings } from '../features/settings/api/update-settings.js';
 import type { Api } from '../lib/api.js';
 import type { ApiClient } from '../lib/api-client.js';
 
@@ -23,4 +25,6 @@ export const createApi = (client: ApiClient): Api => ({
   markUnseen: (id) => markUnseen(client, id),
   archiveConversation: (id) => archiveConversation(client, id),
   unarchiveConversation: (id) => unarchiveConversation(client, id),
+  getSettings: () => getSettings(client),
+  updateSettings: (patch) => updateSettings(client, patch),
 });

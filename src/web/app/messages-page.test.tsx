@@ -188,22 +188,23 @@ describe('messages page: conversation panel and selecting', () => {
 });
 
 describe('messages page: the top bar', () => {
-  it('wide: the title, then language, sound and sign-out, each with its name', async () => {
+  it('wide: the title, then language, sound, settings and sign-out, each with its name', async () => {
     await renderMessagesPage();
     const banner = screen.getByRole('banner');
     expect(within(banner).getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
-    const [language, sound, signOut, ...rest] = topBarControls();
+    const [language, sound, settings, signOut, ...rest] = topBarControls();
     expect(rest).toEqual([]);
     expect(language).toHaveAccessibleName('Language');
     expect(language).toHaveDisplayValue('English');
     expect(sound).toHaveAccessibleName('Mute notification sound');
+    expect(settings).toHaveAccessibleName('Settings');
     expect(signOut).toHaveAccessibleName('Sign out');
     expect(signOut).toHaveTextContent('Sign out');
   });
 
   it('small screen: the Messages (drawer) button comes first; the language box shows its code', async () => {
     const page = await renderMessagesPage({ smallScreen: true });
-    const [messages, language, sound, signOut, ...rest] = topBarControls();
+    const [messages, language, sound, settings, signOut, ...rest] = topBarControls();
     expect(rest).toEqual([]);
     expect(messages).toHaveAccessibleName('Messages');
     expect(messages).toHaveAttribute('aria-haspopup', 'dialog');
@@ -211,6 +212,8 @@ describe('messages page: the top bar', () => {
     expect(language).toHaveAccessibleName('Language');
     expect(sound).toHaveAccessibleName('Mute notification sound');
     // icon-only on small screens (the label is hidden by CSS), still named and with a tooltip
+    expect(settings).toHaveAccessibleName('Settings');
+    expect(settings).toHaveAttribute('title', 'Settings');
     expect(signOut).toHaveAccessibleName('Sign out');
     expect(signOut).toHaveAttribute('title', 'Sign out');
 

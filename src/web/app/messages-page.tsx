@@ -23,6 +23,7 @@ import {
 import { LanguageSwitch } from '../features/preferences/components/language-switch.js';
 import { MuteToggle } from '../features/preferences/components/mute-toggle.js';
 import { useMuted } from '../features/preferences/hooks/use-muted.js';
+import { SettingsMenu } from '../features/settings/components/settings-menu.js';
 import { pagePaths } from '../lib/contract.js';
 import { useApi } from '../lib/api.js';
 import { useServices } from '../lib/services.js';
@@ -275,6 +276,7 @@ export const MessagesPage = () => {
               onChange={(language) => void services.appI18n.changeLanguage(language)}
             />
             <MuteToggle muted={muted} onChange={setMuted} />
+            <SettingsMenu />
             <button
               type="button"
               className="button button--ghost topbar__sign-out"

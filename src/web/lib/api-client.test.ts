@@ -49,6 +49,20 @@ describe('api client', () => {
     meta.remove();
   });
 
+  it('PATCH sends the JSON body and the XSRF header', async () => {
+    document.cookie = 'XSRF-TOKEN=patch-token';
+    const fetchImpl = vi.fn(async () => ok({ settings: {} }));
+    await createApiClient({ fetchImpl }).patch(paths.settings, { show_online: false });
+    const [url, init] = fetchImpl.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/user/settings');
+    expect(init.method).toBe('PATCH');
+    expect(init.headers).toMatchObject({
+      'X-XSRF-TOKEN': 'patch-token',
+      'Content-Type': 'application/json',
+    });
+    expect(init.body).toBe('{"show_online":false}');
+  });
+
   it('leaves out X-Socket-ID while not connected', async () => {
     const fetchImpl = vi.fn(async () => ok({}));
     await createApiClient({ fetchImpl, socketId: () => undefined }).get('/x');

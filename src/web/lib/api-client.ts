@@ -26,6 +26,7 @@ export interface RequestOptions {
 export interface ApiClient {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
 }
 
 export interface ApiClientOptions {
@@ -62,7 +63,7 @@ const readError = async (response: Response): Promise<ApiError> => {
 
 export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
   const request = async <T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     path: string,
     body: unknown,
     requestOptions: RequestOptions = {},
@@ -102,6 +103,7 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
   return {
     get: (path, requestOptions) => request('GET', path, undefined, requestOptions),
     post: (path, body, requestOptions) => request('POST', path, body ?? {}, requestOptions),
+    patch: (path, body, requestOptions) => request('PATCH', path, body, requestOptions),
   };
 };
 

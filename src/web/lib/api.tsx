@@ -7,6 +7,7 @@ import type {
   SendMessageBody,
   SendMessageResponse,
 } from '../../shared/api.js';
+import type { UserSettingsPatch, UserSettingsResponse } from '../../shared/integration.js';
 import type { AuthUser, Role } from '../../shared/models.js';
 
 export interface DemoAccount {
@@ -30,6 +31,8 @@ export interface Api {
   markUnseen(messengerUserId: number): Promise<MessengerUserResponse>;
   archiveConversation(messengerUserId: number): Promise<MessengerUserResponse>;
   unarchiveConversation(messengerUserId: number): Promise<MessengerUserResponse>;
+  getSettings(): Promise<UserSettingsResponse>;
+  updateSettings(patch: UserSettingsPatch): Promise<UserSettingsResponse>;
 }
 
 const ApiContext = createContext<Api | null>(null);

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { GetMessageBody, SendMessageBody } from '../../shared/api.js';
+import { DEFAULT_USER_SETTINGS, type UserSettingsPatch } from '../../shared/integration.js';
 import type { Chat, MessengerUser } from '../../shared/models.js';
 import { groupChatsByDate } from '../features/chat/utils/thread-cache.js';
 import { ApiError } from '../lib/api-client.js';
@@ -17,6 +18,7 @@ export const createFakeApi = (scenario: Scenario) => {
     chats: new Map([...scenario.chats].map(([id, list]) => [id, [...list]])),
     nextId: 90_000,
     sentClientIds: new Map<string, Chat>(),
+    settings: { ...DEFAULT_USER_SETTINGS },
   };
   const isCandidate = state.auth.role === 'candidate';
   const find = (id: number): MessengerUser => {
@@ -103,6 +105,11 @@ export const createFakeApi = (scenario: Scenario) => {
     logout: vi.fn(async () => undefined),
     login: vi.fn(async () => ({ user: state.auth })),
     getDemoAccounts: vi.fn(async () => []),
+    getSettings: vi.fn(async () => ({ settings: { ...state.settings } })),
+    updateSettings: vi.fn(async (patch: UserSettingsPatch) => {
+      state.settings = { ...state.settings, ...patch };
+      return { settings: { ...state.settings } };
+    }),
   } satisfies Api;
 
   /** Another party's message lands on the server (what the live event will announce). */

@@ -2,7 +2,6 @@ import type { Executor } from '../../db/database.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 
 type UserValues = Omit<UsersTable, 'id'>;
-type SettingsValues = Omit<Database['user_settings'], 'user_id' | 'updated_at'>;
 
 const USER_COLUMNS = [
   'id',
@@ -56,20 +55,6 @@ export const createIntegrationRepository = () => ({
       .executeTakeFirst();
     return row !== undefined;
   },
-
-  findSettings: (executor: Executor, userId: number) =>
-    executor
-      .selectFrom('user_settings')
-      .select(['email_notifications', 'read_receipts', 'show_online', 'browser_notifications'])
-      .where('user_id', '=', userId)
-      .executeTakeFirst(),
-
-  saveSettings: (executor: Executor, userId: number, settings: SettingsValues, now: string) =>
-    executor
-      .insertInto('user_settings')
-      .values({ user_id: userId, ...settings, updated_at: now })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...settings, updated_at: now }))
-      .execute(),
 
   /** Erasure: personal data gone, the mark set; sessions, tokens and settings deleted. */
   eraseUser: async (executor: Executor, userId: number, deletedName: string, now: string) => {

@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import {
-  DEFAULT_USER_SETTINGS,
-  type IntegrationUser,
-  type StartConversationBody,
-  type StartConversationResponse,
-  type UpsertJobBody,
-  type UpsertUserBody,
-  type UserSettings,
-  type UserSettingsPatch,
+import type {
+  IntegrationUser,
+  StartConversationBody,
+  StartConversationResponse,
+  UpsertJobBody,
+  UpsertUserBody,
 } from '../../../shared/integration.js';
 import { DELETED_USER_NAME, type AuthUser, type Role } from '../../../shared/models.js';
 import { retryOnUniqueViolation, type Executor } from '../../db/database.js';
@@ -16,6 +13,7 @@ import type { Database } from '../../db/schema.js';
 import { HttpError, notFound, validationFailed } from '../../lib/http-error.js';
 import { nowIso } from '../../lib/time.js';
 import type { MessengerService } from '../messenger/messenger.service.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import type { IntegrationRepository, IntegrationUserRow } from './integration.repository.js';
 
 /** The key under which every live socket of a user is also bound (erasure closes them all). */
@@ -25,6 +23,8 @@ export interface IntegrationServiceOptions {
   db: Kysely<Database>;
   repository: IntegrationRepository;
   messengerService: MessengerService;
+  /** Writes the `settings` of a user upsert (inside its transaction). */
+  settingsService: SettingsService;
   publicUrl: URL;
   /** Closes (4009) the live sockets bound to these keys, on every instance. */
   closeSockets: (keys: string[]) => Promise<void>;
@@ -43,13 +43,6 @@ const presentUser = (row: IntegrationUserRow): IntegrationUser => ({
 
 const isCompanySide = (role: Role) => role === 'company' || role === 'owner';
 
-const toSettingsRow = (settings: UserSettings) => ({
-  email_notifications: settings.email_notifications ? 1 : 0,
-  read_receipts: settings.read_receipts ? 1 : 0,
-  show_online: settings.show_online ? 1 : 0,
-  browser_notifications: settings.browser_notifications ? 1 : 0,
-});
-
 const conflict = (message: string) => new HttpError(409, message);
 
 /** A name-based (version 5 layout) UUID from text: the same text, the same id. */
@@ -65,28 +58,7 @@ const derivedClientId = (text: string): string => {
  * the messenger service's send, which commits, then broadcasts.
  */
 export const createIntegrationService = (options: IntegrationServiceOptions) => {
-  const { db, repository, messengerService } = options;
-
-  const settingsOf = async (executor: Executor, userId: number): Promise<UserSettings> => {
-    const row = await repository.findSettings(executor, userId);
-    if (!row) return { ...DEFAULT_USER_SETTINGS };
-    return {
-      email_notifications: row.email_notifications === 1,
-      read_receipts: row.read_receipts === 1,
-      show_online: row.show_online === 1,
-      browser_notifications: row.browser_notifications === 1,
-    };
-  };
-
-  const updateSettings = async (
-    executor: Executor,
-    userId: number,
-    patch: UserSettingsPatch,
-  ): Promise<UserSettings> => {
-    const next = { ...(await settingsOf(executor, userId)), ...patch };
-    await repository.saveSettings(executor, userId, toSettingsRow(next), nowIso());
-    return next;
-  };
+  const { db, repository, messengerService, settingsService } = options;
 
   /** A live (not erased) user of the host by external id, or a 422 naming the field. */
   const liveUser = async (
@@ -155,7 +127,7 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
               erased_at: null,
             });
           }
-          if (body.settings) await updateSettings(trx, row.id, body.settings);
+          if (body.settings) await settingsService.updateSettingsIn(trx, row.id, body.settings);
           return { created: !existing, user: presentUser(row) };
         }),
       );
@@ -300,13 +272,6 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
         },
       };
     },
-
-    /** The user's settings (defaults until changed). */
-    getSettings: (userId: number) => settingsOf(db, userId),
-
-    /** Changes any subset of the user's settings. */
-    updateSettings: (userId: number, patch: UserSettingsPatch) =>
-      db.transaction().execute((trx) => updateSettings(trx, userId, patch)),
   };
 };
 

@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  DEFAULT_USER_SETTINGS,
+  integrationPaths,
+  userSettingsResponseSchema,
+  type UserSettings,
+} from '../../../shared/integration.js';
+import { paths } from '../../../shared/paths.js';
+import { ACME, NILE, OMAR, SARA } from '../../../../test-support/accounts.js';
+import {
+  APP_KEY,
+  createTestApp,
+  issueToken,
+  signIn,
+  withTestKey,
+  type Session,
+  type TestContext,
+} from '../../../../test-support/test-app.js';
+import { createSettingsRepository } from './settings.repository.js';
+import { createSettingsService } from './settings.service.js';
+
+const dialect = inject('database');
+const INTEGRATION_KEY = 'integration-key-for-settings-tests-0123456789';
+
+describe(`user settings (${dialect})`, () => {
+  let ctx: TestContext;
+  let sara: Session; // candidate@
+  let omar: Session; // candidate2@
+  let acme: Session; // company@
+
+  beforeAll(async () => {
+    ctx = await createTestApp(dialect, { INTEGRATION_KEYS: INTEGRATION_KEY });
+    sara = await signIn(ctx.app, SARA.email);
+    omar = await signIn(ctx.app, OMAR.email);
+    acme = await signIn(ctx.app, ACME.email);
+  });
+  afterAll(async () => ctx.close());
+
+  const settingsOf = async (session: Session): Promise<UserSettings> => {
+    const response = await session.call('GET', paths.settings);
+    expect(response.statusCode).toBe(200);
+    return userSettingsResponseSchema.parse(response.json()).settings;
+  };
+  const patch = (session: Session, body: unknown) =>
+    session.call('PATCH', paths.settings, body as Record<string, unknown>);
+  /** A PATCH whose body is this raw JSON text. */
+  const patchRaw = (session: Session, json: string) =>
+    ctx.app.inject({
+      method: 'PATCH',
+      url: withTestKey(paths.settings),
+      cookies: session.cookies,
+      headers: { 'x-xsrf-token': session.csrf, 'content-type': 'application/json' },
+      payload: json,
+    });
+
+  it('answers the defaults until anything is changed', async () => {
+    const response = await acme.call('GET', paths.settings);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      settings: {
+        email_notifications: true,
+        read_receipts: true,
+        show_online: true,
+        browser_notifications: false,
+      },
+    });
+  });
+
+  it('changes any subset and answers the whole settings; the change is kept', async () => {
+    const first = await patch(sara, { show_online: false });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ settings: { ...DEFAULT_USER_SETTINGS, show_online: false } });
+
+    const second = await patch(sara, { browser_notifications: true, read_receipts: false });
+    expect(second.statusCode).toBe(200);
+    const expected = {
+      ...DEFAULT_USER_SETTINGS,
+      show_online: false,
+      browser_notifications: true,
+      read_receipts: false,
+    };
+    expect(second.json()).toEqual({ settings: expected });
+    expect(await settingsOf(sara)).toEqual(expected);
+
+    // an empty subset changes nothing
+    const empty = await patch(sara, {});
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toEqual({ settings: expected });
+
+    // and setting one back to its default is a change like any other
+    const back = await patch(sara, { show_online: true });
+    expect(back.json()).toEqual({ settings: { ...expected, show_online: true } });
+  });
+
+  it('keeps each user’s settings to that user', async () => {
+    await patch(omar, { email_notifications: false });
+    expect(await settingsOf(omar)).toEqual({
+      ...DEFAULT_USER_SETTINGS,
+      email_notifications: false,
+    });
+    expect((await settingsOf(sara)).email_notifications).toBe(true);
+    expect(await settingsOf(acme)).toEqual(DEFAULT_USER_SETTINGS);
+  });
+
+  it('keeps both of two changes of different switches made at once', async () => {
+    const nile = await signIn(ctx.app, NILE.email);
+    const [a, b] = await Promise.all([
+      patch(nile, { read_receipts: false }),
+      patch(nile, { show_online: false }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(await settingsOf(nile)).toEqual({
+      ...DEFAULT_USER_SETTINGS,
+      read_receipts: false,
+      show_online: false,
+    });
+  });
+
+  it('answers 422 naming the field for an unknown key, and changes nothing', async () => {
+    const before = await settingsOf(acme);
+    const response = await patch(acme, { show_online: false, dark_mode: true });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({
+      message: 'The dark_mode field is not allowed.',
+      errors: { dark_mode: ['The dark_mode field is not allowed.'] },
+    });
+    expect(await settingsOf(acme)).toEqual(before);
+  });
+
+  it('answers 422 naming the field for a wrong type, and changes nothing', async () => {
+    const before = await settingsOf(acme);
+    for (const value of ['false', 0, 1, null, {}, []]) {
+      const response = await patch(acme, { read_receipts: value });
+      expect(response.statusCode).toBe(422);
+      expect(Object.keys(response.json().errors)).toEqual(['read_receipts']);
+    }
+    expect(await settingsOf(acme)).toEqual(before);
+  });
+
+  it('answers 422 for a body that is not a JSON object', async () => {
+    for (const json of ['[]', '[{"show_online":false}]', '"show_online"', 'true', '5', 'null']) {
+      const response = await patchRaw(acme, json);
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({
+        message: 'The request body must be a JSON object.',
+        errors: { _: ['The request body must be a JSON object.'] },
+      });
+    }
+    expect(await settingsOf(acme)).toEqual(DEFAULT_USER_SETTINGS);
+  });
+
+  it('answers 401 when signed out or without the application key', async () => {
+    for (const method of ['GET', 'PATCH'] as const) {
+      const anonymous = await ctx.app.inject({
+        method,
+        url: withTestKey(paths.settings),
+        ...(method === 'PATCH' ? { payload: { show_online: false } } : {}),
+      });
+      expect(anonymous.statusCode).toBe(401);
+      const noKey = await ctx.app.inject({
+        method,
+        url: paths.settings,
+        cookies: acme.cookies,
+        headers: { 'x-xsrf-token': acme.csrf },
+        ...(method === 'PATCH' ? { payload: { show_online: false } } : {}),
+      });
+      expect(noKey.statusCode).toBe(401);
+    }
+    expect(await settingsOf(acme)).toEqual(DEFAULT_USER_SETTINGS);
+  });
+
+  it('answers 419 for a cookie-authenticated PATCH without or with a wrong CSRF token', async () => {
+    const without = await ctx.app.inject({
+      method: 'PATCH',
+      url: withTestKey(paths.settings),
+      cookies: acme.cookies,
+      payload: { show_online: false },
+    });
+    expect(without.statusCode).toBe(419);
+    expect(without.json()).toEqual({ message: 'CSRF token mismatch.' });
+    const forged = await acme.call(
+      'PATCH',
+      paths.settings,
+      { show_online: false },
+      { 'x-xsrf-token': 'forged' },
+    );
+    expect(forged.statusCode).toBe(419);
+    expect(await settingsOf(acme)).toEqual(DEFAULT_USER_SETTINGS);
+    // reading needs no CSRF header
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: withTestKey(paths.settings),
+      cookies: acme.cookies,
+    });
+    expect(read.statusCode).toBe(200);
+  });
+
+  it('works with a personal access token (Bearer or token=), without CSRF', async () => {
+    const token = await issueToken(ctx.app, OMAR.email);
+    const bearer = { authorization: `Bearer ${token}` };
+
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: withTestKey(paths.settings),
+      headers: bearer,
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.json().settings).toEqual(await settingsOf(omar));
+
+    const changed = await ctx.app.inject({
+      method: 'PATCH',
+      url: withTestKey(paths.settings),
+      headers: bearer,
+      payload: { browser_notifications: true },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().settings.browser_notifications).toBe(true);
+    // the same user's settings, whichever way they signed in
+    expect((await settingsOf(omar)).browser_notifications).toBe(true);
+
+    const viaQuery = await ctx.app.inject({
+      method: 'PATCH',
+      url: `${paths.settings}?key=${APP_KEY}&token=${encodeURIComponent(token)}`,
+      payload: { browser_notifications: false },
+    });
+    expect(viaQuery.statusCode).toBe(200);
+    expect(viaQuery.json().settings.browser_notifications).toBe(false);
+
+    const invalid = await ctx.app.inject({
+      method: 'GET',
+      url: withTestKey(paths.settings),
+      headers: { authorization: 'Bearer jbm_pat_not-a-token' },
+    });
+    expect(invalid.statusCode).toBe(401);
+  });
+
+  it('is what the integration API sets with a user’s `settings`', async () => {
+    const settingsService = createSettingsService({
+      db: ctx.database.db.kysely,
+      repository: createSettingsRepository(),
+    });
+    const put = (body: Record<string, unknown>) =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: integrationPaths.user('host:settings-1'),
+        headers: { authorization: `Bearer ${INTEGRATION_KEY}` },
+        payload: { role: 'candidate', name: 'Lina Settings', ...body },
+      });
+    const created = await put({ settings: { read_receipts: false } });
+    expect(created.statusCode).toBe(201);
+    const userId = created.json().user.id as number;
+    expect(await settingsService.getSettings(userId)).toEqual({
+      ...DEFAULT_USER_SETTINGS,
+      read_receipts: false,
+    });
+
+    expect((await put({ settings: { email_notifications: false } })).statusCode).toBe(200);
+    expect((await put({})).statusCode).toBe(200);
+    expect(await settingsService.getSettings(userId)).toEqual({
+      ...DEFAULT_USER_SETTINGS,
+      read_receipts: false,
+      email_notifications: false,
+    });
+
+    const unknown = await put({ settings: { dark_mode: true } });
+    expect(unknown.statusCode).toBe(422);
+    expect(Object.keys(unknown.json().errors)).toEqual(['settings.dark_mode']);
+  });
+});

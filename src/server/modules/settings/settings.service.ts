@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import {
+  DEFAULT_USER_SETTINGS,
+  type UserSettings,
+  type UserSettingsPatch,
+} from '../../../shared/integration.js';
+import type { Executor } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { nowIso } from '../../lib/time.js';
+import type { SettingsRepository, SettingsValues } from './settings.repository.js';
+
+export interface SettingsServiceOptions {
+  db: Kysely<Database>;
+  repository: SettingsRepository;
+}
+
+const SETTING_NAMES = Object.keys(DEFAULT_USER_SETTINGS) as (keyof UserSettings)[];
+
+const toSettingsRow = (settings: Partial<UserSettings>): Partial<SettingsValues> => {
+  const row: Partial<SettingsValues> = {};
+  for (const name of SETTING_NAMES) {
+    const value = settings[name];
+    if (value !== undefined) row[name] = value ? 1 : 0;
+  }
+  return row;
+};
+
+const fromSettingsRow = (row: SettingsValues): UserSettings => ({
+  email_notifications: row.email_notifications === 1,
+  read_receipts: row.read_receipts === 1,
+  show_online: row.show_online === 1,
+  browser_notifications: row.browser_notifications === 1,
+});
+
+/** A user's switches (contract Part 2, "User settings"): defaults until changed. */
+export const createSettingsService = (options: SettingsServiceOptions) => {
+  const { db, repository } = options;
+
+  const settingsOf = async (executor: Executor, userId: number): Promise<UserSettings> => {
+    const row = await repository.findSettings(executor, userId);
+    return row ? fromSettingsRow(row) : { ...DEFAULT_USER_SETTINGS };
+  };
+
+  const updateSettings = async (
+    executor: Executor,
+    userId: number,
+    patch: UserSettingsPatch,
+  ): Promise<UserSettings> => {
+    const changed = toSettingsRow(patch);
+    if (Object.keys(changed).length === 0) return settingsOf(executor, userId);
+    const created = toSettingsRow({ ...DEFAULT_USER_SETTINGS, ...patch }) as SettingsValues;
+    return fromSettingsRow(
+      await repository.saveSettings(executor, userId, created, changed, nowIso()),
+    );
+  };
+
+  return {
+    /** The user's settings (defaults until changed). */
+    getSettings: (userId: number) => settingsOf(db, userId),
+
+    /** Changes any subset of the user's settings; the settings as they now are. */
+    updateSettings: (userId: number, patch: UserSettingsPatch) => updateSettings(db, userId, patch),
+
+    /** The same change inside the caller's transaction (the integration API's user upsert). */
+    updateSettingsIn: updateSettings,
+  };
+};
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

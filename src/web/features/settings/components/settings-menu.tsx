@@ -1,0 +1,161 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UserSettings } from '../../../../shared/integration.js';
+import { Spinner } from '../../../components/spinner.js';
+import { useSettings } from '../hooks/use-settings.js';
+
+interface SwitchSpec {
+  name: keyof UserSettings;
+  label: string;
+  /** Said under a switch whose effect a later release brings (the choice is saved already). */
+  note?: string;
+}
+
+/** The switches in the order they are shown; `note` keys are removed as each effect arrives. */
+const SWITCHES: readonly SwitchSpec[] = [
+  {
+    name: 'email_notifications',
+    label: 'settings.emailNotifications',
+    note: 'settings.emailNotificationsNote',
+  },
+  { name: 'read_receipts', label: 'settings.readReceipts', note: 'settings.readReceiptsNote' },
+  { name: 'show_online', label: 'settings.showOnline', note: 'settings.showOnlineNote' },
+  {
+    name: 'browser_notifications',
+    label: 'settings.browserNotifications',
+    note: 'settings.browserNotificationsNote',
+  },
+];
+
+/**
+ * The top bar's settings: a disclosure button and, under it, the viewer's switches. Each change
+ * is saved at once (and put back, saying so, if the save fails). Escape closes it and gives the
+ * button its focus back; a click or focus outside closes it.
+ */
+export const SettingsMenu = () => {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [opened, setOpened] = useState(false);
+  const { settings, loading, loadFailed, reload, save, saveError, clearSaveError } = useSettings({
+    enabled: opened,
+  });
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const buttonId = useId();
+  const idPrefix = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.target instanceof Node && !rootRef.current?.contains(event.target)) setOpen(false);
+    };
+    const onFocusIn = (event: FocusEvent) => {
+      if (event.target instanceof Node && !rootRef.current?.contains(event.target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('focusin', onFocusIn);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('focusin', onFocusIn);
+    };
+  }, [open]);
+
+  const toggle = () => {
+    setOpened(true);
+    if (!open) clearSaveError();
+    setOpen(!open);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Escape' || !open) return;
+    event.stopPropagation();
+    setOpen(false);
+    buttonRef.current?.focus();
+  };
+
+  return (
+    <div className="settings-menu" ref={rootRef} onKeyDown={onKeyDown}>
+      <button
+        ref={buttonRef}
+        id={buttonId}
+        type="button"
+        className="button button--ghost topbar__settings"
+        data-testid="settings-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        title={t('settings.button')}
+        onClick={toggle}
+      >
+        <svg
+          className="topbar__settings-icon"
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          aria-hidden="true"
+          focusable="false"
+        >
+          <g fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round">
+            <path d="M4 7h10M18 7h2M4 17h2M10 17h10" />
+            <circle cx="16" cy="7" r="2" />
+            <circle cx="8" cy="17" r="2" />
+          </g>
+        </svg>
+        <span className="topbar__button-label">{t('settings.button')}</span>
+      </button>
+      <div
+        id={panelId}
+        className="settings-menu__panel"
+        data-testid="settings-panel"
+        role="group"
+        aria-labelledby={buttonId}
+        hidden={!open}
+      >
+        {settings ? (
+          <ul className="settings-menu__list">
+            {SWITCHES.map(({ name, label, note }) => {
+              const id = `${idPrefix}-${name}`;
+              return (
+                <li key={name} className="settings-menu__item">
+                  <div className="settings-menu__row">
+                    <label className="settings-menu__label" htmlFor={id}>
+                      {t(label)}
+                    </label>
+                    <input
+                      id={id}
+                      className="switch"
+                      type="checkbox"
+                      role="switch"
+                      checked={settings[name]}
+                      aria-describedby={note ? `${id}-note` : undefined}
+                      onChange={(event) => save({ [name]: event.target.checked })}
+                    />
+                  </div>
+                  {note ? (
+                    <p className="settings-menu__note" id={`${id}-note`}>
+                      {t(note)}
+                    </p>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        ) : loadFailed ? (
+          <div className="settings-menu__status" role="alert">
+            <p>{t('settings.loadFailed')}</p>
+            <button type="button" className="button button--secondary" onClick={reload}>
+              {t('settings.retry')}
+            </button>
+          </div>
+        ) : loading ? (
+          <div className="settings-menu__status">
+            <Spinner size="sm" label={t('settings.loading')} />
+          </div>
+        ) : null}
+        <div role="alert" className="settings-menu__error" data-testid="settings-error">
+          {saveError ? t('settings.saveFailed') : null}
+        </div>
+      </div>
+    </div>
+  );
+};
