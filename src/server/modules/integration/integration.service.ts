@@ -88,7 +88,8 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
             throw conflict('This user was erased and cannot be brought back.');
           if (body.email) {
             const holder = await repository.emailTakenBy(trx, body.email);
-            if (holder && holder.id !== existing?.id)
+            // by external id: a concurrent twin of this call may have just created it
+            if (holder && holder.external_id !== externalId)
               throw validationFailed('email', 'The email belongs to another user.');
           }
           if (existing && existing.role !== body.role) {
