@@ -41,7 +41,7 @@ import {
   stopServer,
   type ServerProcess,
 } from './support/servers.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import { TcpProxy } from '../test-support/tcp-proxy.js';
 
 const QUICKLY_MS = 5_000;
 const portOf = (url: string) => Number(new URL(url).port || 0);

@@ -20,7 +20,7 @@ import { freshSqlite, type FaultDatabase } from './support/databases.js';
 import { openMessagesPage } from './support/browser.js';
 import { expectThreadsMatch, signInAll } from './support/scenario.js';
 import { pusherKey, startFaultServer, stopServer, type ServerProcess } from './support/servers.js';
-import { TcpProxy } from './support/tcp-proxy.js';
+import { TcpProxy } from '../test-support/tcp-proxy.js';
 
 const SHORT_MS = 5_000;
 const LONG_MS = 3 * 60_000;

@@ -138,7 +138,14 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
         case 'bind':
           endpoint.bindSession(message.socketId, message.sessionKey);
           return;
+        case 'resync':
+          resyncSockets('an instance could not publish some events while Redis was down');
+          return;
       }
+    };
+    const resyncSockets = (why: string) => {
+      const count = endpoint.reconnectAll('Live events may have been missed');
+      logger?.info({ sockets: count, why }, 'realtime: sockets told to reconnect and catch up');
     };
     fanout = new RedisFanout({
       url: options.redisUrl,
@@ -147,13 +154,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       logger,
       // Events published while the subscription was down never reached this instance's sockets:
       // make them reconnect, so that every page catches up (the server keeps no history).
-      onResubscribed: () => {
-        const count = endpoint.reconnectAll('Live events may have been missed');
-        logger?.info(
-          { sockets: count },
-          'realtime: fan-out subscription restored; sockets told to reconnect and catch up',
-        );
-      },
+      onResubscribed: () => resyncSockets('the fan-out subscription was restored'),
     });
     signatures = sharedSignatureMemory(new SeenSignatures(), fanout, `${redisPrefix}:trigger-sig:`);
     const redisBroadcaster = new RedisBroadcaster(fanout);

@@ -8,6 +8,7 @@ import { settings } from '../../../test-support/settings.js';
 import { pusherCredentials } from '../../../test-support/server-process.js';
 import { useRealtimeInstances, type Instance } from '../../../test-support/test-app.js';
 import { sleep, until, within } from '../../../test-support/wait.js';
+import { TcpProxy } from '../../../test-support/tcp-proxy.js';
 import { createRealtime } from './create-realtime.js';
 
 const CHAT_EVENT = 'App\\Events\\ChatMessage';
@@ -145,6 +146,34 @@ describe('multi-instance fan-out through Redis', () => {
       await sleep(100);
     }
     expect((await arrived).channel).toBe('private-chat.14');
+  });
+
+  it('after B failed to publish while its Redis was down, the sockets on A are told to reconnect and catch up', async () => {
+    const proxy = await TcpProxy.start(Number(new URL(settings.redisUrl).port || 6379));
+    try {
+      const prefix = `${runPrefix}:${randomUUID()}`;
+      const a = await start({
+        ...pusherCredentials(),
+        redisUrl: settings.redisUrl,
+        redisPrefix: prefix,
+      });
+      const b = await start({
+        ...pusherCredentials(),
+        redisUrl: `redis://127.0.0.1:${proxy.port}`,
+        redisPrefix: prefix,
+      });
+      const onA = await subscriber(a, 'private-chat.21');
+      // B loses Redis; A does not (its subscription never drops, so only B can tell it)
+      await proxy.down();
+      await expect(
+        b.realtime.broadcaster.publish(['private-chat.21'], CHAT_EVENT, { missed: true }),
+      ).rejects.toThrow();
+      await proxy.up();
+      const closed = await within(onA.closed, 'the socket on A told to reconnect', 15_000);
+      expect(closed.code).toBe(4200);
+    } finally {
+      await proxy.down();
+    }
   });
 
   it('rejects publish (and closeSessionSockets) while Redis is unreachable', async () => {

@@ -16,6 +16,11 @@ export const fanoutMessageSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('close-session'), sessionKey: z.string() }),
   /** A socket was authorized through another instance: the instance that holds it records the session. */
   z.object({ t: z.literal('bind'), socketId: z.string(), sessionKey: z.string() }),
+  /**
+   * An instance could not publish some events while its Redis connection was down (the messages
+   * are stored): every instance makes its sockets reconnect, so that every page catches up.
+   */
+  z.object({ t: z.literal('resync') }),
 ]);
 export type FanoutMessage = z.infer<typeof fanoutMessageSchema>;
 
@@ -45,6 +50,8 @@ export class RedisFanout {
   private readonly subscriber: Redis;
   private readonly channel: string;
   private readonly publishWaitMs: number;
+  /** Some event failed to publish since the last announcement (see `resync`). */
+  private missedEvents = false;
   private readonly subscribed: Promise<void>;
   private closed = false;
   /**
@@ -68,6 +75,7 @@ export class RedisFanout {
       maxRetriesPerRequest: null,
     });
     this.watch(this.publisher, 'publisher');
+    this.publisher.on('ready', () => this.announceMissedEvents());
     this.watch(this.subscriber, 'subscriber');
     this.watchSubscription();
     this.subscriber.on('message', (channel: string, payload: string) => {
@@ -84,8 +92,14 @@ export class RedisFanout {
   }
 
   async publish(message: FanoutMessage): Promise<void> {
-    await this.readyPublisher();
-    await this.publisher.publish(this.channel, JSON.stringify(message));
+    try {
+      await this.readyPublisher();
+      await this.publisher.publish(this.channel, JSON.stringify(message));
+    } catch (error) {
+      // An event that never went out: once Redis is back, every page has to catch up.
+      if (message.t === 'event' && !this.closed) this.missedEvents = true;
+      throw error;
+    }
   }
 
   private async readyPublisher(): Promise<void> {
@@ -167,6 +181,18 @@ export class RedisFanout {
       this.publisher.once('ready', onReady);
       this.publisher.once('end', onEnd);
     });
+  }
+
+  /** After events failed to publish: tell every instance (this one included) to resync its sockets. */
+  private announceMissedEvents(): void {
+    if (!this.missedEvents || this.closed) return;
+    this.missedEvents = false;
+    this.publisher
+      .publish(this.channel, JSON.stringify({ t: 'resync' }))
+      .catch((error: unknown) => {
+        this.missedEvents = true;
+        this.options.logger?.warn({ err: error }, 'realtime: could not announce missed events');
+      });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { freePort } from '../../test-support/server-process.js';
+import { freePort } from './server-process.js';
 
 /**
  * A TCP proxy on 127.0.0.1 in front of a real service (PostgreSQL, Redis, or a server's websocket
