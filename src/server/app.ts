@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { BODY_LIMIT_BYTES, paths, type MessengerConfig } from '../shared/api.js';
 import type { Config } from './config.js';
 import { broadcasterSecret } from './db/app-settings.js';
@@ -19,6 +19,8 @@ import { createMessengerRepository } from './modules/messenger/messenger.reposit
 import { messengerRoutes } from './modules/messenger/messenger.routes.js';
 import { createMessengerService } from './modules/messenger/messenger.service.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
+import { createOpenApiDocument } from './openapi/openapi-document.js';
+import { openApiRoutes } from './openapi/openapi.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -31,6 +33,11 @@ export interface BuildAppOptions {
   realtime?: Realtime;
   /** Folder of the built client; defaults to dist/web. */
   webRoot?: string;
+  /**
+   * Called for every route as it is registered (Fastify's `onRoute` hook, added before any
+   * route): the route-coverage test lists them, the API test harness instruments them.
+   */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface App {
@@ -71,6 +78,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     // be three times that. Longer parameters are refused with 414.
     routerOptions: { maxParamLength: 3 * 128 },
   });
+  const { onRoute } = options;
+  if (onRoute) app.addHook('onRoute', (route) => onRoute(route));
 
   const realtime =
     options.realtime ??
@@ -165,6 +174,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     demoAccounts: async () => ((await isDemo()) ? listDemoAccounts(db) : undefined),
   });
   await app.register(messengerRoutes, { messengerService });
+  await app.register(openApiRoutes, {
+    document: createOpenApiDocument({ publicUrl: config.publicUrl }),
+  });
   await app.register(integrationRoutesPlugin, {
     integrationService,
     keys: config.integrationKeys,

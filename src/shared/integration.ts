@@ -60,6 +60,9 @@ export const userSettingsPatchSchema = userSettingsSchema.partial().strict();
 export type UserSettingsPatch = z.infer<typeof userSettingsPatchSchema>;
 export const userSettingsResponseSchema = z.object({ settings: userSettingsSchema });
 
+/** `GET /sso?token=<JWT>&next=<same-origin path>`: a sign-in link made by the host site. */
+export const ssoQuerySchema = z.object({ token: z.string(), next: z.string().optional() });
+
 export const userParamsSchema = z.object({ externalId: externalIdSchema });
 export const jobParamsSchema = z.object({ externalId: externalIdSchema });
 export const applicationParamsSchema = z.object({
