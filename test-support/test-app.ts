@@ -5,7 +5,7 @@ import Fastify, {
   type LightMyRequestResponse,
 } from 'fastify';
 import { afterEach } from 'vitest';
-import { buildApp } from '../src/server/app.js';
+import { buildApp, type BuildAppOptions } from '../src/server/app.js';
 import { loadConfig, type Config } from '../src/server/config.js';
 import type { DialectName } from '../src/server/db/database.js';
 import { seedDemo } from '../src/server/db/seed.js';
@@ -16,6 +16,7 @@ import { paths } from '../src/shared/paths.js';
 import { DEMO_PASSWORD } from './accounts.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { withKey } from './http-session.js';
+import { assertExchangesMatchDocument, createExchangeRecorder } from './openapi-contract.js';
 import { disconnectPusher, type PusherJs } from './pusher-js.js';
 import { pusherSocketUrl, RawSocket } from './raw-socket.js';
 import { pusherCredentials, UNLIMITED_SENDING } from './server-process.js';
@@ -32,10 +33,14 @@ export interface TestContext {
   close: () => Promise<void>;
 }
 
-/** The real app on a fresh, migrated and seeded database. */
+/**
+ * The real app on a fresh, migrated and seeded database. Closing it fails (throws) when a request
+ * answered 2xx, or its answer, does not match the OpenAPI document (test-support/openapi-contract.ts).
+ */
 export const createTestApp = async (
   dialect: DialectName,
   overrides: Record<string, string | undefined> = {},
+  options: Pick<BuildAppOptions, 'webRoot' | 'onRoute'> = {},
 ): Promise<TestContext> => {
   const database = await createTestDatabase(dialect);
   await seedDemo(database.db);
@@ -48,7 +53,17 @@ export const createTestApp = async (
     ...UNLIMITED_SENDING,
     ...overrides,
   });
-  const { app, realtime } = await buildApp({ config, db: database.db });
+  // Every 2xx exchange is recorded and, when the app closes, checked against the OpenAPI document.
+  const recorder = createExchangeRecorder();
+  const { app, realtime } = await buildApp({
+    config,
+    db: database.db,
+    ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
+    onRoute: (route) => {
+      options.onRoute?.(route);
+      recorder.instrument(route);
+    },
+  });
   await app.ready();
   return {
     app,
@@ -58,6 +73,7 @@ export const createTestApp = async (
     close: async () => {
       await app.close();
       await database.drop();
+      assertExchangesMatchDocument(recorder.exchanges);
     },
   };
 };

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { BODY_LIMIT_BYTES, paths, type MessengerConfig } from '../shared/api.js';
 import type { Config } from './config.js';
 import { broadcasterSecret } from './db/app-settings.js';
@@ -25,6 +25,8 @@ import { createSsoService } from './modules/sso/sso.service.js';
 import { createSettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { createSettingsService } from './modules/settings/settings.service.js';
+import { createOpenApiDocument } from './openapi/openapi-document.js';
+import { openApiRoutes } from './openapi/openapi.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -37,6 +39,11 @@ export interface BuildAppOptions {
   realtime?: Realtime;
   /** Folder of the built client; defaults to dist/web. */
   webRoot?: string;
+  /**
+   * Called for every route as it is registered (Fastify's `onRoute` hook, added before any
+   * route): the route-coverage test lists them, the API test harness instruments them.
+   */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface App {
@@ -77,6 +84,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     // be three times that. Longer parameters are refused with 414.
     routerOptions: { maxParamLength: 3 * 128 },
   });
+  const { onRoute } = options;
+  if (onRoute) app.addHook('onRoute', (route) => onRoute(route));
 
   const realtime =
     options.realtime ??
@@ -189,6 +198,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   }
   await app.register(messengerRoutes, { messengerService });
   await app.register(settingsRoutes, { settingsService });
+  await app.register(openApiRoutes, {
+    document: createOpenApiDocument({ publicUrl: config.publicUrl }),
+  });
   await app.register(integrationRoutesPlugin, {
     integrationService,
     keys: config.integrationKeys,

@@ -6,6 +6,7 @@ import {
   messageGroupSchema,
   messengerUserSchema,
   receiverSchema,
+  roleSchema,
 } from './models.js';
 
 import { MESSAGE_MAX_LENGTH, PAGE_LIMIT_MAX } from './paths.js';
@@ -151,6 +152,12 @@ export const tokenListResponseSchema = z.object({ tokens: z.array(tokenSummarySc
 export type TokenListResponse = z.infer<typeof tokenListResponseSchema>;
 
 export const loginResponseSchema = z.object({ user: authUserSchema });
+
+/** `GET /api/demo-accounts` (demo mode only): the accounts the sign-in page offers. */
+export const demoAccountsResponseSchema = z.object({
+  accounts: z.array(z.object({ email: z.string(), name: z.string(), role: roleSchema })),
+});
+export type DemoAccountsResponse = z.infer<typeof demoAccountsResponseSchema>;
 export const tokenResponseSchema = z.object({ token: z.string() });
 
 export const messengerConfigSchema = z.object({
@@ -169,6 +176,25 @@ export const messengerConfigSchema = z.object({
   }),
 });
 export type MessengerConfig = z.infer<typeof messengerConfigSchema>;
+
+/**
+ * Query parameters of the pages, read by the page's script (documented in the OpenAPI document):
+ * `/messages?target=<user id>&tab=<conversation id>` opens a conversation, `lang` picks the language,
+ * `/login?next=<same-origin path>` is where signing in lands.
+ */
+const pageLanguage = z.enum(['en', 'ar']).optional();
+export const messagesPageQuerySchema = z.object({
+  target: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .optional(),
+  tab: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .optional(),
+  lang: pageLanguage,
+});
+export const loginPageQuerySchema = z.object({ next: z.string().optional(), lang: pageLanguage });
 
 export const errorResponseSchema = z.object({
   message: z.string(),

@@ -61,6 +61,9 @@ export type UserSettingsPatch = z.infer<typeof userSettingsPatchSchema>;
 export const userSettingsResponseSchema = z.object({ settings: userSettingsSchema });
 export type UserSettingsResponse = z.infer<typeof userSettingsResponseSchema>;
 
+/** `GET /sso?token=<JWT>&next=<same-origin path>`: a sign-in link made by the host site. */
+export const ssoQuerySchema = z.object({ token: z.string(), next: z.string().optional() });
+
 export const userParamsSchema = z.object({ externalId: externalIdSchema });
 export const jobParamsSchema = z.object({ externalId: externalIdSchema });
 export const applicationParamsSchema = z.object({

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { RealtimeLogger } from './types.js';
 import {
   REPLAY_MESSAGE,
@@ -16,6 +17,10 @@ import {
 
 /** Body limit of the trigger routes: 100 channels + 10 KB data, or a batch of 10 events of 10 KB. */
 export const TRIGGER_BODY_LIMIT_BYTES = 256 * 1024;
+
+export const triggerParamsSchema = z.object({ appId: z.string() });
+/** A published event: an empty object, as Pusher answers. */
+export const triggerResponseSchema = z.object({});
 
 export interface TriggerRoutesOptions {
   appId: string;

@@ -91,6 +91,18 @@ export interface VerifiedSignature {
 }
 
 /**
+ * The query parameters `verifyTriggerSignature` reads (it checks the raw query string itself:
+ * the signature covers it byte for byte). Documents the trigger routes in the OpenAPI document.
+ */
+export const triggerQuerySchema = z.object({
+  auth_key: z.string(),
+  auth_timestamp: z.string().regex(/^\d{1,12}$/),
+  auth_version: z.literal('1.0'),
+  auth_signature: z.string(),
+  body_md5: z.string().optional(),
+});
+
+/**
  * Checks auth_key, auth_version, auth_timestamp (±600 s), body_md5 and auth_signature (constant
  * time). A request that passes may still be a replay: see `SeenSignatures`.
  */
@@ -277,7 +289,8 @@ const eventNameSchema = z
 const channelNameSchema = z.string().refine(isValidChannelName, 'Invalid channel name.');
 const socketIdSchema = z.string().regex(SOCKET_ID_PATTERN, 'Invalid socket_id.');
 
-const eventBodySchema = z
+/** `POST /apps/{appId}/events`. */
+export const triggerEventBodySchema = z
   .object({
     name: eventNameSchema,
     data: z.string(),
@@ -297,7 +310,10 @@ const batchEventSchema = z.object({
   socket_id: socketIdSchema.optional(),
   info: z.string().optional(),
 });
-const batchBodySchema = z.object({ batch: z.array(batchEventSchema).min(1).max(MAX_BATCH_EVENTS) });
+/** `POST /apps/{appId}/batch_events`. */
+export const triggerBatchBodySchema = z.object({
+  batch: z.array(batchEventSchema).min(1).max(MAX_BATCH_EVENTS),
+});
 
 /** One event to deliver, as decoded from the HTTP API. */
 export interface TriggerEvent {
@@ -328,7 +344,7 @@ export const parseEventsBody = (rawBody: Buffer): VerifyResult<TriggerEvent> => 
   if (!json.ok) return json;
   const data = (json.value as { data?: unknown } | null)?.data;
   if (dataTooLarge(data)) return fail(413, `The event data is over ${MAX_EVENT_DATA_BYTES} bytes.`);
-  const parsed = eventBodySchema.safeParse(json.value);
+  const parsed = triggerEventBodySchema.safeParse(json.value);
   if (!parsed.success) return fail(400, describe(parsed.error));
   const body = parsed.data;
   const channels = [
@@ -356,7 +372,7 @@ export const parseBatchBody = (rawBody: Buffer): VerifyResult<TriggerEvent[]> =>
   ) {
     return fail(413, `An event's data is over ${MAX_EVENT_DATA_BYTES} bytes.`);
   }
-  const parsed = batchBodySchema.safeParse(json.value);
+  const parsed = triggerBatchBodySchema.safeParse(json.value);
   if (!parsed.success) return fail(400, describe(parsed.error));
   return {
     ok: true,

@@ -11,11 +11,17 @@ import { SOCKET_ID_PATTERN } from '../../realtime/protocol.js';
 
 /** The protocol's own rule (`123.456`, at most 20 digits a part): what the signer accepts. */
 const socketId = z.string().regex(SOCKET_ID_PATTERN, 'The socket_id is invalid.');
-const channelAuthSchema = z.object({
+export const channelAuthBodySchema = z.object({
   socket_id: socketId,
   channel_name: z.string().min(1).max(200),
 });
-const userAuthSchema = z.object({ socket_id: socketId });
+export const userAuthBodySchema = z.object({ socket_id: socketId });
+/** What pusher-js expects back: the signature (and, for presence channels, the member data). */
+export const channelAuthResponseSchema = z.object({
+  auth: z.string(),
+  channel_data: z.string().optional(),
+});
+export const userAuthResponseSchema = z.object({ auth: z.string(), user_data: z.string() });
 
 /** Signs subscriptions (only the caller's own `private-chat.{id}`) and user authentication for pusher-js. */
 export const broadcastingRoutes = async (app: FastifyInstance, options: { realtime: Realtime }) => {
@@ -29,7 +35,7 @@ export const broadcastingRoutes = async (app: FastifyInstance, options: { realti
 
   app.post(paths.broadcastingAuth, async (request) => {
     const viewer = viewerOf(request);
-    const body = parseBody(channelAuthSchema, request.body);
+    const body = parseBody(channelAuthBodySchema, request.body);
     if (parseUserChannel(body.channel_name) !== viewer.user.id) throw forbidden();
     bindSocket(body.socket_id, viewer);
     return realtime.authorizeChannel(body.socket_id, body.channel_name);
@@ -37,7 +43,7 @@ export const broadcastingRoutes = async (app: FastifyInstance, options: { realti
 
   app.post(paths.broadcastingUserAuth, async (request) => {
     const viewer = viewerOf(request);
-    const body = parseBody(userAuthSchema, request.body);
+    const body = parseBody(userAuthBodySchema, request.body);
     bindSocket(body.socket_id, viewer);
     return realtime.authenticateUser(body.socket_id, {
       id: String(viewer.user.id),

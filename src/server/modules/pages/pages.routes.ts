@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { randomToken } from '../../lib/crypto.js';
 import { HttpError } from '../../lib/http-error.js';
@@ -15,6 +16,14 @@ export interface PagesOptions {
   /** Folder of the built client (dist/web). */
   webRoot: string;
 }
+
+/** `/images/{kind}/{file}`: a generated demo logo or photo. */
+export const demoImageParamsSchema = z.object({
+  kind: z.enum(['logos', 'photos']),
+  file: z.string().regex(/^[a-z0-9-]{1,60}\.svg$/),
+});
+/** A file of the built client (one route per file; documentation only: @fastify/static serves it). */
+export const staticFileParamsSchema = z.object({ file: z.string() });
 
 const escapeAttribute = (value: string) =>
   value.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -54,19 +63,15 @@ export const pagesRoutes = async (app: FastifyInstance, options: PagesOptions) =
     sendPage(request, reply, 'login.html'),
   );
 
-  app.get<{ Params: { kind: string; file: string } }>(
-    '/images/:kind/:file',
-    async (request, reply) => {
-      const { kind, file } = request.params;
-      const match = /^([a-z0-9-]{1,60})\.svg$/.exec(file);
-      if ((kind !== 'logos' && kind !== 'photos') || !match?.[1])
-        throw new HttpError(404, 'Not found.');
-      return reply
-        .type('image/svg+xml')
-        .header('cache-control', 'public, max-age=86400')
-        .send(avatarSvg(match[1], kind === 'logos' ? 'square' : 'circle'));
-    },
-  );
+  app.get('/images/:kind/:file', async (request, reply) => {
+    const parsed = demoImageParamsSchema.safeParse(request.params);
+    if (!parsed.success) throw new HttpError(404, 'Not found.');
+    const { kind, file } = parsed.data;
+    return reply
+      .type('image/svg+xml')
+      .header('cache-control', 'public, max-age=86400')
+      .send(avatarSvg(file.slice(0, -'.svg'.length), kind === 'logos' ? 'square' : 'circle'));
+  });
 
   if (existsSync(webRoot)) {
     await app.register(fastifyStatic, {
