@@ -26,14 +26,14 @@ export interface E2eServer {
 
 /**
  * Starts the built server (`dist/server/main.js`) on a fresh SQLite database seeded with the demo
- * data. One per test file.
+ * data (unless `env` says `DEMO_SEED: 'off'`). One per test file.
  */
 const startE2eServer = async (env: Record<string, string> = {}): Promise<E2eServer> => {
   const database: ServerDatabase = freshSqliteFile('messenger-e2e');
   let server: ServerProcess;
   try {
     server = await startServer({
-      env: { ...env, DATABASE_URL: database.url, DEMO_SEED: 'on' },
+      env: { DEMO_SEED: 'on', ...env, DATABASE_URL: database.url },
       timeoutMs: 30_000,
     });
   } catch (error) {
