@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { paths } from '../src/shared/paths.js';
 import { OMAR } from '../test-support/accounts.js';
 import { boxOf, PHONE, WIDE } from './support/browser.js';
+import { WAIT } from '../test-support/wait.js';
 import { waitForMessagesPage } from './support/messages-page.js';
 import { signInWithForm } from './support/sign-in.js';
 import { useE2eSuite } from './support/suite.js';
@@ -53,7 +54,8 @@ describe('settings menu', () => {
 
     const saved = nextSave(page);
     await online.click();
-    expect(await online.isChecked()).toBe(false);
+    // shown at once (the optimistic update lands a moment after the click)
+    await expect.poll(() => online.isChecked(), WAIT).toBe(false);
     expect(await savedShowOnline(await saved)).toBe(false);
 
     // Escape closes the menu and gives the button its focus back
