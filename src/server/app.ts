@@ -25,6 +25,8 @@ import { createSsoService } from './modules/sso/sso.service.js';
 import { createSettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { createSettingsService } from './modules/settings/settings.service.js';
+import { createOutbox, type Outbox } from './outbox/outbox.js';
+import { createOutboxWorker, type OutboxWorker } from './outbox/outbox-worker.js';
 import { createOpenApiDocument } from './openapi/openapi-document.js';
 import { openApiRoutes } from './openapi/openapi.routes.js';
 import { authPlugin } from './plugins/auth.js';
@@ -44,11 +46,15 @@ export interface BuildAppOptions {
    * route): the route-coverage test lists them, the API test harness instruments them.
    */
   onRoute?: (route: RouteOptions) => void;
+  /** False: the outbox worker does not poll (tests that drive it with `runOnce`). Default true. */
+  startOutboxWorker?: boolean;
 }
 
 export interface App {
   app: FastifyInstance;
   realtime: Realtime;
+  /** The durable outbox and this instance's worker (modules register their kinds' handlers). */
+  outbox: { outbox: Outbox; worker: OutboxWorker };
 }
 
 /** What clients need to connect; built from PUBLIC_URL only, never from the request's Host. */
@@ -126,6 +132,16 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
       app.log.warn({ err: error }, 'limits: Redis unreachable, this instance counts alone'),
   });
   app.addHook('onClose', async () => limits.close());
+  // Durable work (e-mails, webhooks; ADR 013): polling starts when the app is ready and stops
+  // before it closes (running handlers get a bounded time to finish, the database is still open).
+  const outbox = createOutbox({ db });
+  const outboxWorker = createOutboxWorker({
+    outbox,
+    pollMs: config.outbox.pollMs,
+    logger: app.log,
+  });
+  if (options.startOutboxWorker !== false) app.addHook('onReady', async () => outboxWorker.start());
+  app.addHook('preClose', async () => outboxWorker.close());
   const authService = createAuthService({
     db: db.kysely,
     repository: createAuthRepository(db.kysely),
@@ -211,5 +227,5 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
   await app.register(realtime.triggerRoutes);
   await app.register(pagesRoutes, { config, webRoot: options.webRoot ?? resolve('dist/web') });
-  return { app, realtime };
+  return { app, realtime, outbox: { outbox, worker: outboxWorker } };
 };

@@ -42,6 +42,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.string().default('warn'),
   WS_ACTIVITY_TIMEOUT: z.coerce.number().int().positive().default(120),
   WS_PONG_TIMEOUT: z.coerce.number().int().positive().default(30),
+  OUTBOX_POLL_MS: positiveInt(1000),
 });
 
 /** Fastify's `trustProxy`: off, on (every proxy), or the proxies' addresses / CIDRs. */
@@ -98,6 +99,8 @@ export interface Config {
   ssoSecret: string | undefined;
   logLevel: string;
   secureCookies: boolean;
+  /** The durable outbox's worker (ADR 013): how often it looks for due tasks. */
+  outbox: { pollMs: number };
 }
 
 /** Shortest integration key / sign-in secret accepted: a guessable secret is refused at start. */
@@ -219,5 +222,6 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     ssoSecret: toSsoSecret(env.SSO_SECRET),
     logLevel: env.LOG_LEVEL,
     secureCookies: publicUrl.startsWith('https:'),
+    outbox: { pollMs: env.OUTBOX_POLL_MS },
   };
 };

@@ -118,6 +118,28 @@ export interface SsoUsedTokensTable {
   expires_at: string;
 }
 
+/**
+ * Durable work for a worker (ADR 013). Done: `done_at` set (`last_error` null: it succeeded; set:
+ * given up after its last attempt). Claimed: `locked_by` / `locked_until` (the lease).
+ */
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  /** Unique: enqueueing the same task again is a no-op. */
+  dedupe_key: string;
+  /** JSON. */
+  payload: string;
+  /** Not before this moment (ISO UTC); moved on by a failed attempt's backoff. */
+  run_at: string;
+  /** Failed attempts so far. */
+  attempts: Generated<number>;
+  locked_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  done_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   jobs: JobsTable;
@@ -130,6 +152,7 @@ export interface Database {
   app_settings: AppSettingsTable;
   user_settings: UserSettingsTable;
   sso_used_tokens: SsoUsedTokensTable;
+  outbox: OutboxTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -137,3 +160,4 @@ export type JobRow = Selectable<JobsTable>;
 export type MessengerUserRow = Selectable<MessengerUsersTable>;
 export type ChatRow = Selectable<ChatsTable>;
 export type NewChat = Insertable<ChatsTable>;
+export type OutboxRow = Selectable<OutboxTable>;

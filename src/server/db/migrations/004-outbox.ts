@@ -1,0 +1,32 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * The durable outbox (ADR 013): work to do outside a request (e-mails, webhooks), written in the
+ * transaction that decided it and claimed by a worker in some instance under a lease.
+ * `dedupe_key` is unique: enqueueing the same task twice keeps the first.
+ */
+export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> => {
+  await db.schema
+    .createTable('outbox')
+    .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (col) =>
+      dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement(),
+    )
+    .addColumn('kind', 'text', (col) => col.notNull())
+    .addColumn('dedupe_key', 'text', (col) => col.notNull().unique())
+    .addColumn('payload', 'text', (col) => col.notNull())
+    .addColumn('run_at', 'text', (col) => col.notNull())
+    .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('locked_until', 'text')
+    .addColumn('locked_by', 'text')
+    .addColumn('last_error', 'text')
+    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('done_at', 'text')
+    .execute();
+  // Claiming reads the due, unfinished tasks in run_at order: a partial index holds only those.
+  await db.schema
+    .createIndex('outbox_due_idx')
+    .on('outbox')
+    .columns(['run_at', 'id'])
+    .where(sql.ref('done_at'), 'is', null)
+    .execute();
+};

@@ -1,0 +1,264 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Outbox, OutboxTask } from './outbox.js';
+
+export interface Backoff {
+  /** The delay after the first failure; it doubles with each further one. */
+  baseMs: number;
+  capMs: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = { baseMs: 30_000, capMs: 3_600_000 };
+
+/**
+ * How long to wait after the `attempts`-th failure: base · 2^(attempts−1), capped, with "equal
+ * jitter" (between half and all of it) so that tasks failing together do not retry together.
+ */
+export const backoffDelay = (
+  attempts: number,
+  backoff: Backoff = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): number => {
+  const exponential = Math.min(
+    backoff.capMs,
+    backoff.baseMs * 2 ** Math.min(Math.max(attempts - 1, 0), 30),
+  );
+  return Math.round(exponential / 2 + (exponential / 2) * random());
+};
+
+export interface OutboxHandlerContext {
+  task: OutboxTask;
+  /** Aborted when the handler's time is up (or the worker stops without waiting longer). */
+  signal: AbortSignal;
+}
+
+export type OutboxHandler<T> = (payload: T, context: OutboxHandlerContext) => Promise<void>;
+
+export interface OutboxHandlerOptions<T> {
+  /** Checks the stored JSON (a zod schema's `parse`); a throw counts as a failed attempt. */
+  parse?: (payload: unknown) => T;
+  backoff?: Backoff;
+  /** After this many failed attempts the task is given up (done, with its last error). */
+  maxAttempts?: number;
+  /** A handler still running after this long counts as failed; must be well under the lease. */
+  timeoutMs?: number;
+}
+
+interface Registration {
+  handler: OutboxHandler<unknown>;
+  parse: (payload: unknown) => unknown;
+  backoff: Backoff;
+  maxAttempts: number;
+  timeoutMs: number;
+}
+
+export interface OutboxLogger {
+  warn: (details: object, message: string) => void;
+  error: (details: object, message: string) => void;
+}
+
+export interface OutboxWorkerOptions {
+  outbox: Outbox;
+  /** Between polls when nothing was due. */
+  pollMs: number;
+  /** How long a claimed task stays this worker's; after it, another worker may take it. */
+  leaseMs?: number;
+  /** Handlers running at once. */
+  concurrency?: number;
+  /** How long `close` waits for running handlers. */
+  stopTimeoutMs?: number;
+  workerId?: string;
+  random?: () => number;
+  logger?: OutboxLogger;
+}
+
+export const DEFAULT_LEASE_MS = 5 * 60_000;
+export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_ATTEMPTS = 10;
+
+class HandlerTimeout extends Error {
+  constructor(ms: number) {
+    super(`handler timed out after ${ms} ms`);
+  }
+}
+
+const errorText = (error: unknown): string =>
+  error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+
+const silent: OutboxLogger = { warn: () => undefined, error: () => undefined };
+
+/**
+ * Runs the outbox's due tasks with the handler registered for their kind: claims (only kinds it
+ * has handlers for, only as many as it has free slots), runs, then completes or schedules a retry
+ * with backoff. A handler gets its parsed payload and an AbortSignal; it is given up on after its
+ * timeout, which is shorter than the lease, so no other worker takes a task that is still running
+ * here (lease renewal is not needed).
+ */
+export const createOutboxWorker = (options: OutboxWorkerOptions) => {
+  const { outbox, pollMs } = options;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const concurrency = options.concurrency ?? 10;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+  const random = options.random ?? Math.random;
+  const logger = options.logger ?? silent;
+  const workerId =
+    options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const registrations = new Map<string, Registration>();
+  const running = new Map<number, { done: Promise<void>; abort: AbortController }>();
+  let timer: NodeJS.Timeout | undefined;
+  let polling: Promise<void> | undefined;
+  let started = false;
+  let stopping = false;
+
+  const runHandler = async (
+    registration: Registration,
+    task: OutboxTask,
+    abort: AbortController,
+  ) => {
+    let timeout: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timeout = setTimeout(() => {
+        abort.abort(new HandlerTimeout(registration.timeoutMs));
+        reject(new HandlerTimeout(registration.timeoutMs));
+      }, registration.timeoutMs);
+    });
+    try {
+      const payload = registration.parse(JSON.parse(task.payload));
+      await Promise.race([registration.handler(payload, { task, signal: abort.signal }), timedOut]);
+    } finally {
+      clearTimeout(timeout);
+    }
+  };
+
+  const run = async (task: OutboxTask, abort: AbortController): Promise<void> => {
+    const registration = registrations.get(task.kind);
+    if (!registration) return; // only registered kinds are claimed
+    try {
+      await runHandler(registration, task, abort);
+    } catch (error) {
+      const attempts = task.attempts + 1;
+      const message = errorText(error);
+      try {
+        if (attempts >= registration.maxAttempts) {
+          logger.error({ task: task.id, kind: task.kind, attempts, err: error }, 'outbox: gave up');
+          await outbox.giveUp(task.id, workerId, message);
+        } else {
+          const delay = backoffDelay(attempts, registration.backoff, random);
+          logger.warn(
+            { task: task.id, kind: task.kind, attempts, err: error },
+            'outbox: will retry',
+          );
+          await outbox.fail(task.id, workerId, message, new Date(outbox.now().getTime() + delay));
+        }
+      } catch (writeError) {
+        // The lease runs out and the task is claimed again.
+        logger.error({ task: task.id, err: writeError }, 'outbox: could not record a failure');
+      }
+      return;
+    }
+    try {
+      if (!(await outbox.complete(task.id, workerId)))
+        logger.warn({ task: task.id, kind: task.kind }, 'outbox: lease lost before completion');
+    } catch (error) {
+      // Done but not marked: it runs again after the lease (at least once; ADR 013).
+      logger.error({ task: task.id, err: error }, 'outbox: could not mark a task done');
+    }
+  };
+
+  /** Claims what is due and free slots allow, starts it; resolves when those tasks are finished. */
+  const claimAndRun = async (): Promise<{ claimed: number; free: number; done: Promise<void> }> => {
+    const free = concurrency - running.size;
+    const kinds = [...registrations.keys()];
+    if (free <= 0 || kinds.length === 0) return { claimed: 0, free, done: Promise.resolve() };
+    const tasks = await outbox.claim(workerId, kinds, free, leaseMs);
+    const finished = tasks.map((task) => {
+      const abort = new AbortController();
+      const done = run(task, abort).finally(() => running.delete(task.id));
+      running.set(task.id, { done, abort });
+      return done;
+    });
+    return { claimed: tasks.length, free, done: Promise.all(finished).then(() => undefined) };
+  };
+
+  const poll = async () => {
+    timer = undefined;
+    if (stopping) return;
+    let again = false;
+    try {
+      const { claimed, free } = await claimAndRun();
+      // A full batch: more may be due, look again as soon as slots are free.
+      again = claimed > 0 && claimed === free;
+    } catch (error) {
+      logger.warn({ err: error }, 'outbox: claim failed');
+    }
+    if (!stopping) timer = setTimeout(tick, again ? 0 : pollMs);
+  };
+  const tick = () => {
+    polling = poll().finally(() => (polling = undefined));
+  };
+
+  return {
+    id: workerId,
+
+    /** Handles tasks of `kind`; register before they become due (unregistered kinds wait). */
+    register: <T>(
+      kind: string,
+      handler: OutboxHandler<T>,
+      handlerOptions: OutboxHandlerOptions<T> = {},
+    ) => {
+      if (registrations.has(kind)) throw new Error(`outbox: "${kind}" already has a handler`);
+      const timeoutMs = handlerOptions.timeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
+      if (timeoutMs * 2 > leaseMs)
+        throw new Error(
+          `outbox: "${kind}" handler timeout must be at most half the lease (${leaseMs} ms)`,
+        );
+      registrations.set(kind, {
+        handler: handler as OutboxHandler<unknown>,
+        parse: handlerOptions.parse ?? ((payload) => payload),
+        backoff: handlerOptions.backoff ?? DEFAULT_BACKOFF,
+        maxAttempts: handlerOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        timeoutMs,
+      });
+    },
+
+    /** Polls every `pollMs` until `close`. */
+    start: () => {
+      if (started || stopping) return;
+      started = true;
+      tick();
+    },
+
+    /** One poll without the timer (tests, tools): resolves when the claimed tasks are finished. */
+    runOnce: async (): Promise<number> => {
+      const { claimed, done } = await claimAndRun();
+      await done;
+      return claimed;
+    },
+
+    /** Handlers running now. */
+    get inFlight() {
+      return running.size;
+    },
+
+    /**
+     * Stops polling and waits for running handlers up to `stopTimeoutMs`; those still running are
+     * aborted and their tasks are claimed again once the lease has run out.
+     */
+    close: async () => {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await polling;
+      if (running.size === 0) return;
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all([...running.values()].map((entry) => entry.done)),
+        new Promise((resolve) => (wait = setTimeout(resolve, stopTimeoutMs))),
+      ]);
+      clearTimeout(wait);
+      for (const entry of running.values()) entry.abort.abort(new Error('outbox worker stopped'));
+    },
+  };
+};
+
+export type OutboxWorker = ReturnType<typeof createOutboxWorker>;

@@ -1,0 +1,75 @@
+import type { Executor } from '../db/database.js';
+import type { OutboxRow } from '../db/schema.js';
+import { createOutboxRepository, type NewOutboxTask } from './outbox.repository.js';
+import type { Db } from '../db/database.js';
+
+export type { NewOutboxTask } from './outbox.repository.js';
+export type OutboxTask = OutboxRow;
+
+export interface OutboxOptions {
+  db: Db;
+  /** The clock every due moment and lease is measured with (tests move it). */
+  now?: () => Date;
+}
+
+/**
+ * The durable outbox (ADR 013): `enqueue` inside the transaction that decides the work (a send's),
+ * then a worker `claim`s due tasks under a lease and `complete`s or `fail`s each one. Delivery is
+ * at least once: a task is done only when its handler succeeded and the worker still held it.
+ */
+export const createOutbox = (options: OutboxOptions) => {
+  const { db } = options;
+  const clock = options.now ?? (() => new Date());
+  const nowIso = () => clock().toISOString();
+  const repository = createOutboxRepository(db.dialect);
+
+  return {
+    now: clock,
+
+    /**
+     * Writes a task with `executor` (the database, or the caller's transaction: then it exists
+     * only if that transaction commits). False when a task with the same dedupe key exists.
+     */
+    enqueue: (executor: Executor, task: NewOutboxTask): Promise<boolean> =>
+      repository.insert(executor, task, nowIso()),
+
+    /** Leases up to `limit` due tasks of `kinds` to `workerId` for `leaseMs`, oldest due first. */
+    claim: (
+      workerId: string,
+      kinds: readonly string[],
+      limit: number,
+      leaseMs: number,
+    ): Promise<OutboxTask[]> => {
+      const now = clock();
+      const lockedUntil = new Date(now.getTime() + leaseMs).toISOString();
+      return repository.claim(
+        db.kysely,
+        { workerId, kinds, limit, lockedUntil },
+        now.toISOString(),
+      );
+    },
+
+    /** Done; false (nothing changed) when `workerId` no longer holds the task. */
+    complete: (id: number, workerId: string): Promise<boolean> =>
+      repository.complete(db.kysely, id, workerId, nowIso()),
+
+    /** One more failed attempt; the task is due again at `retryAt`. False when no longer held. */
+    fail: (id: number, workerId: string, error: string, retryAt: Date): Promise<boolean> =>
+      repository.fail(
+        db.kysely,
+        { id, workerId, error, retryAt: retryAt.toISOString(), giveUp: false },
+        nowIso(),
+      ),
+
+    /** The last attempt failed: marked done with its error, kept for inspection. */
+    giveUp: (id: number, workerId: string, error: string): Promise<boolean> => {
+      const now = nowIso();
+      return repository.fail(db.kysely, { id, workerId, error, retryAt: now, giveUp: true }, now);
+    },
+
+    find: (id: number) => repository.find(db.kysely, id),
+    findByDedupeKey: (dedupeKey: string) => repository.findByDedupeKey(db.kysely, dedupeKey),
+  };
+};
+
+export type Outbox = ReturnType<typeof createOutbox>;
