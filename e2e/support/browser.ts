@@ -111,6 +111,8 @@ export interface NewUserPageOptions {
   touch?: boolean;
   /** Let the test add inline scripts (e.g. axe-core) despite the page's Content-Security-Policy. */
   bypassCSP?: boolean;
+  /** Browser permissions granted to the page's origin (e.g. `['notifications']`). */
+  permissions?: string[];
 }
 
 /** A fresh browser context (own cookies and storage) with one watched page. */
@@ -125,6 +127,7 @@ export const newUserPage = async (
     timezoneId: options.timezoneId ?? 'UTC',
     ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
     bypassCSP: options.bypassCSP ?? false,
+    ...(options.permissions ? { permissions: options.permissions } : {}),
   });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);

@@ -5,6 +5,7 @@ import { createApiClient, signInUrl } from '../lib/api-client.js';
 import { createI18n, detectLanguage } from '../lib/i18n.js';
 import type { Services } from '../lib/services.js';
 import { createNotificationSound, unlockOnFirstGesture } from '../lib/sound.js';
+import { createSystemNotifications } from '../lib/system-notifications.js';
 import { createApi } from './create-api.js';
 import { createQueryClient } from './create-query-client.js';
 import { MessagesApp } from './messages-app.js';
@@ -46,6 +47,7 @@ const boot = async () => {
       socketIdSource = source;
     },
     sound,
+    notifications: createSystemNotifications(),
     appI18n,
     navigate: (url) => location.replace(url),
     initialSearch: location.search,

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SendMessageResponse } from '../../shared/api.js';
-import type { Job, MessengerUser } from '../../shared/models.js';
+import type { InitialDataResponse, SendMessageResponse } from '../../shared/api.js';
+import type { Chat, Job, MessengerUser } from '../../shared/models.js';
 import { LiveRegion, useAnnouncer } from '../components/live-region.js';
 import { Drawer } from '../components/drawer.js';
 import { Spinner } from '../components/spinner.js';
@@ -29,6 +29,8 @@ import { useApi } from '../lib/api.js';
 import { useServices } from '../lib/services.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
 import { useLiveUpdates } from './hooks/use-live-updates.js';
+import { useMessageNotifications } from './hooks/use-message-notifications.js';
+import { useUnreadTitle } from './hooks/use-unread-title.js';
 import {
   clearSelectionFromUrl,
   isPushedConversationEntry,
@@ -71,12 +73,6 @@ export const MessagesPage = () => {
   const auth = data?.auth;
   const jobs = useJobOptions(data?.jobs);
   const { mutate: archiveConversation } = useArchiveConversation(auth?.role);
-
-  const { liveStatus } = useLiveUpdates({ auth, selection, jobFilter, muted, announce });
-
-  useEffect(() => {
-    document.title = t('app.title');
-  }, [t]);
 
   const selectionRef = useRef(selection);
   selectionRef.current = selection;
@@ -121,6 +117,33 @@ export const MessagesPage = () => {
     },
     [select],
   );
+
+  /** A system notification was clicked: its conversation opens as if chosen in the list. */
+  const openFromNotification = useCallback(
+    (chat: Chat) => {
+      const listed = (list: InitialDataResponse | undefined) =>
+        list?.messengerUsers.find((candidate) => candidate.id === chat.messenger_user_id);
+      const item =
+        listed(dataRef.current) ??
+        listed(queryClient.getQueryData<InitialDataResponse>(conversationKeys.list('')));
+      if (item) {
+        selectFromList(item);
+        return;
+      }
+      // not in the list yet: open it by its ids (the list reload brings the row)
+      setSelection({
+        jobId: chat.job_id,
+        receiverId: chat.sender_id,
+        selectedItem: chat.messenger_user_id,
+      });
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+    },
+    [queryClient, selectFromList],
+  );
+  const notify = useMessageNotifications(openFromNotification);
+
+  const { liveStatus } = useLiveUpdates({ auth, selection, jobFilter, muted, announce, notify });
+  useUnreadTitle(data?.messengerUsers);
 
   // ?target=&tab= open a conversation once the list is there (the focus stays where it is)
   const openedFromUrl = useRef(false);

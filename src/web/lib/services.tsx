@@ -3,6 +3,7 @@ import type { MessengerConfig } from '../../shared/api.js';
 import type { AppI18n } from './i18n.js';
 import type { ConnectRealtime } from './realtime.js';
 import type { NotificationSound } from './sound.js';
+import type { SystemNotifications } from './system-notifications.js';
 
 /** What the messaging page needs besides the API calls (those come from `useApi()`). */
 export interface Services {
@@ -12,6 +13,8 @@ export interface Services {
   /** Tells the API client which socket id to send as `X-Socket-ID`. */
   setSocketIdSource: (source: (() => string | undefined) | null) => void;
   sound: NotificationSound;
+  /** System notifications (the browser's Notification API). */
+  notifications: SystemNotifications;
   appI18n: AppI18n;
   /** Leaves the page (a full navigation); tests record it. */
   navigate: (url: string) => void;

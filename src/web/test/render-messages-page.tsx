@@ -8,8 +8,10 @@ import { createQueryClient } from '../app/create-query-client.js';
 import { MessagesApp } from '../app/messages-app.js';
 import { createI18n, type Language } from '../lib/i18n.js';
 import type { Services } from '../lib/services.js';
+import type { NotificationPermissionState } from '../lib/system-notifications.js';
 import { paths } from '../../shared/paths.js';
 import { createFakeApi } from './fake-api.js';
+import { createFakeNotifications } from './fake-notifications.js';
 import { createFakeRealtime } from './fake-realtime.js';
 import { candidateScenario, type Scenario } from './fixtures.js';
 import { setSmallScreen } from './setup.js';
@@ -38,6 +40,8 @@ interface RenderOptions {
   search?: string;
   /** Start on a small screen: the list lives in the drawer, so wait for its button instead of rows. */
   smallScreen?: boolean;
+  /** The browser's notification permission at load ('default' unless told). */
+  notificationPermission?: NotificationPermissionState;
 }
 
 /** The whole page on a fake server, a fake live connection and a fake sound. */
@@ -46,6 +50,7 @@ export const renderMessagesPage = async ({
   language = 'en',
   search = '',
   smallScreen = false,
+  notificationPermission = 'default',
 }: RenderOptions = {}) => {
   if (smallScreen) setSmallScreen(true);
   const fake = createFakeApi(scenario);
@@ -53,11 +58,14 @@ export const renderMessagesPage = async ({
   const sound = { play: vi.fn(), unlock: vi.fn() };
   const appI18n = await createTestI18n(language);
   const navigate = vi.fn();
+  const notifications = createFakeNotifications();
+  notifications.state.permission = notificationPermission;
   const services: Services = {
     config: testConfig,
     connectRealtime: realtime.connect,
     setSocketIdSource: vi.fn(),
     sound,
+    notifications: notifications.service,
     appI18n,
     navigate,
     initialSearch: search,
@@ -68,7 +76,18 @@ export const renderMessagesPage = async ({
   if (smallScreen) await screen.findByTestId('open-drawer');
   else await screen.findAllByTestId('conversation-row');
   await waitFor(() => expect(realtime.listening).toBe(true));
-  return { ...view, fake, api: fake.api, realtime, sound, user, appI18n, navigate, queryClient };
+  return {
+    ...view,
+    fake,
+    api: fake.api,
+    realtime,
+    sound,
+    notifications,
+    user,
+    appI18n,
+    navigate,
+    queryClient,
+  };
 };
 
 export const conversationList = () => screen.getByTestId('conversation-list');

@@ -20,6 +20,8 @@ interface LiveUpdatesOptions {
   jobFilter: string;
   muted: boolean;
   announce: (message: string) => void;
+  /** Called with every live message (the page shows a system notification when it should). */
+  notify?: (chat: Chat, viewerId: number) => void;
 }
 
 const threadKeyOf = (selection: ConversationSelection) =>
@@ -42,14 +44,15 @@ export const useLiveUpdates = ({
   jobFilter,
   muted,
   announce,
+  notify,
 }: LiveUpdatesOptions) => {
   const api = useApi();
   const { sound } = useServices();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
-  const latest = useRef({ auth, selection, jobFilter, muted, announce, t });
+  const latest = useRef({ auth, selection, jobFilter, muted, announce, notify, t });
   useEffect(() => {
-    latest.current = { auth, selection, jobFilter, muted, announce, t };
+    latest.current = { auth, selection, jobFilter, muted, announce, notify, t };
   });
 
   const connection = useRealtimeConnection(auth?.id);
@@ -79,10 +82,12 @@ export const useLiveUpdates = ({
         jobFilter: filter,
         muted: isMuted,
         announce: say,
+        notify: showNotification,
         t: translate,
       } = latest.current;
       if (!viewer) return;
       if (chat.receiver_id === viewer.id && !isMuted) sound.play();
+      showNotification?.(chat, viewer.id);
       if (chat.sender_id !== viewer.id) {
         say(translate('chat.newMessageFrom', { name: chat.sender.name, message: chat.message }));
       }

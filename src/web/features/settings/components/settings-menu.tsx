@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserSettings } from '../../../../shared/integration.js';
 import { Spinner } from '../../../components/spinner.js';
+import { useServices } from '../../../lib/services.js';
 import { useSettings } from '../hooks/use-settings.js';
 
 interface SwitchSpec {
@@ -20,12 +21,11 @@ const SWITCHES: readonly SwitchSpec[] = [
   },
   { name: 'read_receipts', label: 'settings.readReceipts', note: 'settings.readReceiptsNote' },
   { name: 'show_online', label: 'settings.showOnline', note: 'settings.showOnlineNote' },
-  {
-    name: 'browser_notifications',
-    label: 'settings.browserNotifications',
-    note: 'settings.browserNotificationsNote',
-  },
+  { name: 'browser_notifications', label: 'settings.browserNotifications' },
 ];
+
+/** Why browser notifications stayed off after the switch was turned on. */
+type PermissionProblem = 'blocked' | 'unsupported';
 
 /**
  * The top bar's settings: a disclosure button and, under it, the viewer's switches. Each change
@@ -44,6 +44,28 @@ export const SettingsMenu = () => {
   const panelId = useId();
   const buttonId = useId();
   const idPrefix = useId();
+  const { notifications } = useServices();
+  const [permissionProblem, setPermissionProblem] = useState<PermissionProblem | null>(null);
+
+  /**
+   * Turning browser notifications on is the user gesture that asks the browser's permission (never
+   * asked on load); refused or dismissed, the switch stays off and the menu says why.
+   */
+  const change = (name: keyof UserSettings, on: boolean) => {
+    if (name !== 'browser_notifications') {
+      save({ [name]: on });
+      return;
+    }
+    setPermissionProblem(null);
+    if (!on || notifications.permission() === 'granted') {
+      save({ browser_notifications: on });
+      return;
+    }
+    void notifications.requestPermission().then((permission) => {
+      if (permission === 'granted') save({ browser_notifications: true });
+      else setPermissionProblem(permission === 'unsupported' ? 'unsupported' : 'blocked');
+    });
+  };
 
   useEffect(() => {
     if (!open) return;
@@ -115,6 +137,8 @@ export const SettingsMenu = () => {
           <ul className="settings-menu__list">
             {SWITCHES.map(({ name, label, note }) => {
               const id = `${idPrefix}-${name}`;
+              const problem = name === 'browser_notifications' ? permissionProblem : null;
+              const describedBy = note ? `${id}-note` : problem ? `${id}-problem` : undefined;
               return (
                 <li key={name} className="settings-menu__item">
                   <div className="settings-menu__row">
@@ -127,13 +151,27 @@ export const SettingsMenu = () => {
                       type="checkbox"
                       role="switch"
                       checked={settings[name]}
-                      aria-describedby={note ? `${id}-note` : undefined}
-                      onChange={(event) => save({ [name]: event.target.checked })}
+                      aria-describedby={describedBy}
+                      onChange={(event) => change(name, event.target.checked)}
                     />
                   </div>
                   {note ? (
                     <p className="settings-menu__note" id={`${id}-note`}>
                       {t(note)}
+                    </p>
+                  ) : null}
+                  {name === 'browser_notifications' ? (
+                    <p
+                      className="settings-menu__note settings-menu__note--problem"
+                      id={`${id}-problem`}
+                      role="status"
+                      data-testid="notification-permission-problem"
+                    >
+                      {problem === 'blocked'
+                        ? t('settings.browserNotificationsBlocked')
+                        : problem === 'unsupported'
+                          ? t('settings.browserNotificationsUnsupported')
+                          : null}
                     </p>
                   ) : null}
                 </li>

@@ -1,0 +1,55 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Chat } from '../../../shared/models.js';
+import { settingsKeys } from '../../features/settings/hooks/use-settings.js';
+import { useApi } from '../../lib/api.js';
+import { useServices } from '../../lib/services.js';
+import { truncateForNotification } from '../../lib/system-notifications.js';
+
+/**
+ * `notify(chat, viewerId)`: a system notification for a live message addressed to the viewer while
+ * the tab is hidden, when the browser allows it and the viewer's `browser_notifications` setting is
+ * on (fetched the first time it is needed, then the menu's copy). Clicking it focuses the tab and
+ * calls `onOpen` with the message (the page opens its conversation).
+ */
+export const useMessageNotifications = (onOpen: (chat: Chat) => void) => {
+  const { notifications } = useServices();
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { i18n } = useTranslation();
+  const onOpenRef = useRef(onOpen);
+  useEffect(() => {
+    onOpenRef.current = onOpen;
+  });
+
+  return useCallback(
+    (chat: Chat, viewerId: number) => {
+      if (chat.receiver_id !== viewerId || chat.sender_id === viewerId) return;
+      if (document.visibilityState !== 'hidden') return;
+      if (notifications.permission() !== 'granted') return;
+      queryClient
+        .fetchQuery({
+          queryKey: settingsKeys.all,
+          queryFn: async () => (await api.getSettings()).settings,
+          staleTime: Infinity,
+        })
+        .then((settings) => {
+          if (!settings.browser_notifications || document.visibilityState !== 'hidden') return;
+          const language = i18n.language;
+          notifications.show(chat.sender.name, {
+            body: truncateForNotification(chat.message),
+            tag: `conversation-${chat.messenger_user_id}`,
+            lang: language,
+            dir: i18n.dir(language) === 'rtl' ? 'rtl' : 'ltr',
+            onClick: () => {
+              window.focus();
+              onOpenRef.current(chat);
+            },
+          });
+        })
+        .catch((error: unknown) => console.error('Could not show a notification', error));
+    },
+    [api, i18n, notifications, queryClient],
+  );
+};
