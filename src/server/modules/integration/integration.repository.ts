@@ -27,11 +27,11 @@ export const createIntegrationRepository = () => ({
       .where('external_id', '=', externalId)
       .executeTakeFirst(),
 
-  /** Another user (not this external id) already holding this e-mail address. */
+  /** The user holding this e-mail address, if any (by external id: the caller compares). */
   emailTakenBy: (executor: Executor, email: string) =>
     executor
       .selectFrom('users')
-      .select(['id', 'external_id'])
+      .select('external_id')
       .where('email', '=', email)
       .executeTakeFirst(),
 

@@ -97,7 +97,7 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
               throw conflict('The role of a user who has conversations cannot change.');
           }
           // A company's picture is its logo: the list and the header show that for companies.
-          const picture = body.image_url === undefined ? undefined : body.image_url;
+          const picture = body.image_url;
           const pictureColumns =
             picture === undefined
               ? {}
@@ -205,7 +205,7 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
     async startConversation(
       body: StartConversationBody,
     ): Promise<{ created: boolean; response: StartConversationResponse }> {
-      const { company, candidate, conversationId, created } = await db
+      const { company, candidate, conversationId, jobId, created } = await db
         .transaction()
         .execute(async (trx) => {
           const companyRow = await liveUser(trx, 'company', body.company, ['company', 'owner']);
@@ -235,6 +235,7 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
             company: companyRow,
             candidate: candidateRow,
             conversationId: id,
+            jobId,
             created: inserted,
           };
         });
@@ -244,11 +245,10 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
       if (body.message) {
         const sender = body.message.from === 'company' ? asCompany : asCandidate;
         const receiver = body.message.from === 'company' ? asCandidate : asCompany;
-        const conversation = await messengerService.conversationFor(asCompany, conversationId);
         await messengerService.send(sender, {
           receiver_id: receiver.id,
           messenger_user: conversationId,
-          job_id: conversation.job_id ?? null,
+          job_id: jobId,
           message: body.message.text,
           // Repeating the call sends nothing twice: without the host's own client_id, the same
           // text from the same side in the same conversation is one message.
