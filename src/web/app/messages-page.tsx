@@ -145,6 +145,16 @@ export const MessagesPage = () => {
   const { liveStatus } = useLiveUpdates({ auth, selection, jobFilter, muted, announce, notify });
   useUnreadTitle(data?.messengerUsers);
 
+  // The open conversation is being read: a list fetched before its messages were marked seen
+  // (a catch-up racing the opening) must not bring its old unread count back.
+  const openId = selection?.selectedItem;
+  const staleUnread =
+    openId !== undefined &&
+    (data?.messengerUsers.find((item) => item.id === openId)?.is_seen_messages_count ?? 0) > 0;
+  useEffect(() => {
+    if (staleUnread && openId !== undefined) setCachedUnread(queryClient, openId, 0);
+  }, [staleUnread, openId, queryClient]);
+
   // ?target=&tab= open a conversation once the list is there (the focus stays where it is)
   const openedFromUrl = useRef(false);
   useEffect(() => {
