@@ -5,7 +5,7 @@ import Fastify, {
   type LightMyRequestResponse,
 } from 'fastify';
 import { afterEach } from 'vitest';
-import { buildApp, type BuildAppOptions } from '../src/server/app.js';
+import { buildApp, type App, type BuildAppOptions } from '../src/server/app.js';
 import { loadConfig, type Config } from '../src/server/config.js';
 import type { DialectName } from '../src/server/db/database.js';
 import { seedDemo } from '../src/server/db/seed.js';
@@ -28,6 +28,8 @@ export const APP_KEY = 'test-app-key';
 export interface TestContext {
   app: FastifyInstance;
   realtime: Realtime;
+  /** The durable outbox and this app's worker. */
+  outbox: App['outbox'];
   database: TestDatabase;
   config: Config;
   close: () => Promise<void>;
@@ -40,7 +42,7 @@ export interface TestContext {
 export const createTestApp = async (
   dialect: DialectName,
   overrides: Record<string, string | undefined> = {},
-  options: Pick<BuildAppOptions, 'webRoot' | 'onRoute'> = {},
+  options: Pick<BuildAppOptions, 'webRoot' | 'onRoute' | 'startOutboxWorker'> = {},
 ): Promise<TestContext> => {
   const database = await createTestDatabase(dialect);
   await seedDemo(database.db);
@@ -55,10 +57,13 @@ export const createTestApp = async (
   });
   // Every 2xx exchange is recorded and, when the app closes, checked against the OpenAPI document.
   const recorder = createExchangeRecorder();
-  const { app, realtime } = await buildApp({
+  const { app, realtime, outbox } = await buildApp({
     config,
     db: database.db,
     ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
+    ...(options.startOutboxWorker === undefined
+      ? {}
+      : { startOutboxWorker: options.startOutboxWorker }),
     onRoute: (route) => {
       options.onRoute?.(route);
       recorder.instrument(route);
@@ -68,6 +73,7 @@ export const createTestApp = async (
   return {
     app,
     realtime,
+    outbox,
     database,
     config,
     close: async () => {

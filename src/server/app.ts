@@ -4,7 +4,7 @@ import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { BODY_LIMIT_BYTES, paths, type MessengerConfig } from '../shared/api.js';
 import type { Config } from './config.js';
-import { broadcasterSecret } from './db/app-settings.js';
+import { broadcasterSecret, unsubscribeSecret } from './db/app-settings.js';
 import { isDemoMode, listDemoAccounts } from './db/seed.js';
 import type { Db } from './db/database.js';
 import { createLimitStore } from './lib/limit-store.js';
@@ -18,6 +18,14 @@ import { createIntegrationService } from './modules/integration/integration.serv
 import { createMessengerRepository } from './modules/messenger/messenger.repository.js';
 import { messengerRoutes } from './modules/messenger/messenger.routes.js';
 import { createMessengerService } from './modules/messenger/messenger.service.js';
+import { createMailer } from './modules/notifications/mailer.js';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import {
+  createNotificationsService,
+  type NotificationsService,
+} from './modules/notifications/notifications.service.js';
+import { createWebhookSender } from './modules/notifications/webhook-sender.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
@@ -55,6 +63,7 @@ export interface App {
   realtime: Realtime;
   /** The durable outbox and this instance's worker (modules register their kinds' handlers). */
   outbox: { outbox: Outbox; worker: OutboxWorker };
+  notifications: NotificationsService;
 }
 
 /** What clients need to connect; built from PUBLIC_URL only, never from the request's Host. */
@@ -138,6 +147,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const outboxWorker = createOutboxWorker({
     outbox,
     pollMs: config.outbox.pollMs,
+    leaseMs: config.outbox.leaseMs,
+    backoff: { baseMs: config.outbox.retryBaseMs, capMs: 3_600_000 },
     logger: app.log,
   });
   if (options.startOutboxWorker !== false) app.addHook('onReady', async () => outboxWorker.start());
@@ -149,6 +160,33 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     login: config.login,
     tokens: config.tokens,
   });
+  const settingsService = createSettingsService({
+    db: db.kysely,
+    repository: createSettingsRepository(),
+  });
+  // E-mails and webhooks for people who are not on the page (docs/notifications.md).
+  const notificationsService = createNotificationsService({
+    db,
+    repository: createNotificationsRepository(db.dialect),
+    outbox,
+    settingsService,
+    mailer: createMailer({
+      smtpUrl: config.notifications.smtpUrl,
+      from: config.notifications.mailFrom,
+      mailDir: resolve('data/mail'),
+      logger: app.log,
+    }),
+    webhook: config.webhook ? createWebhookSender(config.webhook) : undefined,
+    unsubscribeSecret: () => unsubscribeSecret(db.kysely),
+    publicUrl: config.publicUrl,
+    enabled: config.notifications.enabled,
+    emailDelayMs: config.notifications.emailDelayMs,
+    emailMinIntervalMs: config.notifications.emailMinIntervalMs,
+    leaseMs: config.outbox.leaseMs,
+    logger: app.log,
+  });
+  notificationsService.registerHandlers(outboxWorker);
+  app.addHook('onClose', async () => notificationsService.close());
   const messengerService = createMessengerService({
     db: db.kysely,
     repository: createMessengerRepository(db.kysely),
@@ -157,10 +195,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     sendRate: config.sendRate,
     onPublishError: (error) =>
       app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
-  });
-  const settingsService = createSettingsService({
-    db: db.kysely,
-    repository: createSettingsRepository(),
+    onMessageStored: notificationsService.messageStored,
   });
   const integrationService = createIntegrationService({
     db: db.kysely,
@@ -214,6 +249,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   }
   await app.register(messengerRoutes, { messengerService });
   await app.register(settingsRoutes, { settingsService });
+  await app.register(notificationsRoutes, { notificationsService });
   await app.register(openApiRoutes, {
     document: createOpenApiDocument({ publicUrl: config.publicUrl }),
   });
@@ -227,5 +263,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
   await app.register(realtime.triggerRoutes);
   await app.register(pagesRoutes, { config, webRoot: options.webRoot ?? resolve('dist/web') });
-  return { app, realtime, outbox: { outbox, worker: outboxWorker } };
+  return {
+    app,
+    realtime,
+    outbox: { outbox, worker: outboxWorker },
+    notifications: notificationsService,
+  };
 };

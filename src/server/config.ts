@@ -43,6 +43,15 @@ const envSchema = z.object({
   WS_ACTIVITY_TIMEOUT: z.coerce.number().int().positive().default(120),
   WS_PONG_TIMEOUT: z.coerce.number().int().positive().default(30),
   OUTBOX_POLL_MS: positiveInt(1000),
+  OUTBOX_LEASE_SECONDS: positiveNumber(300),
+  OUTBOX_RETRY_BASE_SECONDS: positiveNumber(30),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().min(1).default('Messages <no-reply@localhost>'),
+  NOTIFICATIONS: z.enum(['on', 'off']).default('on'),
+  NOTIFY_EMAIL_DELAY_SECONDS: z.coerce.number().min(0).default(300),
+  NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).default(900),
+  WEBHOOK_URL: z.string().optional(),
+  WEBHOOK_SECRET: z.string().optional(),
 });
 
 /** Fastify's `trustProxy`: off, on (every proxy), or the proxies' addresses / CIDRs. */
@@ -99,8 +108,23 @@ export interface Config {
   ssoSecret: string | undefined;
   logLevel: string;
   secureCookies: boolean;
-  /** The durable outbox's worker (ADR 013): how often it looks for due tasks. */
-  outbox: { pollMs: number };
+  /**
+   * The durable outbox's worker (ADR 013): how often it looks for due tasks, how long a claimed
+   * task stays one instance's, and the first retry's delay (it doubles, up to an hour).
+   */
+  outbox: { pollMs: number; leaseMs: number; retryBaseMs: number };
+  /** Reaching people who are not on the page (docs/notifications.md). */
+  notifications: {
+    /** Off: no notification e-mails and no `message.unseen` webhooks (`message.created` stays). */
+    enabled: boolean;
+    /** Unset: e-mails are written as .eml files under data/mail/ and logged. */
+    smtpUrl: URL | undefined;
+    mailFrom: string;
+    emailDelayMs: number;
+    emailMinIntervalMs: number;
+  };
+  /** Unset: no webhooks. */
+  webhook: { url: URL; secret: string } | undefined;
 }
 
 /** Shortest integration key / sign-in secret accepted: a guessable secret is refused at start. */
@@ -125,6 +149,37 @@ const toSsoSecret = (value: string | undefined): string | undefined => {
   if (Buffer.byteLength(value) < MIN_SECRET_BYTES)
     throw new Error(`SSO_SECRET must be at least ${MIN_SECRET_BYTES} bytes.`);
   return value;
+};
+
+const toSmtpUrl = (value: string | undefined): URL | undefined => {
+  if (!value) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname)
+    throw new Error('SMTP_URL must look like smtp://user:pass@host:port or smtps://…');
+  return url;
+};
+
+/** Standard Webhooks secrets are `whsec_` and the base64 of 24 to 64 random bytes. */
+const MIN_WEBHOOK_SECRET_BYTES = 24;
+
+const toWebhook = (
+  url: string | undefined,
+  secret: string | undefined,
+): Config['webhook'] | undefined => {
+  if (!url) return undefined;
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw new Error('WEBHOOK_URL must be an http(s) address.');
+  const encoded = secret?.startsWith('whsec_') ? secret.slice('whsec_'.length) : undefined;
+  if (
+    encoded === undefined ||
+    !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) ||
+    Buffer.from(encoded, 'base64').length < MIN_WEBHOOK_SECRET_BYTES
+  )
+    throw new Error(
+      `WEBHOOK_SECRET must be set with WEBHOOK_URL: "whsec_" and the base64 of at least ${MIN_WEBHOOK_SECRET_BYTES} random bytes (for example \`echo whsec_$(openssl rand -base64 32)\`).`,
+    );
+  return { url: parsed, secret: secret as string };
 };
 
 const toSeedMode = (value: string): Config['demoSeed'] => {
@@ -222,6 +277,18 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     ssoSecret: toSsoSecret(env.SSO_SECRET),
     logLevel: env.LOG_LEVEL,
     secureCookies: publicUrl.startsWith('https:'),
-    outbox: { pollMs: env.OUTBOX_POLL_MS },
+    outbox: {
+      pollMs: env.OUTBOX_POLL_MS,
+      leaseMs: env.OUTBOX_LEASE_SECONDS * 1000,
+      retryBaseMs: env.OUTBOX_RETRY_BASE_SECONDS * 1000,
+    },
+    notifications: {
+      enabled: env.NOTIFICATIONS === 'on',
+      smtpUrl: toSmtpUrl(env.SMTP_URL),
+      mailFrom: env.MAIL_FROM,
+      emailDelayMs: env.NOTIFY_EMAIL_DELAY_SECONDS * 1000,
+      emailMinIntervalMs: env.NOTIFY_EMAIL_MIN_INTERVAL_SECONDS * 1000,
+    },
+    webhook: toWebhook(env.WEBHOOK_URL || undefined, env.WEBHOOK_SECRET || undefined),
   };
 };

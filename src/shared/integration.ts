@@ -64,6 +64,9 @@ export type UserSettingsResponse = z.infer<typeof userSettingsResponseSchema>;
 /** `GET /sso?token=<JWT>&next=<same-origin path>`: a sign-in link made by the host site. */
 export const ssoQuerySchema = z.object({ token: z.string(), next: z.string().optional() });
 
+/** The signed token of an unsubscribe link (notification e-mails, RFC 8058). */
+export const unsubscribeQuerySchema = z.object({ token: z.string() });
+
 export const userParamsSchema = z.object({ externalId: externalIdSchema });
 export const jobParamsSchema = z.object({ externalId: externalIdSchema });
 export const applicationParamsSchema = z.object({

@@ -24,6 +24,7 @@ export const paths = {
   broadcastingAuth: '/broadcasting/auth',
   broadcastingUserAuth: '/broadcasting/user-auth',
   sso: '/sso',
+  unsubscribe: '/unsubscribe',
 } as const;
 
 /**

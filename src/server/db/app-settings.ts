@@ -6,6 +6,8 @@ export const SETTING = {
   pusherSecret: 'pusher_secret',
   /** Present when this database was seeded with the demo data (demo mode). */
   demo: 'demo',
+  /** The key unsubscribe links in notification e-mails are signed with. */
+  unsubscribeSecret: 'unsubscribe_secret',
 } as const;
 
 export const readSetting = async (db: Executor, name: string): Promise<string | undefined> =>
@@ -34,3 +36,7 @@ export const settingOrInsert = async (
  */
 export const broadcasterSecret = (db: Executor): Promise<string> =>
   settingOrInsert(db, SETTING.pusherSecret, randomBytes(32).toString('base64url'));
+
+/** The key of unsubscribe links: random on first use, then kept, so old e-mails' links keep working. */
+export const unsubscribeSecret = (db: Executor): Promise<string> =>
+  settingOrInsert(db, SETTING.unsubscribeSecret, randomBytes(32).toString('base64url'));

@@ -18,6 +18,7 @@ import * as initial from './migrations/001-initial.js';
 import * as hardening from './migrations/002-hardening.js';
 import * as integration from './migrations/003-integration.js';
 import * as outbox from './migrations/004-outbox.js';
+import * as notifications from './migrations/005-notifications.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -249,6 +250,7 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '002-hardening': { up: (db) => hardening.up(db) },
   '003-integration': { up: (db) => integration.up(db, dialect) },
   '004-outbox': { up: (db) => outbox.up(db, dialect) },
+  '005-notifications': { up: (db) => notifications.up(db) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

@@ -72,6 +72,8 @@ export interface ChatsTable {
   client_id: string | null;
   created_at: string;
   seen_at: string | null;
+  /** When the notification rule took this unseen message (e-mail / `message.unseen`); null: not yet. */
+  notified_at: Generated<string | null>;
 }
 
 export interface SessionsTable {
@@ -140,6 +142,12 @@ export interface OutboxTable {
   done_at: string | null;
 }
 
+/** When the notification rule last fired for a receiver (the minimum interval between e-mails). */
+export interface NotificationRecipientsTable {
+  user_id: number;
+  last_notified_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   jobs: JobsTable;
@@ -153,6 +161,7 @@ export interface Database {
   user_settings: UserSettingsTable;
   sso_used_tokens: SsoUsedTokensTable;
   outbox: OutboxTable;
+  notification_recipients: NotificationRecipientsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

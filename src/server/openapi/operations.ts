@@ -29,6 +29,7 @@ import {
   jobParamsSchema,
   setApplicationBodySchema,
   ssoQuerySchema,
+  unsubscribeQuerySchema,
   startConversationBodySchema,
   startConversationResponseSchema,
   upsertJobBodySchema,
@@ -411,6 +412,33 @@ export const operations: readonly OperationSpec[] = [
       303: redirect('Signed in: to `next` (a same-origin path) or `/messages`', 'see other'),
       401: html('The link is invalid or expired (a short page in the user’s language).'),
       ...errors(404),
+    },
+  },
+  {
+    method: 'get',
+    path: paths.unsubscribe,
+    operationId: 'showUnsubscribePage',
+    summary: 'The page an e-mail’s unsubscribe link opens: asks before turning e-mails off',
+    tag: 'settings',
+    security: security.public,
+    query: unsubscribeQuerySchema,
+    responses: {
+      200: html('A confirmation page with a button (in the user’s language).'),
+      400: html('The link is invalid.'),
+    },
+  },
+  {
+    method: 'post',
+    path: paths.unsubscribe,
+    operationId: 'unsubscribeOneClick',
+    summary:
+      'One-click unsubscribe (RFC 8058): turns the token’s user’s e-mail notifications off, without a session',
+    tag: 'settings',
+    security: security.public,
+    query: unsubscribeQuerySchema,
+    responses: {
+      200: html('E-mail notifications are off (a page in the user’s language).'),
+      400: html('The link is invalid.'),
     },
   },
 

@@ -38,8 +38,10 @@ export interface OutboxHandlerOptions<T> {
   /** Checks the stored JSON (a zod schema's `parse`); a throw counts as a failed attempt. */
   parse?: (payload: unknown) => T;
   backoff?: Backoff;
-  /** After this many failed attempts the task is given up (done, with its last error). */
+  /** After this many failed attempts the task is given up (done, with its last error)… */
   maxAttempts?: number;
+  /** …and only once it is at least this old (ms since it was enqueued): "retry for 24 hours". */
+  minRetryMs?: number;
   /** A handler still running after this long counts as failed; must be well under the lease. */
   timeoutMs?: number;
 }
@@ -49,6 +51,7 @@ interface Registration {
   parse: (payload: unknown) => unknown;
   backoff: Backoff;
   maxAttempts: number;
+  minRetryMs: number;
   timeoutMs: number;
 }
 
@@ -68,6 +71,8 @@ export interface OutboxWorkerOptions {
   /** How long `close` waits for running handlers. */
   stopTimeoutMs?: number;
   workerId?: string;
+  /** For handlers registered without a backoff of their own. */
+  backoff?: Backoff;
   random?: () => number;
   logger?: OutboxLogger;
 }
@@ -139,7 +144,8 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
       const attempts = task.attempts + 1;
       const message = errorText(error);
       try {
-        if (attempts >= registration.maxAttempts) {
+        const age = outbox.now().getTime() - Date.parse(task.created_at);
+        if (attempts >= registration.maxAttempts && age >= registration.minRetryMs) {
           logger.error({ task: task.id, kind: task.kind, attempts, err: error }, 'outbox: gave up');
           await outbox.giveUp(task.id, workerId, message);
         } else {
@@ -215,8 +221,9 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
       registrations.set(kind, {
         handler: handler as OutboxHandler<unknown>,
         parse: handlerOptions.parse ?? ((payload) => payload),
-        backoff: handlerOptions.backoff ?? DEFAULT_BACKOFF,
+        backoff: handlerOptions.backoff ?? options.backoff ?? DEFAULT_BACKOFF,
         maxAttempts: handlerOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        minRetryMs: handlerOptions.minRetryMs ?? 0,
         timeoutMs,
       });
     },

@@ -22,8 +22,10 @@ import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
+import type { Executor } from '../../db/database.js';
 import {
   CANDIDATE_SIDE,
+  type ChatRowWithSender,
   COMPANY_SIDE,
   type ConversationRow,
   type MessengerRepository,
@@ -53,6 +55,11 @@ export interface MessengerServiceOptions {
     perConversation: { burst: number; perSecond: number };
   };
   onPublishError: (error: unknown) => void;
+  /**
+   * Called inside the send's transaction with the new message (notifications enqueue their work
+   * there, so it exists exactly when the message does). A throw undoes the send.
+   */
+  onMessageStored?: (trx: Executor, chat: ChatRowWithSender) => Promise<void>;
 }
 
 export interface SendInput {
@@ -96,6 +103,7 @@ export const createMessengerService = ({
   limits,
   sendRate,
   onPublishError,
+  onMessageStored,
 }: MessengerServiceOptions) => {
   /** 0 when the viewer may send in this conversation now, else the seconds to wait. */
   const sendWait = async (viewer: AuthUser, conversationId: number): Promise<number> => {
@@ -245,6 +253,7 @@ export const createMessengerService = ({
             seen_at: null,
             sender_name: viewer.name,
           };
+          await onMessageStored?.(trx, chat);
           return { chat, created: true, conversation: { ...conversation, ...updated } };
         });
 

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { paths } from '../../../shared/paths.js';
 import type { Config } from '../../config.js';
 import { SESSION_COOKIE, setSessionCookies } from '../../plugins/auth.js';
-import { acceptedLocale, ssoRefusedPage } from './sso-page.js';
+import { acceptedLocale } from '../../lib/accepted-locale.js';
+import { ssoRefusedPage } from './sso-page.js';
 import { ssoLinkLocale, SsoRefused, type SsoService } from './sso.service.js';
 
 export interface SsoRoutesOptions {

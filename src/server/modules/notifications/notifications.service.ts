@@ -1,0 +1,294 @@
+import type { Chat } from '../../../shared/models.js';
+import type { Locale } from '../../../shared/integration.js';
+import { z } from 'zod';
+import type { Db, Executor } from '../../db/database.js';
+import type { Outbox } from '../../outbox/outbox.js';
+import type { OutboxWorker } from '../../outbox/outbox-worker.js';
+import { presentChat } from '../messenger/messenger.presenter.js';
+import type { ChatRowWithSender } from '../messenger/messenger.repository.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import type { Mailer } from './mailer.js';
+import { renderNotificationEmail } from './notification-email.js';
+import type { NotificationsRepository } from './notifications.repository.js';
+import { createUnsubscribeTokens, type UnsubscribeTokens } from './unsubscribe-token.js';
+import {
+  newWebhookId,
+  WEBHOOK_TIMEOUT_MS,
+  type WebhookEvent,
+  type WebhookSender,
+} from './webhook-sender.js';
+
+/** Outbox task kinds (ADR 013). */
+export const TASK = {
+  /** A message may have become due: apply the e-mail rule to its receiver. */
+  due: 'notify.due',
+  /** Send one notification e-mail. */
+  email: 'notify.email',
+  /** Post one event to the host's webhook. */
+  webhook: 'webhook',
+} as const;
+
+/** At most this many messages are taken in one batch; the rest wait for the next one. */
+export const MAX_BATCH_MESSAGES = 1000;
+
+/** E-mails are retried for at least a day (contract Part 2), webhooks for at least an hour. */
+const EMAIL_RETRY_MS = 24 * 3600_000;
+const EMAIL_MIN_ATTEMPTS = 10;
+const WEBHOOK_RETRY_MS = 3600_000;
+const WEBHOOK_MIN_ATTEMPTS = 8;
+
+const dueTaskSchema = z.object({ receiverId: z.number().int().positive() });
+const emailTaskSchema = z.object({
+  receiverId: z.number().int().positive(),
+  chatIds: z.array(z.number().int().positive()).min(1),
+});
+const webhookTaskSchema = z.object({
+  id: z.string().min(1),
+  type: z.enum(['message.created', 'message.unseen']),
+  timestamp: z.string(),
+  data: z.unknown(),
+});
+
+export interface NotificationsLogger {
+  warn: (details: object, message: string) => void;
+}
+
+export interface NotificationsServiceOptions {
+  db: Db;
+  repository: NotificationsRepository;
+  outbox: Outbox;
+  settingsService: SettingsService;
+  mailer: Mailer;
+  /** Undefined: no webhooks (WEBHOOK_URL unset). */
+  webhook: WebhookSender | undefined;
+  /** The unsubscribe links' key (kept in the database; read when first needed). */
+  unsubscribeSecret: () => Promise<string>;
+  publicUrl: URL;
+  /** False (NOTIFICATIONS=off): no e-mail rule at all. */
+  enabled: boolean;
+  emailDelayMs: number;
+  emailMinIntervalMs: number;
+  /** The outbox lease: handlers must finish well within it. */
+  leaseMs: number;
+  logger: NotificationsLogger;
+}
+
+/** An SMTP answer that will not change on a retry (the address does not exist, …); not a login failure. */
+const isPermanentSmtpRefusal = (error: unknown): boolean => {
+  const { responseCode, code } = error as { responseCode?: unknown; code?: unknown };
+  return (
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode < 600 &&
+    code !== 'EAUTH'
+  );
+};
+
+/**
+ * Reaching people who are not on the page (contract Part 2; docs/notifications.md): the e-mail
+ * rule, notification e-mails and webhooks. Every piece of work goes through the durable outbox,
+ * enqueued in the transaction that decided it.
+ */
+export const createNotificationsService = (options: NotificationsServiceOptions) => {
+  const { db, repository, outbox, mailer, webhook, publicUrl } = options;
+  let tokens: Promise<UnsubscribeTokens> | undefined;
+  const unsubscribeTokens = () => {
+    tokens ??= options.unsubscribeSecret().then(createUnsubscribeTokens, (error: unknown) => {
+      tokens = undefined;
+      throw error;
+    });
+    return tokens;
+  };
+
+  const enqueueWebhook = (
+    executor: Executor,
+    dedupeKey: string,
+    event: Omit<WebhookEvent, 'id'>,
+  ) =>
+    webhook
+      ? outbox.enqueue(executor, {
+          kind: TASK.webhook,
+          dedupeKey,
+          payload: { id: newWebhookId(), ...event },
+          runAt: event.timestamp,
+        })
+      : Promise.resolve(false);
+
+  /**
+   * The e-mail rule for one receiver, in one transaction that holds their notification row: the
+   * messages unseen and due (sent at least the delay ago) and not taken before become one batch,
+   * unless the last batch is more recent than the minimum interval (then it waits until then).
+   * A batch is one e-mail (when they have an address and e-mails on) and one `message.unseen`.
+   */
+  const applyEmailRule = async (receiverId: number): Promise<void> => {
+    await db.kysely.transaction().execute(async (trx) => {
+      const recipient = await repository.lockRecipient(trx, receiverId);
+      if (!recipient || recipient.erased_at !== null) return;
+      const now = outbox.now();
+      const cutoff = new Date(now.getTime() - options.emailDelayMs).toISOString();
+      const due = (await repository.dueMessages(trx, receiverId, cutoff)).slice(
+        0,
+        MAX_BATCH_MESSAGES,
+      );
+      if (due.length === 0) return;
+      const last = recipient.last_notified_at;
+      const nextAllowed = last ? Date.parse(last) + options.emailMinIntervalMs : 0;
+      if (nextAllowed > now.getTime()) {
+        // Too soon after the last batch: one task for the moment it is allowed (one per moment).
+        const runAt = new Date(nextAllowed).toISOString();
+        await outbox.enqueue(trx, {
+          kind: TASK.due,
+          dedupeKey: `${TASK.due}:${receiverId}:at:${runAt}`,
+          payload: { receiverId },
+          runAt,
+        });
+        return;
+      }
+      const nowText = now.toISOString();
+      const chatIds = due.map((chat) => chat.id);
+      const lastId = chatIds[chatIds.length - 1] as number;
+      await repository.markNotified(trx, receiverId, chatIds, nowText);
+      const emailTo = await repository.findEmailRecipient(trx, receiverId);
+      if (emailTo?.email && emailTo.email_notifications !== 0) {
+        await outbox.enqueue(trx, {
+          kind: TASK.email,
+          dedupeKey: `${TASK.email}:${receiverId}:${lastId}`,
+          payload: { receiverId, chatIds },
+          runAt: nowText,
+        });
+      }
+      await enqueueWebhook(trx, `webhook:message.unseen:${receiverId}:${lastId}`, {
+        type: 'message.unseen',
+        timestamp: nowText,
+        data: {
+          receiver_id: receiverId,
+          receiver_external_id: recipient.external_id,
+          messages: due.map((chat) => presentChat(chat)),
+        },
+      });
+    });
+  };
+
+  /** Sends one batch's e-mail, leaving out what was seen (or switched off) since it was decided. */
+  const sendEmail = async (receiverId: number, chatIds: number[]): Promise<void> => {
+    const recipient = await repository.findEmailRecipient(db.kysely, receiverId);
+    if (!recipient?.email || recipient.erased_at !== null || recipient.email_notifications === 0)
+      return;
+    const messages = await repository.unseenMessages(db.kysely, chatIds);
+    if (messages.length === 0) return;
+    const locale: Locale = recipient.locale === 'ar' ? 'ar' : 'en';
+    const token = (await unsubscribeTokens()).tokenFor(receiverId);
+    const unsubscribeUrl = new URL('/unsubscribe', publicUrl);
+    unsubscribeUrl.searchParams.set('token', token);
+    const email = renderNotificationEmail({
+      locale,
+      recipientName: recipient.name,
+      messages,
+      publicUrl,
+      unsubscribeUrl: unsubscribeUrl.toString(),
+    });
+    try {
+      await mailer.send({
+        to: recipient.email,
+        ...email,
+        messageId: `<notify.${receiverId}.${chatIds[chatIds.length - 1]}@${publicUrl.hostname}>`,
+        headers: {
+          'List-Unsubscribe': `<${unsubscribeUrl.toString()}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          'Auto-Submitted': 'auto-generated',
+          'Content-Language': locale,
+        },
+      });
+    } catch (error) {
+      if (!isPermanentSmtpRefusal(error)) throw error;
+      options.logger.warn({ err: error, receiverId }, 'mail: refused for good, not retried');
+    }
+  };
+
+  const handlerTimeout = (wanted: number) => Math.min(wanted, Math.floor(options.leaseMs / 2));
+
+  return {
+    /**
+     * Called in the send's transaction for every new message: the receiver's e-mail rule is due
+     * when the message has been unseen for the delay, and the host hears of it at once.
+     */
+    messageStored: async (trx: Executor, chat: ChatRowWithSender): Promise<void> => {
+      if (options.enabled) {
+        await outbox.enqueue(trx, {
+          kind: TASK.due,
+          dedupeKey: `${TASK.due}:chat:${chat.id}`,
+          payload: { receiverId: chat.receiver_id },
+          runAt: new Date(Date.parse(chat.created_at) + options.emailDelayMs).toISOString(),
+        });
+      }
+      const message: Chat = presentChat(chat);
+      await enqueueWebhook(trx, `webhook:message.created:${chat.id}`, {
+        type: 'message.created',
+        timestamp: chat.created_at,
+        data: { message, conversation_id: chat.messenger_user_id },
+      });
+    },
+
+    /** Gives the outbox worker this module's handlers. */
+    registerHandlers: (worker: OutboxWorker): void => {
+      worker.register<z.infer<typeof dueTaskSchema>>(
+        TASK.due,
+        ({ receiverId }) => applyEmailRule(receiverId),
+        {
+          parse: (payload) => dueTaskSchema.parse(payload),
+          timeoutMs: handlerTimeout(30_000),
+        },
+      );
+      worker.register<z.infer<typeof emailTaskSchema>>(
+        TASK.email,
+        ({ receiverId, chatIds }) => sendEmail(receiverId, chatIds),
+        {
+          parse: (payload) => emailTaskSchema.parse(payload),
+          maxAttempts: EMAIL_MIN_ATTEMPTS,
+          minRetryMs: EMAIL_RETRY_MS,
+          timeoutMs: handlerTimeout(60_000),
+        },
+      );
+      worker.register<WebhookEvent>(
+        TASK.webhook,
+        async (event, { signal }) => {
+          if (!webhook) throw new Error('webhook: WEBHOOK_URL is no longer set');
+          await webhook.deliver(event, signal);
+        },
+        {
+          parse: (payload) => webhookTaskSchema.parse(payload),
+          maxAttempts: WEBHOOK_MIN_ATTEMPTS,
+          minRetryMs: WEBHOOK_RETRY_MS,
+          timeoutMs: handlerTimeout(WEBHOOK_TIMEOUT_MS + 5_000),
+        },
+      );
+    },
+
+    /** The user an unsubscribe token belongs to, with their language; undefined: not a valid link. */
+    unsubscribeTarget: async (
+      token: string,
+    ): Promise<{ userId: number; locale: Locale } | undefined> => {
+      const userId = (await unsubscribeTokens()).userIdOf(token);
+      if (userId === undefined) return undefined;
+      const user = await repository.findUserLocale(db.kysely, userId);
+      if (!user) return undefined;
+      return { userId, locale: user.locale === 'ar' ? 'ar' : 'en' };
+    },
+
+    /** One-click unsubscribe: e-mail notifications off for the token's user. */
+    unsubscribe: async (token: string): Promise<{ locale: Locale } | undefined> => {
+      const userId = (await unsubscribeTokens()).userIdOf(token);
+      if (userId === undefined) return undefined;
+      const user = await repository.findUserLocale(db.kysely, userId);
+      if (!user) return undefined;
+      // An erased user has no settings left and gets no e-mail anyway.
+      if (user.erased_at === null)
+        await options.settingsService.updateSettings(userId, { email_notifications: false });
+      return { locale: user.locale === 'ar' ? 'ar' : 'en' };
+    },
+
+    close: () => mailer.close(),
+  };
+};
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;
