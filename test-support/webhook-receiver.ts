@@ -55,13 +55,11 @@ export class TestWebhookReceiver {
     return `http://127.0.0.1:${this.port}/hooks/messages`;
   }
 
-  /** Received events of one type, parsed. */
-  events(
-    type?: string,
-  ): { id: string; type: string; timestamp: string; data: any; status: number }[] {
+  /** Received events of one type, parsed (`data` as the test expects it to be). */
+  events<Data = Record<string, unknown>>(type?: string): ReceivedEvent<Data>[] {
     return this.received
       .map((hook) => ({
-        ...(JSON.parse(hook.body) as { type: string; timestamp: string; data: any }),
+        ...(JSON.parse(hook.body) as { type: string; timestamp: string; data: Data }),
         id: String(hook.headers['webhook-id']),
         status: hook.status,
       }))
