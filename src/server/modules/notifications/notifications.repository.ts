@@ -42,8 +42,8 @@ export const createNotificationsRepository = (dialect: DialectName) => ({
     return { ...user, last_notified_at: state.last_notified_at };
   },
 
-  /** The receiver's messages unseen and not yet taken by the rule, sent at or before `cutoff`. */
-  dueMessages: (trx: Executor, receiverId: number, cutoff: string) =>
+  /** The receiver's messages unseen and not yet taken by the rule, sent at or before `cutoff`, oldest first. */
+  dueMessages: (trx: Executor, receiverId: number, cutoff: string, limit: number) =>
     trx
       .selectFrom('chats as c')
       .innerJoin('users as s', 's.id', 'c.sender_id')
@@ -53,6 +53,7 @@ export const createNotificationsRepository = (dialect: DialectName) => ({
       .where('c.notified_at', 'is', null)
       .where('c.created_at', '<=', cutoff)
       .orderBy('c.id')
+      .limit(limit)
       .execute(),
 
   /** The rule took these messages for the receiver now. */

@@ -28,6 +28,14 @@ export const TASK = {
   webhook: 'webhook',
 } as const;
 
+/**
+ * Messages sent in a burst are e-mailed together: the rule waits for the burst's last message to
+ * be due as well, if it was sent within this window after the first (a fifth of the delay, at most
+ * a minute: 60 s with the default 300 s). No message is e-mailed before it is due.
+ */
+export const gatheringWindowMs = (emailDelayMs: number): number =>
+  Math.min(60_000, Math.floor(emailDelayMs / 5));
+
 /** At most this many messages are taken in one batch; the rest wait for the next one. */
 export const MAX_BATCH_MESSAGES = 1000;
 
@@ -91,6 +99,7 @@ const isPermanentSmtpRefusal = (error: unknown): boolean => {
  */
 export const createNotificationsService = (options: NotificationsServiceOptions) => {
   const { db, repository, outbox, mailer, webhook, publicUrl } = options;
+  const gatherMs = gatheringWindowMs(options.emailDelayMs);
   let tokens: Promise<UnsubscribeTokens> | undefined;
   const unsubscribeTokens = () => {
     tokens ??= options.unsubscribeSecret().then(createUnsubscribeTokens, (error: unknown) => {
@@ -126,24 +135,36 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       if (!recipient || recipient.erased_at !== null) return;
       const now = outbox.now();
       const cutoff = new Date(now.getTime() - options.emailDelayMs).toISOString();
-      const due = (await repository.dueMessages(trx, receiverId, cutoff)).slice(
-        0,
+      // The due messages, and those that become due within the gathering window.
+      const pending = await repository.dueMessages(
+        trx,
+        receiverId,
+        new Date(now.getTime() - options.emailDelayMs + gatherMs).toISOString(),
         MAX_BATCH_MESSAGES,
       );
-      if (due.length === 0) return;
-      const last = recipient.last_notified_at;
-      const nextAllowed = last ? Date.parse(last) + options.emailMinIntervalMs : 0;
-      if (nextAllowed > now.getTime()) {
-        // Too soon after the last batch: one task for the moment it is allowed (one per moment).
-        const runAt = new Date(nextAllowed).toISOString();
+      const due = pending.filter((chat) => chat.created_at <= cutoff);
+      const oldest = due[0];
+      if (!oldest) return;
+      const retryAt = async (moment: number) => {
+        const runAt = new Date(moment).toISOString();
         await outbox.enqueue(trx, {
           kind: TASK.due,
           dedupeKey: `${TASK.due}:${receiverId}:at:${runAt}`,
           payload: { receiverId },
           runAt,
         });
-        return;
-      }
+      };
+      const last = recipient.last_notified_at;
+      const nextAllowed = last ? Date.parse(last) + options.emailMinIntervalMs : 0;
+      // Too soon after the last batch: decide again when it is allowed (one task per moment).
+      if (nextAllowed > now.getTime()) return retryAt(nextAllowed);
+      // A burst (several messages within moments) goes out as one e-mail: wait for its last
+      // message to be due too, but never longer than the window after the first one was.
+      const burstEnd = Date.parse(oldest.created_at) + gatherMs;
+      const lastOfBurst = pending.findLast(
+        (chat) => chat.created_at > cutoff && Date.parse(chat.created_at) <= burstEnd,
+      );
+      if (lastOfBurst) return retryAt(Date.parse(lastOfBurst.created_at) + options.emailDelayMs);
       const nowText = now.toISOString();
       const chatIds = due.map((chat) => chat.id);
       const lastId = chatIds[chatIds.length - 1] as number;

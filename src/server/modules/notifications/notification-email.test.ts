@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { DELETED_USER_NAME } from '../../../shared/text.js';
+import { renderNotificationEmail, type EmailMessage } from './notification-email.js';
+import { gatheringWindowMs } from './notifications.service.js';
+import { createUnsubscribeTokens } from './unsubscribe-token.js';
+
+const publicUrl = new URL('https://jobs.example');
+let nextId = 1;
+const message = (conversation: number, sender: string, text: string): EmailMessage => ({
+  id: nextId++,
+  sender_id: conversation * 10,
+  messenger_user_id: conversation,
+  message: text,
+  created_at: '2026-11-23T09:05:00.000Z',
+  sender_name: sender,
+});
+const render = (messages: EmailMessage[], locale: 'en' | 'ar' = 'en') =>
+  renderNotificationEmail({
+    locale,
+    recipientName: 'Sara',
+    messages,
+    publicUrl,
+    unsubscribeUrl: 'https://jobs.example/unsubscribe?token=1.x',
+  });
+
+describe('notification e-mail', () => {
+  it('names the sender(s) in the subject, in English and Arabic', () => {
+    expect(render([message(1, 'Acme', 'hi')]).subject).toBe('New message from Acme');
+    expect(render([message(1, 'Acme', 'a'), message(1, 'Acme', 'b')]).subject).toBe(
+      'New messages from Acme',
+    );
+    expect(render([message(1, 'Acme', 'a'), message(2, 'Nile', 'b')]).subject).toBe(
+      'New messages from Nile and Acme',
+    );
+    expect(render([message(1, 'A', 'a'), message(2, 'B', 'b'), message(3, 'C', 'c')]).subject).toBe(
+      'New messages from C, B and 1 other',
+    );
+    expect(render([message(1, 'Acme', 'hi')], 'ar').subject).toBe('رسالة جديدة من Acme');
+  });
+
+  it('keeps a subject on one line whatever the names hold', () => {
+    expect(render([message(1, 'Evil\r\nBcc: x@y.z', 'hi')]).subject).toBe(
+      'New message from Evil Bcc: x@y.z',
+    );
+  });
+
+  it('escapes names and text in HTML, and translates an erased sender', () => {
+    const { html, text } = render(
+      [
+        message(1, '<img src=x onerror=alert(1)>', '"quoted" & <b>bold</b>'),
+        message(2, DELETED_USER_NAME, 'old message'),
+      ],
+      'ar',
+    );
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('&quot;quoted&quot; &amp; &lt;b&gt;bold&lt;/b&gt;');
+    expect(html).not.toMatch(/<img|<b>/);
+    expect(html).toContain('مستخدم محذوف');
+    expect(text).toContain('"quoted" & <b>bold</b>');
+  });
+
+  it('shows five conversations with their latest three messages, then says how many more', () => {
+    const messages = [
+      ...[1, 2, 3, 4, 5, 6, 7].map((n) => message(n, `Company ${n}`, `hello ${n}`)),
+      ...[1, 2, 3, 4, 5].map((n) => message(7, 'Company 7', `more ${n}`)),
+    ];
+    const { text } = render(messages);
+    expect(text.match(/Open the conversation/g)).toHaveLength(5);
+    expect(text).toContain('and 3 more messages in this conversation');
+    expect(text).toContain('and 2 more conversations with unread messages');
+    expect(text).toContain('https://jobs.example/messages?target=70&tab=7');
+    expect(text).not.toContain('hello 1');
+  });
+});
+
+describe('unsubscribe tokens', () => {
+  const tokens = createUnsubscribeTokens('secret-of-this-deployment');
+  it('name their user and nobody else', () => {
+    const token = tokens.tokenFor(42);
+    expect(tokens.userIdOf(token)).toBe(42);
+    expect(tokens.userIdOf(token.replace(/^42/, '43'))).toBeUndefined();
+    expect(createUnsubscribeTokens('another-secret').userIdOf(token)).toBeUndefined();
+    for (const bad of ['', '42', '42.', `0.${token.split('.')[1]}`, `${token}x`, '99999999999.x'])
+      expect(tokens.userIdOf(bad)).toBeUndefined();
+  });
+});
+
+describe('gathering window', () => {
+  it('is a fifth of the delay, at most a minute', () => {
+    expect(gatheringWindowMs(300_000)).toBe(60_000);
+    expect(gatheringWindowMs(10_000)).toBe(2_000);
+    expect(gatheringWindowMs(0)).toBe(0);
+  });
+});
