@@ -374,8 +374,6 @@ export const seedDemo = async (db: Db, now = Date.now()): Promise<boolean> => {
             client_id: null,
             created_at: at(minutesAgo),
             seen_at: seen ? at(Math.max(0, minutesAgo - 1)) : null,
-            // History, not news: the demo's unread messages are not e-mailed with the next new one.
-            notified_at: seen ? null : at(minutesAgo),
           })
           .execute();
       }
