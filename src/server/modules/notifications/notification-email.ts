@@ -190,9 +190,13 @@ export const renderNotificationEmail = (input: NotificationEmailInput): Rendered
   const texts = TEXTS[locale];
   const dir = locale === 'ar' ? 'rtl' : 'ltr';
   const align = locale === 'ar' ? 'right' : 'left';
+  // Fields one by one: `dateStyle`/`timeStyle` cannot be combined with `timeZoneName` (TypeError).
   const time = new Intl.DateTimeFormat(locale === 'ar' ? 'ar-EG' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
     timeZone: 'UTC',
     timeZoneName: 'short',
   });
