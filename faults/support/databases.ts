@@ -17,6 +17,20 @@ export interface StoredChat {
   client_id: string | null;
 }
 
+/** An outbox task as the tests look at it (ADR 013). */
+export interface StoredOutboxTask {
+  id: number;
+  kind: string;
+  dedupe_key: string;
+  payload: string;
+  run_at: string;
+  attempts: number;
+  locked_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  done_at: string | null;
+}
+
 /**
  * A fresh database for the server processes of one test file (they migrate it), with direct reads
  * and writes for the test.
@@ -28,6 +42,8 @@ export interface FaultDatabase {
   name?: string;
   /** Every chat of a conversation (or all), by id. */
   chats(conversationId?: number): Promise<StoredChat[]>;
+  /** The outbox's tasks of one kind (or all), by id. */
+  outbox(kind?: string): Promise<StoredOutboxTask[]>;
   /** Renames a user directly in the database (names are not editable through the product). */
   renameUser(email: string, name: string): Promise<void>;
   /** The conversation id of a candidate × company × job (null = no job). */
@@ -40,6 +56,8 @@ export interface FaultDatabase {
 }
 
 const CHAT_COLUMNS = 'id, messenger_user_id, sender_id, receiver_id, message, client_id';
+const OUTBOX_COLUMNS =
+  'id, kind, dedupe_key, payload, run_at, attempts, locked_until, locked_by, last_error, done_at';
 const CONVERSATION_SQL = (placeholder: (n: number) => string) =>
   `select mu.id from messenger_users mu
      join users c on c.id = mu.candidate_id
@@ -68,6 +86,16 @@ export const freshSqlite = (): FaultDatabase => {
           : (db
               .prepare(`select ${CHAT_COLUMNS} from chats where messenger_user_id = ? order by id`)
               .all(conversationId) as StoredChat[]),
+      ),
+    outbox: async (kind) =>
+      read((db) =>
+        kind === undefined
+          ? (db
+              .prepare(`select ${OUTBOX_COLUMNS} from outbox order by id`)
+              .all() as StoredOutboxTask[])
+          : (db
+              .prepare(`select ${OUTBOX_COLUMNS} from outbox where kind = ? order by id`)
+              .all(kind) as StoredOutboxTask[]),
       ),
     conversationId: async (candidate, company, jobId) =>
       read((db) => {
@@ -107,6 +135,23 @@ export const freshPostgres = async (): Promise<FaultDatabase> => {
                 [conversationId],
               );
         return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+      }),
+    outbox: (kind) =>
+      on(async (client) => {
+        const result =
+          kind === undefined
+            ? await client.query<StoredOutboxTask>(
+                `select ${OUTBOX_COLUMNS} from outbox order by id`,
+              )
+            : await client.query<StoredOutboxTask>(
+                `select ${OUTBOX_COLUMNS} from outbox where kind = $1 order by id`,
+                [kind],
+              );
+        return result.rows.map((row) => ({
+          ...row,
+          id: Number(row.id),
+          attempts: Number(row.attempts),
+        }));
       }),
     conversationId: (candidate, company, jobId) =>
       on(async (client) => {
