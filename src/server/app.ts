@@ -23,6 +23,7 @@ import { createNotificationsRepository } from './modules/notifications/notificat
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import {
   createNotificationsService,
+  emailAttemptTimeoutMs,
   type NotificationsService,
 } from './modules/notifications/notifications.service.js';
 import { createWebhookSender } from './modules/notifications/webhook-sender.js';
@@ -174,6 +175,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
       smtpUrl: config.notifications.smtpUrl,
       from: config.notifications.mailFrom,
       mailDir: resolve('data/mail'),
+      attemptTimeoutMs: emailAttemptTimeoutMs(config.outbox.leaseMs),
       logger: app.log,
     }),
     webhook: config.webhook ? createWebhookSender(config.webhook) : undefined,

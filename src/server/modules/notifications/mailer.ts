@@ -22,13 +22,26 @@ export interface MailerOptions {
   smtpUrl: URL | undefined;
   from: string;
   mailDir: string;
+  /**
+   * How long one attempt may take in all (the outbox handler's timeout): SMTP's own time limits
+   * stay within it, so an attempt the worker counted as failed is not accepted late, which would
+   * make its retry a second copy.
+   */
+  attemptTimeoutMs: number;
   logger: { warn: (details: object, message: string) => void };
 }
 
-/** How long a stalled SMTP server may hold one attempt (well under the outbox handler timeout). */
-const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+/**
+ * How long a stalled SMTP server may hold each step of one attempt: at most 10 s to connect, 10 s
+ * for the greeting, 20 s of silence, and together well under the attempt's own limit.
+ */
+export const smtpTimeouts = (attemptTimeoutMs: number) => ({
+  connectionTimeout: Math.min(10_000, Math.floor(attemptTimeoutMs / 5)),
+  greetingTimeout: Math.min(10_000, Math.floor(attemptTimeoutMs / 5)),
+  socketTimeout: Math.min(20_000, Math.floor(attemptTimeoutMs / 3)),
+});
 
-const smtpTransport = (url: URL): Transporter =>
+const smtpTransport = (url: URL, attemptTimeoutMs: number): Transporter =>
   nodemailer.createTransport({
     host: url.hostname,
     port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
@@ -44,7 +57,7 @@ const smtpTransport = (url: URL): Transporter =>
     // A few kept connections: a burst of due e-mails does not open one connection per e-mail.
     pool: true,
     maxConnections: 5,
-    ...SMTP_TIMEOUTS,
+    ...smtpTimeouts(attemptTimeoutMs),
   });
 
 /** A file name from the Message-ID: letters, digits, dots and dashes only. */
@@ -59,7 +72,7 @@ const fileNameOf = (messageId: string) =>
 export const createMailer = (options: MailerOptions): Mailer => {
   const { smtpUrl, from, mailDir, logger } = options;
   const transport: Transporter = smtpUrl
-    ? smtpTransport(smtpUrl)
+    ? smtpTransport(smtpUrl, options.attemptTimeoutMs)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
   return {

@@ -36,6 +36,13 @@ export const TASK = {
 export const gatheringWindowMs = (emailDelayMs: number): number =>
   Math.min(60_000, Math.floor(emailDelayMs / 5));
 
+/** A handler's time limit: what it needs, but at most half the outbox lease (ADR 013). */
+const handlerTimeoutMs = (wanted: number, leaseMs: number): number =>
+  Math.min(wanted, Math.floor(leaseMs / 2));
+
+/** How long one e-mail attempt may take (the mailer keeps SMTP's own limits within it). */
+export const emailAttemptTimeoutMs = (leaseMs: number): number => handlerTimeoutMs(60_000, leaseMs);
+
 /** At most this many messages are taken in one batch; the rest wait for the next one. */
 export const MAX_BATCH_MESSAGES = 1000;
 
@@ -226,8 +233,6 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
     }
   };
 
-  const handlerTimeout = (wanted: number) => Math.min(wanted, Math.floor(options.leaseMs / 2));
-
   return {
     /**
      * Called in the send's transaction for every new message: the receiver's e-mail rule is due
@@ -257,7 +262,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
         ({ receiverId }) => applyEmailRule(receiverId),
         {
           parse: (payload) => dueTaskSchema.parse(payload),
-          timeoutMs: handlerTimeout(30_000),
+          timeoutMs: handlerTimeoutMs(30_000, options.leaseMs),
         },
       );
       worker.register<z.infer<typeof emailTaskSchema>>(
@@ -267,7 +272,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           parse: (payload) => emailTaskSchema.parse(payload),
           maxAttempts: EMAIL_MIN_ATTEMPTS,
           minRetryMs: EMAIL_RETRY_MS,
-          timeoutMs: handlerTimeout(60_000),
+          timeoutMs: emailAttemptTimeoutMs(options.leaseMs),
         },
       );
       worker.register<WebhookEvent>(
@@ -280,7 +285,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           parse: (payload) => webhookTaskSchema.parse(payload),
           maxAttempts: WEBHOOK_MIN_ATTEMPTS,
           minRetryMs: WEBHOOK_RETRY_MS,
-          timeoutMs: handlerTimeout(WEBHOOK_TIMEOUT_MS + 5_000),
+          timeoutMs: handlerTimeoutMs(WEBHOOK_TIMEOUT_MS + 5_000, options.leaseMs),
         },
       );
     },
