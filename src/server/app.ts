@@ -150,6 +150,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     pollMs: config.outbox.pollMs,
     leaseMs: config.outbox.leaseMs,
     backoff: { baseMs: config.outbox.retryBaseMs, capMs: 3_600_000 },
+    retentionMs: config.outbox.retentionMs,
     logger: app.log,
   });
   if (options.startOutboxWorker !== false) app.addHook('onReady', async () => outboxWorker.start());

@@ -45,6 +45,7 @@ const envSchema = z.object({
   OUTBOX_POLL_MS: positiveInt(1000),
   OUTBOX_LEASE_SECONDS: positiveNumber(300),
   OUTBOX_RETRY_BASE_SECONDS: positiveNumber(30),
+  OUTBOX_RETENTION_DAYS: positiveNumber(14),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().min(1).default('Messages <no-reply@localhost>'),
   NOTIFICATIONS: z.enum(['on', 'off']).default('on'),
@@ -110,9 +111,10 @@ export interface Config {
   secureCookies: boolean;
   /**
    * The durable outbox's worker (ADR 013): how often it looks for due tasks, how long a claimed
-   * task stays one instance's, and the first retry's delay (it doubles, up to an hour).
+   * task stays one instance's, the first retry's delay (it doubles, up to an hour), and how long
+   * finished tasks are kept.
    */
-  outbox: { pollMs: number; leaseMs: number; retryBaseMs: number };
+  outbox: { pollMs: number; leaseMs: number; retryBaseMs: number; retentionMs: number };
   /** Reaching people who are not on the page (docs/notifications.md). */
   notifications: {
     /** Off: no notification e-mails and no `message.unseen` webhooks (`message.created` stays). */
@@ -281,6 +283,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       pollMs: env.OUTBOX_POLL_MS,
       leaseMs: env.OUTBOX_LEASE_SECONDS * 1000,
       retryBaseMs: env.OUTBOX_RETRY_BASE_SECONDS * 1000,
+      retentionMs: env.OUTBOX_RETENTION_DAYS * 24 * 3600_000,
     },
     notifications: {
       enabled: env.NOTIFICATIONS === 'on',

@@ -71,6 +71,9 @@ export interface OutboxWorkerOptions {
   /** How long `close` waits for running handlers. */
   stopTimeoutMs?: number;
   workerId?: string;
+  /** Finished tasks older than this are deleted (checked every `purgeEveryMs`). Unset: kept. */
+  retentionMs?: number;
+  purgeEveryMs?: number;
   /** For handlers registered without a backoff of their own. */
   backoff?: Backoff;
   random?: () => number;
@@ -111,6 +114,7 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
   const registrations = new Map<string, Registration>();
   const running = new Map<number, { done: Promise<void>; abort: AbortController }>();
   let timer: NodeJS.Timeout | undefined;
+  let purgeTimer: NodeJS.Timeout | undefined;
   let polling: Promise<void> | undefined;
   let started = false;
   let stopping = false;
@@ -228,11 +232,20 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
       });
     },
 
-    /** Polls every `pollMs` until `close`. */
+    /** Polls every `pollMs` (and purges old finished tasks) until `close`. */
     start: () => {
       if (started || stopping) return;
       started = true;
       tick();
+      const { retentionMs } = options;
+      if (retentionMs !== undefined) {
+        const purge = () =>
+          outbox
+            .purgeDone(retentionMs)
+            .catch((error: unknown) => logger.warn({ err: error }, 'outbox: purge failed'));
+        purgeTimer = setInterval(() => void purge(), options.purgeEveryMs ?? 3_600_000);
+        purgeTimer.unref();
+      }
     },
 
     /** One poll without the timer (tests, tools): resolves when the claimed tasks are finished. */
@@ -254,6 +267,7 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
     close: async () => {
       stopping = true;
       if (timer) clearTimeout(timer);
+      if (purgeTimer) clearInterval(purgeTimer);
       timer = undefined;
       await polling;
       if (running.size === 0) return;

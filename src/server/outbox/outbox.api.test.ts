@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test-support/dat
 import { sleep, until, within } from '../../../test-support/wait.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { createOutbox, type Outbox } from './outbox.js';
+import { createOutbox, type Outbox, type OutboxTask } from './outbox.js';
 import { backoffDelay, createOutboxWorker } from './outbox-worker.js';
 
 const dialect = inject('database');
@@ -153,6 +153,26 @@ describe(`the durable outbox (${dialect})`, () => {
     });
     advance(MINUTE);
     expect(await outbox.claim('w', [kind], 1, MINUTE)).toEqual([]);
+  });
+
+  it('deletes finished tasks once they are older than the retention, and nothing else', async () => {
+    const kind = freshKind('purge');
+    for (const key of ['done', 'given-up', 'recent', 'waiting']) await enqueue(kind, key);
+    const tasks = await outbox.claim('w', [kind], 3, MINUTE);
+    const [done, givenUp, recent] = tasks as [OutboxTask, OutboxTask, OutboxTask];
+    expect(await outbox.complete(done.id, 'w')).toBe(true);
+    expect(await outbox.giveUp(givenUp.id, 'w', 'no')).toBe(true);
+    advance(10 * MINUTE);
+    expect(await outbox.complete(recent.id, 'w')).toBe(true);
+    advance(5 * MINUTE);
+    expect(await outbox.purgeDone(12 * MINUTE, 1)).toBeGreaterThanOrEqual(2);
+    const left = await database.db.kysely
+      .selectFrom('outbox')
+      .select('dedupe_key')
+      .where('kind', '=', kind)
+      .orderBy('id')
+      .execute();
+    expect(left.map((row) => row.dedupe_key)).toEqual([`${kind}:recent`, `${kind}:waiting`]);
   });
 
   it('keeps nothing of a task enqueued in a transaction that rolled back', async () => {

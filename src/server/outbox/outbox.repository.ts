@@ -111,6 +111,23 @@ export const createOutboxRepository = (dialect: DialectName) => ({
     return Number(result.numUpdatedRows) > 0;
   },
 
+  /** Deletes up to `limit` tasks finished before `before` (done or given up); how many went. */
+  purgeDone: async (executor: Executor, before: string, limit: number): Promise<number> => {
+    const result = await executor
+      .deleteFrom('outbox')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('outbox')
+          .select('id')
+          .where('done_at', 'is not', null)
+          .where('done_at', '<', before)
+          .orderBy('done_at')
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   find: (executor: Executor, id: number) =>
     executor.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst(),
 

@@ -67,6 +67,22 @@ export const createOutbox = (options: OutboxOptions) => {
       return repository.fail(db.kysely, { id, workerId, error, retryAt: now, giveUp: true }, now);
     },
 
+    /**
+     * Deletes finished tasks (done or given up) older than `retentionMs`, in batches of `batch`,
+     * at most `maxBatches` of them; how many went. Their dedupe keys are free again, which is
+     * safe once nothing would enqueue them again (keys name a message or a moment).
+     */
+    purgeDone: async (retentionMs: number, batch = 1000, maxBatches = 20): Promise<number> => {
+      const before = new Date(clock().getTime() - retentionMs).toISOString();
+      let purged = 0;
+      for (let round = 0; round < maxBatches; round += 1) {
+        const deleted = await repository.purgeDone(db.kysely, before, batch);
+        purged += deleted;
+        if (deleted < batch) break;
+      }
+      return purged;
+    },
+
     find: (id: number) => repository.find(db.kysely, id),
     findByDedupeKey: (dedupeKey: string) => repository.findByDedupeKey(db.kysely, dedupeKey),
   };

@@ -18,6 +18,14 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .where(sql<boolean>`seen_at is null and notified_at is null`)
     .execute();
 
+  // Finished outbox tasks are deleted after a retention period, oldest first.
+  await db.schema
+    .createIndex('outbox_done_idx')
+    .on('outbox')
+    .column('done_at')
+    .where(sql<boolean>`done_at is not null`)
+    .execute();
+
   await db.schema
     .createTable('notification_recipients')
     .addColumn('user_id', 'integer', (col) =>
