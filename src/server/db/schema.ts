@@ -145,7 +145,12 @@ export interface OutboxTable {
 /** When the notification rule last fired for a receiver (the minimum interval between e-mails). */
 export interface NotificationRecipientsTable {
   user_id: number;
+  /** When the rule last took a batch for them (e-mail or not). */
   last_notified_at: string | null;
+  /** When their last notification e-mail was accepted by the SMTP server. */
+  last_emailed_at: string | null;
+  /** The outbox dedupe key of their last batch's e-mail (no new one while it is not done). */
+  last_email_key: string | null;
 }
 
 export interface Database {

@@ -71,7 +71,7 @@ export interface OutboxWorkerOptions {
   /** How long `close` waits for running handlers. */
   stopTimeoutMs?: number;
   workerId?: string;
-  /** Finished tasks older than this are deleted (checked every `purgeEveryMs`). Unset: kept. */
+  /** Finished tasks older than this are deleted (every `purgeEveryMs`, default 10 min). Unset: kept. */
   retentionMs?: number;
   purgeEveryMs?: number;
   /** For handlers registered without a backoff of their own. */
@@ -243,7 +243,7 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
           outbox
             .purgeDone(retentionMs)
             .catch((error: unknown) => logger.warn({ err: error }, 'outbox: purge failed'));
-        purgeTimer = setInterval(() => void purge(), options.purgeEveryMs ?? 3_600_000);
+        purgeTimer = setInterval(() => void purge(), options.purgeEveryMs ?? 600_000);
         purgeTimer.unref();
       }
     },

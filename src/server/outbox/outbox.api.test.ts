@@ -51,6 +51,37 @@ describe(`the durable outbox (${dialect})`, () => {
     expect(rows[0]).toMatchObject({ attempts: 0, done_at: null, locked_by: null });
   });
 
+  it('re-arms a finished task when asked to, and leaves a waiting one as it is', async () => {
+    const kind = freshKind('rearm');
+    await enqueue(kind, 'moment');
+    const [task] = await outbox.claim('w', [kind], 1, MINUTE);
+    expect(await outbox.complete(task!.id, 'w')).toBe(true);
+    const again = { kind, dedupeKey: `${kind}:moment`, payload: { again: true } };
+    expect(
+      await outbox.enqueue(database.db.kysely, { ...again, runAt: current.toISOString() }),
+    ).toBe(false);
+    expect((await outbox.find(task!.id))?.done_at).not.toBeNull();
+    expect(
+      await outbox.enqueue(
+        database.db.kysely,
+        { ...again, runAt: later(1000).toISOString() },
+        { rearm: true },
+      ),
+    ).toBe(true);
+    expect(await outbox.find(task!.id)).toMatchObject({
+      done_at: null,
+      attempts: 0,
+      run_at: later(1000).toISOString(),
+    });
+    // Waiting already: a re-arm changes nothing.
+    await outbox.enqueue(
+      database.db.kysely,
+      { ...again, runAt: later(5000).toISOString() },
+      { rearm: true },
+    );
+    expect((await outbox.find(task!.id))?.run_at).toBe(later(1000).toISOString());
+  });
+
   it('claims due tasks of the asked kinds only, oldest due first', async () => {
     const kind = freshKind('due');
     const other = freshKind('other');

@@ -19,18 +19,43 @@ const MAX_ERROR_CHARS = 2000;
  * whose lease was taken over by another changes nothing.
  */
 export const createOutboxRepository = (dialect: DialectName) => ({
-  /** Adds a task; false when one with the same dedupe key exists (done or not). */
-  insert: async (executor: Executor, task: NewOutboxTask, now: string): Promise<boolean> => {
+  /**
+   * Adds a task; false when one with the same dedupe key exists (done or not). With `rearm`, a
+   * finished task of that key is made due again instead (a pending one is left as it is).
+   */
+  insert: async (
+    executor: Executor,
+    task: NewOutboxTask,
+    now: string,
+    rearm = false,
+  ): Promise<boolean> => {
+    const payload = JSON.stringify(task.payload);
     const result = await executor
       .insertInto('outbox')
       .values({
         kind: task.kind,
         dedupe_key: task.dedupeKey,
-        payload: JSON.stringify(task.payload),
+        payload,
         run_at: task.runAt,
         created_at: now,
       })
-      .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+      .onConflict((conflict) =>
+        rearm
+          ? conflict
+              .column('dedupe_key')
+              .doUpdateSet({
+                payload,
+                run_at: task.runAt,
+                attempts: 0,
+                locked_by: null,
+                locked_until: null,
+                last_error: null,
+                created_at: now,
+                done_at: null,
+              })
+              .where('outbox.done_at', 'is not', null)
+          : conflict.column('dedupe_key').doNothing(),
+      )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   },

@@ -28,10 +28,14 @@ export const createOutbox = (options: OutboxOptions) => {
 
     /**
      * Writes a task with `executor` (the database, or the caller's transaction: then it exists
-     * only if that transaction commits). False when a task with the same dedupe key exists.
+     * only if that transaction commits). False when a task with the same dedupe key exists; with
+     * `rearm`, a finished one is made due again (for keys that name a moment, not a message).
      */
-    enqueue: (executor: Executor, task: NewOutboxTask): Promise<boolean> =>
-      repository.insert(executor, task, nowIso()),
+    enqueue: (
+      executor: Executor,
+      task: NewOutboxTask,
+      options: { rearm?: boolean } = {},
+    ): Promise<boolean> => repository.insert(executor, task, nowIso(), options.rearm ?? false),
 
     /** Leases up to `limit` due tasks of `kinds` to `workerId` for `leaseMs`, oldest due first. */
     claim: (
@@ -69,22 +73,24 @@ export const createOutbox = (options: OutboxOptions) => {
 
     /**
      * Deletes finished tasks (done or given up) older than `retentionMs`, in batches of `batch`,
-     * at most `maxBatches` of them; how many went. Their dedupe keys are free again, which is
-     * safe once nothing would enqueue them again (keys name a message or a moment).
+     * until none are left or `budgetMs` has passed; how many went. Their dedupe keys are free
+     * again, which is safe once nothing would enqueue them again (keys name a message or a moment).
      */
-    purgeDone: async (retentionMs: number, batch = 1000, maxBatches = 20): Promise<number> => {
+    purgeDone: async (retentionMs: number, batch = 1000, budgetMs = 5000): Promise<number> => {
+      const started = Date.now();
       const before = new Date(clock().getTime() - retentionMs).toISOString();
       let purged = 0;
-      for (let round = 0; round < maxBatches; round += 1) {
+      for (;;) {
         const deleted = await repository.purgeDone(db.kysely, before, batch);
         purged += deleted;
-        if (deleted < batch) break;
+        if (deleted < batch || Date.now() - started >= budgetMs) return purged;
       }
-      return purged;
     },
 
     find: (id: number) => repository.find(db.kysely, id),
-    findByDedupeKey: (dedupeKey: string) => repository.findByDedupeKey(db.kysely, dedupeKey),
+    /** With the caller's transaction when inside one (SQLite has one connection). */
+    findByDedupeKey: (dedupeKey: string, executor: Executor = db.kysely) =>
+      repository.findByDedupeKey(executor, dedupeKey),
   };
 };
 

@@ -32,5 +32,7 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
       col.primaryKey().references('users.id').onDelete('cascade'),
     )
     .addColumn('last_notified_at', 'text')
+    .addColumn('last_emailed_at', 'text')
+    .addColumn('last_email_key', 'text')
     .execute();
 };

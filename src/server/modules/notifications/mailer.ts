@@ -13,7 +13,11 @@ export interface OutgoingEmail {
 }
 
 export interface Mailer {
-  send: (email: OutgoingEmail) => Promise<void>;
+  /**
+   * Resolves once the SMTP server accepted the message. `signal` cancels the attempt (waiting in
+   * the pool's queue, or on the connection): a timed-out attempt is not accepted late.
+   */
+  send: (email: OutgoingEmail, signal?: AbortSignal) => Promise<void>;
   close: () => void;
 }
 
@@ -76,8 +80,9 @@ export const createMailer = (options: MailerOptions): Mailer => {
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
   return {
-    send: async (email) => {
+    send: async (email, signal) => {
       const info = await transport.sendMail({
+        ...(signal ? { signal } : {}),
         from,
         to: email.to,
         subject: email.subject,

@@ -394,6 +394,46 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     expect(mail.to('smtp-refuses@people.example')).toHaveLength(1);
   });
 
+  it('sends no second e-mail beside one still waiting for SMTP: one after the other, the interval apart', async () => {
+    const receiver = await candidate('smtp-backlog');
+    const sender = await company('co-backlog', 'Backlog Co');
+    const emailTasks = async () =>
+      (await outboxTasks('notify.email')).filter(
+        (task) => (JSON.parse(task.payload) as { receiverId: number }).receiverId === receiver.id,
+      );
+    mail.mode = 'refuse';
+    try {
+      await write(sender, receiver, 'written before the outage ended');
+      await until(
+        async () => (await emailTasks()).some((task) => task.attempts >= 1),
+        'the first e-mail refused once',
+      );
+      await write(sender, receiver, 'written during the outage');
+      // Its rule ran, and found the first e-mail still waiting: no second e-mail task beside it.
+      await until(
+        async () =>
+          (await outboxTasks('notify.due')).some(
+            (task) =>
+              task.dedupe_key.startsWith(`notify.due:${receiver.id}:at:`) && task.done_at === null,
+          ),
+        'the rule postponed',
+      );
+      expect(await emailTasks()).toHaveLength(1);
+    } finally {
+      mail.mode = 'accept';
+    }
+    const [first, second] = (await mail.waitFor(2, 'smtp-backlog@people.example', 25_000)) as [
+      ReceivedMail,
+      ReceivedMail,
+    ];
+    expect(first.parsed.text).toContain('written before the outage ended');
+    expect(first.parsed.text).not.toContain('written during the outage');
+    expect(second.parsed.text).toContain('written during the outage');
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(
+      MIN_INTERVAL_SECONDS * 1000 - 500,
+    );
+  });
+
   it('sends nothing for a receiver erased before the message was due', async () => {
     const gone = await candidate('erased-receiver');
     await write(await company('co-erased', 'Erased Co'), gone, 'never read');

@@ -30,16 +30,21 @@ export const createNotificationsRepository = (dialect: DialectName) => ({
     if (!user) return undefined;
     await trx
       .insertInto('notification_recipients')
-      .values({ user_id: userId, last_notified_at: null })
+      .values({
+        user_id: userId,
+        last_notified_at: null,
+        last_emailed_at: null,
+        last_email_key: null,
+      })
       .onConflict((conflict) => conflict.column('user_id').doNothing())
       .execute();
     const state = await trx
       .selectFrom('notification_recipients')
-      .select('last_notified_at')
+      .select(['last_notified_at', 'last_emailed_at', 'last_email_key'])
       .where('user_id', '=', userId)
       .$if(dialect === 'postgres', (query) => query.forUpdate())
       .executeTakeFirstOrThrow();
-    return { ...user, last_notified_at: state.last_notified_at };
+    return { ...user, ...state };
   },
 
   /** The receiver's messages unseen and not yet taken by the rule, sent at or before `cutoff`, oldest first. */
@@ -57,7 +62,13 @@ export const createNotificationsRepository = (dialect: DialectName) => ({
       .execute(),
 
   /** The rule took these messages for the receiver now. */
-  markNotified: async (trx: Executor, receiverId: number, chatIds: number[], now: string) => {
+  markNotified: async (
+    trx: Executor,
+    receiverId: number,
+    chatIds: number[],
+    now: string,
+    emailKey: string | null,
+  ) => {
     await trx
       .updateTable('chats')
       .set({ notified_at: now })
@@ -66,7 +77,16 @@ export const createNotificationsRepository = (dialect: DialectName) => ({
       .execute();
     await trx
       .updateTable('notification_recipients')
-      .set({ last_notified_at: now })
+      .set({ last_notified_at: now, ...(emailKey ? { last_email_key: emailKey } : {}) })
+      .where('user_id', '=', receiverId)
+      .execute();
+  },
+
+  /** The receiver's e-mail went out now: the minimum interval runs from here. */
+  recordEmailSent: async (executor: Executor, receiverId: number, now: string) => {
+    await executor
+      .updateTable('notification_recipients')
+      .set({ last_emailed_at: now })
       .where('user_id', '=', receiverId)
       .execute();
   },

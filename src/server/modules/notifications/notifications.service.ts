@@ -43,6 +43,12 @@ const handlerTimeoutMs = (wanted: number, leaseMs: number): number =>
 /** How long one e-mail attempt may take (the mailer keeps SMTP's own limits within it). */
 export const emailAttemptTimeoutMs = (leaseMs: number): number => handlerTimeoutMs(60_000, leaseMs);
 
+/**
+ * While a batch's e-mail waits for SMTP, the rule looks again after the minimum interval (at
+ * least this long, for deployments without one).
+ */
+const PENDING_EMAIL_RECHECK_MS = 1000;
+
 /** At most this many messages are taken in one batch; the rest wait for the next one. */
 export const MAX_BATCH_MESSAGES = 1000;
 
@@ -154,17 +160,35 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       if (!oldest) return;
       const retryAt = async (moment: number) => {
         const runAt = new Date(moment).toISOString();
-        await outbox.enqueue(trx, {
-          kind: TASK.due,
-          dedupeKey: `${TASK.due}:${receiverId}:at:${runAt}`,
-          payload: { receiverId },
-          runAt,
-        });
+        // Re-armed if a task for that moment already ran (another instance's clock was ahead).
+        await outbox.enqueue(
+          trx,
+          {
+            kind: TASK.due,
+            dedupeKey: `${TASK.due}:${receiverId}:at:${runAt}`,
+            payload: { receiverId },
+            runAt,
+          },
+          { rearm: true },
+        );
       };
-      const last = recipient.last_notified_at;
-      const nextAllowed = last ? Date.parse(last) + options.emailMinIntervalMs : 0;
+      // The interval runs from the last batch, or from when its e-mail went out if that was later.
+      const last = Math.max(
+        recipient.last_notified_at ? Date.parse(recipient.last_notified_at) : 0,
+        recipient.last_emailed_at ? Date.parse(recipient.last_emailed_at) : 0,
+      );
+      const nextAllowed = last ? last + options.emailMinIntervalMs : 0;
       // Too soon after the last batch: decide again when it is allowed (one task per moment).
       if (nextAllowed > now.getTime()) return retryAt(nextAllowed);
+      // The last batch's e-mail has not gone out yet (SMTP down): no second one beside it; look
+      // again later (e-mails are not queued up to arrive together when SMTP is back).
+      if (recipient.last_email_key) {
+        const previous = await outbox.findByDedupeKey(recipient.last_email_key, trx);
+        if (previous && previous.done_at === null)
+          return retryAt(
+            now.getTime() + Math.max(options.emailMinIntervalMs, PENDING_EMAIL_RECHECK_MS),
+          );
+      }
       // A burst (several messages within moments) goes out as one e-mail: wait for its last
       // message to be due too, but never longer than the window after the first one was.
       const burstEnd = Date.parse(oldest.created_at) + gatherMs;
@@ -175,12 +199,16 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       const nowText = now.toISOString();
       const chatIds = due.map((chat) => chat.id);
       const lastId = chatIds[chatIds.length - 1] as number;
-      await repository.markNotified(trx, receiverId, chatIds, nowText);
       const emailTo = await repository.findEmailRecipient(trx, receiverId);
-      if (emailTo?.email && emailTo.email_notifications !== 0) {
+      const emailKey =
+        emailTo?.email && emailTo.email_notifications !== 0
+          ? `${TASK.email}:${receiverId}:${lastId}`
+          : null;
+      await repository.markNotified(trx, receiverId, chatIds, nowText, emailKey);
+      if (emailKey) {
         await outbox.enqueue(trx, {
           kind: TASK.email,
-          dedupeKey: `${TASK.email}:${receiverId}:${lastId}`,
+          dedupeKey: emailKey,
           payload: { receiverId, chatIds },
           runAt: nowText,
         });
@@ -198,7 +226,11 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
   };
 
   /** Sends one batch's e-mail, leaving out what was seen (or switched off) since it was decided. */
-  const sendEmail = async (receiverId: number, chatIds: number[]): Promise<void> => {
+  const sendEmail = async (
+    receiverId: number,
+    chatIds: number[],
+    signal: AbortSignal,
+  ): Promise<void> => {
     const recipient = await repository.findEmailRecipient(db.kysely, receiverId);
     if (!recipient?.email || recipient.erased_at !== null || recipient.email_notifications === 0)
       return;
@@ -216,21 +248,31 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       unsubscribeUrl: unsubscribeUrl.toString(),
     });
     try {
-      await mailer.send({
-        to: recipient.email,
-        ...email,
-        messageId: `<notify.${receiverId}.${chatIds[chatIds.length - 1]}@${publicUrl.hostname}>`,
-        headers: {
-          'List-Unsubscribe': `<${unsubscribeUrl.toString()}>`,
-          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-          'Auto-Submitted': 'auto-generated',
-          'Content-Language': locale,
+      await mailer.send(
+        {
+          to: recipient.email,
+          ...email,
+          messageId: `<notify.${receiverId}.${chatIds[chatIds.length - 1]}@${publicUrl.hostname}>`,
+          headers: {
+            'List-Unsubscribe': `<${unsubscribeUrl.toString()}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            'Auto-Submitted': 'auto-generated',
+            'Content-Language': locale,
+          },
         },
-      });
+        signal,
+      );
     } catch (error) {
       if (!isPermanentSmtpRefusal(error)) throw error;
       options.logger.warn({ err: error, receiverId }, 'mail: refused for good, not retried');
+      return;
     }
+    // Sent: a failure to note it must not send it again (the interval then runs from the batch).
+    await repository
+      .recordEmailSent(db.kysely, receiverId, outbox.now().toISOString())
+      .catch((error: unknown) =>
+        options.logger.warn({ err: error, receiverId }, 'mail: sent, but not noted'),
+      );
   };
 
   return {
@@ -267,7 +309,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       );
       worker.register<z.infer<typeof emailTaskSchema>>(
         TASK.email,
-        ({ receiverId, chatIds }) => sendEmail(receiverId, chatIds),
+        ({ receiverId, chatIds }, { signal }) => sendEmail(receiverId, chatIds, signal),
         {
           parse: (payload) => emailTaskSchema.parse(payload),
           maxAttempts: EMAIL_MIN_ATTEMPTS,
