@@ -190,9 +190,14 @@ export const renderNotificationEmail = (input: NotificationEmailInput): Rendered
   const texts = TEXTS[locale];
   const dir = locale === 'ar' ? 'rtl' : 'ltr';
   const align = locale === 'ar' ? 'right' : 'left';
+  // Explicit fields, not dateStyle/timeStyle: those cannot be combined with timeZoneName before
+  // V8 12 (Node 20 throws "Can't set option timeZoneName when dateStyle is used").
   const time = new Intl.DateTimeFormat(locale === 'ar' ? 'ar-EG' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
     timeZone: 'UTC',
     timeZoneName: 'short',
   });
