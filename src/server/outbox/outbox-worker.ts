@@ -114,6 +114,11 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
   let polling: Promise<void> | undefined;
   let started = false;
   let stopping = false;
+  /** The last poll filled every free slot: more may be due, so freed slots are refilled at once. */
+  let backlog = false;
+  const refillAt = Math.ceil(concurrency / 2);
+  /** A slot was freed while a poll was running: poll again as soon as it ends. */
+  let refillAfterPoll = false;
 
   const runHandler = async (
     registration: Registration,
@@ -179,7 +184,11 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
     const tasks = await outbox.claim(workerId, kinds, free, leaseMs);
     const finished = tasks.map((task) => {
       const abort = new AbortController();
-      const done = run(task, abort).finally(() => running.delete(task.id));
+      const done = run(task, abort).finally(() => {
+        running.delete(task.id);
+        // Refill once half the slots are free: one claim for several tasks, not one per task.
+        if (backlog && concurrency - running.size >= refillAt) refill();
+      });
       running.set(task.id, { done, abort });
       return done;
     });
@@ -189,18 +198,32 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
   const poll = async () => {
     timer = undefined;
     if (stopping) return;
-    let again = false;
+    refillAfterPoll = false;
     try {
       const { claimed, free } = await claimAndRun();
-      // A full batch: more may be due, look again as soon as slots are free.
-      again = claimed > 0 && claimed === free;
+      // A full batch: more may be due; each slot is claimed again as soon as it is free (refill),
+      // rather than after pollMs (one batch per poll would cap the rate at `concurrency` per pollMs).
+      backlog = claimed > 0 && claimed === free;
     } catch (error) {
+      backlog = false;
       logger.warn({ err: error }, 'outbox: claim failed');
     }
-    if (!stopping) timer = setTimeout(tick, again ? 0 : pollMs);
+    if (stopping) return;
+    const soon = backlog && (refillAfterPoll || concurrency - running.size >= refillAt);
+    timer = setTimeout(tick, soon ? 0 : pollMs);
   };
   const tick = () => {
     polling = poll().finally(() => (polling = undefined));
+  };
+  /** A slot was freed during a backlog: claim for it now instead of waiting for the next poll. */
+  const refill = () => {
+    if (!started || stopping) return;
+    if (polling) {
+      refillAfterPoll = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    tick();
   };
 
   return {
