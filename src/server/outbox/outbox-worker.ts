@@ -80,6 +80,8 @@ export interface OutboxWorkerOptions {
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_ATTEMPTS = 10;
+/** The shortest wait between polls when a task comes due sooner than pollMs. */
+export const MIN_POLL_GAP_MS = 25;
 
 class HandlerTimeout extends Error {
   constructor(ms: number) {
@@ -210,7 +212,23 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
     }
     if (stopping) return;
     const soon = backlog && (refillAfterPoll || concurrency - running.size >= refillAt);
-    timer = setTimeout(tick, soon ? 0 : pollMs);
+    const wait = soon ? 0 : await nextPollIn();
+    if (!stopping) timer = setTimeout(tick, wait);
+  };
+  /**
+   * Without a backlog: until the next task is due if that is sooner than pollMs (at least
+   * MIN_POLL_GAP_MS), so tasks coming due under load are taken a few at a time as they come due
+   * rather than all at once every pollMs (a burst that held up the instance's requests).
+   */
+  const nextPollIn = async (): Promise<number> => {
+    try {
+      const next = await outbox.nextRunAt([...registrations.keys()]);
+      if (!next) return pollMs;
+      const wait = next.getTime() - outbox.now().getTime();
+      return Math.min(pollMs, Math.max(MIN_POLL_GAP_MS, wait));
+    } catch {
+      return pollMs;
+    }
   };
   const tick = () => {
     polling = poll().finally(() => (polling = undefined));
