@@ -81,7 +81,7 @@ export const DEFAULT_LEASE_MS = 5 * 60_000;
 export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_ATTEMPTS = 10;
 /** The shortest wait between polls when a task comes due sooner than pollMs. */
-export const MIN_POLL_GAP_MS = 25;
+export const MIN_POLL_GAP_MS = 100;
 
 class HandlerTimeout extends Error {
   constructor(ms: number) {
