@@ -10,6 +10,7 @@ import { runScenario } from './lib/runner.js';
 import type { Scenario, ScenarioResult } from './lib/types.js';
 import { connections } from './scenarios/connections.js';
 import { dataScale } from './scenarios/data-scale.js';
+import { notifications } from './scenarios/notifications.js';
 import { pageWeight } from './scenarios/page-weight.js';
 import { sendThroughput } from './scenarios/send-throughput.js';
 import { sendToDeliver } from './scenarios/send-to-deliver.js';
@@ -42,6 +43,7 @@ describe('benchmarks at tiny size', () => {
       'connections',
       'data-scale',
       'page-weight',
+      'notifications',
     ]);
   });
 
@@ -117,6 +119,22 @@ describe('benchmarks at tiny size', () => {
     if (c.browser === 'ran') {
       expect(c.browserRowsShown).toBeGreaterThan(0);
       expect(c.scrollFrames).toBeGreaterThan(0);
+    }
+  });
+
+  it('notifications: every due e-mail handed to SMTP once, on SQLite and PostgreSQL', async () => {
+    const result = await run(notifications);
+    expectCompleted(result);
+    const c = result.checks;
+    for (const dialect of ['sqlite', 'postgres']) {
+      expect(c[`${dialect}FailedSends`]).toBe(0);
+      expect(c[`${dialect}SentOn`]).toBe(c[`${dialect}EmailsExpected`]);
+      expect(c[`${dialect}SentOff`]).toBe(c[`${dialect}EmailsExpected`]);
+      expect(c[`${dialect}EmailsReceived`]).toBe(c[`${dialect}EmailsExpected`]);
+      expect(c[`${dialect}EmailsDuplicated`]).toBe(0);
+      expect(c[`${dialect}EmailsUnknown`]).toBe(0);
+      expect(c[`${dialect}AllArrived`]).toBe(true);
+      expect(c[`${dialect}PendingTasks`]).toBe(0);
     }
   });
 

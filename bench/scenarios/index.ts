@@ -1,6 +1,7 @@
 import type { Scenario } from '../lib/types.js';
 import { connections } from './connections.js';
 import { dataScale } from './data-scale.js';
+import { notifications } from './notifications.js';
 import { pageWeight } from './page-weight.js';
 import { sendThroughput } from './send-throughput.js';
 import { sendToDeliver } from './send-to-deliver.js';
@@ -14,6 +15,7 @@ export const SCENARIOS: Scenario[] = [
   connections,
   dataScale,
   pageWeight,
+  notifications,
 ];
 
 export const scenarioNames = (): string[] => SCENARIOS.map((scenario) => scenario.name);

@@ -83,6 +83,8 @@ export interface OutboxWorkerOptions {
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_ATTEMPTS = 10;
+/** The shortest wait between polls when a task comes due sooner than pollMs. */
+export const MIN_POLL_GAP_MS = 100;
 
 class HandlerTimeout extends Error {
   constructor(ms: number) {
@@ -118,6 +120,11 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
   let polling: Promise<void> | undefined;
   let started = false;
   let stopping = false;
+  /** The last poll filled every free slot: more may be due, so freed slots are refilled at once. */
+  let backlog = false;
+  const refillAt = Math.ceil(concurrency / 2);
+  /** A slot was freed while a poll was running: poll again as soon as it ends. */
+  let refillAfterPoll = false;
 
   const runHandler = async (
     registration: Registration,
@@ -183,7 +190,11 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
     const tasks = await outbox.claim(workerId, kinds, free, leaseMs);
     const finished = tasks.map((task) => {
       const abort = new AbortController();
-      const done = run(task, abort).finally(() => running.delete(task.id));
+      const done = run(task, abort).finally(() => {
+        running.delete(task.id);
+        // Refill once half the slots are free: one claim for several tasks, not one per task.
+        if (backlog && concurrency - running.size >= refillAt) refill();
+      });
       running.set(task.id, { done, abort });
       return done;
     });
@@ -193,18 +204,48 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
   const poll = async () => {
     timer = undefined;
     if (stopping) return;
-    let again = false;
+    refillAfterPoll = false;
     try {
       const { claimed, free } = await claimAndRun();
-      // A full batch: more may be due, look again as soon as slots are free.
-      again = claimed > 0 && claimed === free;
+      // A full batch: more may be due; each slot is claimed again as soon as it is free (refill),
+      // rather than after pollMs (one batch per poll would cap the rate at `concurrency` per pollMs).
+      backlog = claimed > 0 && claimed === free;
     } catch (error) {
+      backlog = false;
       logger.warn({ err: error }, 'outbox: claim failed');
     }
-    if (!stopping) timer = setTimeout(tick, again ? 0 : pollMs);
+    if (stopping) return;
+    const soon = backlog && (refillAfterPoll || concurrency - running.size >= refillAt);
+    const wait = soon ? 0 : await nextPollIn();
+    if (!stopping) timer = setTimeout(tick, wait);
+  };
+  /**
+   * Without a backlog: until the next task is due if that is sooner than pollMs (at least
+   * MIN_POLL_GAP_MS), so tasks coming due under load are taken a few at a time as they come due
+   * rather than all at once every pollMs (a burst that held up the instance's requests).
+   */
+  const nextPollIn = async (): Promise<number> => {
+    try {
+      const next = await outbox.nextRunAt([...registrations.keys()]);
+      if (!next) return pollMs;
+      const wait = next.getTime() - outbox.now().getTime();
+      return Math.min(pollMs, Math.max(MIN_POLL_GAP_MS, wait));
+    } catch {
+      return pollMs;
+    }
   };
   const tick = () => {
     polling = poll().finally(() => (polling = undefined));
+  };
+  /** A slot was freed during a backlog: claim for it now instead of waiting for the next poll. */
+  const refill = () => {
+    if (!started || stopping) return;
+    if (polling) {
+      refillAfterPoll = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    tick();
   };
 
   return {

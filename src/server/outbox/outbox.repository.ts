@@ -99,6 +99,31 @@ export const createOutboxRepository = (dialect: DialectName) => ({
     );
   },
 
+  /**
+   * The earliest `run_at` among tasks of these kinds that are not done and not leased now (a
+   * claim would take them once due); undefined when there are none. Served by the partial index
+   * on (run_at, id) of tasks not done.
+   */
+  nextRunAt: async (
+    executor: Executor,
+    kinds: readonly string[],
+    now: string,
+  ): Promise<string | undefined> => {
+    if (kinds.length === 0) return undefined;
+    const row = await executor
+      .selectFrom('outbox')
+      .select('run_at')
+      .where('done_at', 'is', null)
+      .where((inner) =>
+        inner.or([inner('locked_until', 'is', null), inner('locked_until', '<', now)]),
+      )
+      .where('kind', 'in', kinds)
+      .orderBy('run_at')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.run_at;
+  },
+
   /** Marks a claimed task done; false when this worker no longer holds it. */
   complete: async (executor: Executor, id: number, workerId: string, now: string) => {
     const result = await executor

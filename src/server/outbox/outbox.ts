@@ -53,6 +53,12 @@ export const createOutbox = (options: OutboxOptions) => {
       );
     },
 
+    /** When the next task of `kinds` that nobody holds is due (undefined: none waiting). */
+    nextRunAt: async (kinds: readonly string[]): Promise<Date | undefined> => {
+      const next = await repository.nextRunAt(db.kysely, kinds, nowIso());
+      return next === undefined ? undefined : new Date(next);
+    },
+
     /** Done; false (nothing changed) when `workerId` no longer holds the task. */
     complete: (id: number, workerId: string): Promise<boolean> =>
       repository.complete(db.kysely, id, workerId, nowIso()),
