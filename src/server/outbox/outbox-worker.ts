@@ -44,6 +44,11 @@ export interface OutboxHandlerOptions<T> {
   minRetryMs?: number;
   /** A handler still running after this long counts as failed; must be well under the lease. */
   timeoutMs?: number;
+  /**
+   * At most this many of this kind run at once (default: all of the worker's slots), so a kind
+   * whose handlers hang (a webhook receiver that does not answer) cannot hold every slot.
+   */
+  concurrency?: number;
 }
 
 interface Registration {
@@ -53,6 +58,7 @@ interface Registration {
   maxAttempts: number;
   minRetryMs: number;
   timeoutMs: number;
+  concurrency: number;
 }
 
 export interface OutboxLogger {
@@ -114,7 +120,7 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
   const workerId =
     options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const registrations = new Map<string, Registration>();
-  const running = new Map<number, { done: Promise<void>; abort: AbortController }>();
+  const running = new Map<number, { kind: string; done: Promise<void>; abort: AbortController }>();
   let timer: NodeJS.Timeout | undefined;
   let purgeTimer: NodeJS.Timeout | undefined;
   let polling: Promise<void> | undefined;
@@ -182,23 +188,46 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
     }
   };
 
-  /** Claims what is due and free slots allow, starts it; resolves when those tasks are finished. */
-  const claimAndRun = async (): Promise<{ claimed: number; free: number; done: Promise<void> }> => {
-    const free = concurrency - running.size;
-    const kinds = [...registrations.keys()];
-    if (free <= 0 || kinds.length === 0) return { claimed: 0, free, done: Promise.resolve() };
-    const tasks = await outbox.claim(workerId, kinds, free, leaseMs);
-    const finished = tasks.map((task) => {
-      const abort = new AbortController();
-      const done = run(task, abort).finally(() => {
-        running.delete(task.id);
-        // Refill once half the slots are free: one claim for several tasks, not one per task.
-        if (backlog && concurrency - running.size >= refillAt) refill();
-      });
-      running.set(task.id, { done, abort });
-      return done;
-    });
-    return { claimed: tasks.length, free, done: Promise.all(finished).then(() => undefined) };
+  /**
+   * Claims what is due and free slots allow, starts it; `full`: a claim got all it asked for, so
+   * more may be due. Kinds without a concurrency of their own share one claim; a kind with one is
+   * claimed alone, within what it has left.
+   */
+  const claimAndRun = async (): Promise<{
+    claimed: number;
+    full: boolean;
+    done: Promise<void>;
+  }> => {
+    const started: Promise<void>[] = [];
+    let full = false;
+    const claimFor = async (kinds: string[], limit: number) => {
+      if (limit <= 0 || kinds.length === 0) return;
+      const tasks = await outbox.claim(workerId, kinds, limit, leaseMs);
+      if (tasks.length === limit) full = true;
+      for (const task of tasks) {
+        const abort = new AbortController();
+        const done = run(task, abort).finally(() => {
+          running.delete(task.id);
+          // Refill once half the slots are free: one claim for several tasks, not one per task.
+          if (backlog && concurrency - running.size >= refillAt) refill();
+        });
+        running.set(task.id, { kind: task.kind, done, abort });
+        started.push(done);
+      }
+    };
+    const shared: string[] = [];
+    const limited: [string, number][] = [];
+    for (const [kind, registration] of registrations) {
+      if (registration.concurrency >= concurrency) shared.push(kind);
+      else limited.push([kind, registration.concurrency]);
+    }
+    await claimFor(shared, concurrency - running.size);
+    for (const [kind, limit] of limited) {
+      let runningOfKind = 0;
+      for (const entry of running.values()) if (entry.kind === kind) runningOfKind += 1;
+      await claimFor([kind], Math.min(concurrency - running.size, limit - runningOfKind));
+    }
+    return { claimed: started.length, full, done: Promise.all(started).then(() => undefined) };
   };
 
   const poll = async () => {
@@ -206,10 +235,10 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
     if (stopping) return;
     refillAfterPoll = false;
     try {
-      const { claimed, free } = await claimAndRun();
+      const { full } = await claimAndRun();
       // A full batch: more may be due; each slot is claimed again as soon as it is free (refill),
       // rather than after pollMs (one batch per poll would cap the rate at `concurrency` per pollMs).
-      backlog = claimed > 0 && claimed === free;
+      backlog = full;
     } catch (error) {
       backlog = false;
       logger.warn({ err: error }, 'outbox: claim failed');
@@ -269,6 +298,7 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
         backoff: handlerOptions.backoff ?? options.backoff ?? DEFAULT_BACKOFF,
         maxAttempts: handlerOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         minRetryMs: handlerOptions.minRetryMs ?? 0,
+        concurrency: Math.min(handlerOptions.concurrency ?? concurrency, concurrency),
         timeoutMs,
       });
     },

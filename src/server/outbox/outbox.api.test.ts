@@ -266,6 +266,37 @@ describe(`the durable outbox (${dialect})`, () => {
       expect(seen).toHaveLength(1);
     });
 
+    it('runs no more of a kind at once than its own concurrency: the other kinds keep their slots', async () => {
+      const slow = freshKind('slow');
+      const quick = freshKind('quick');
+      const worker = newWorker();
+      const release: (() => void)[] = [];
+      const started: string[] = [];
+      worker.register(
+        slow,
+        () =>
+          new Promise<void>((resolve) => {
+            started.push(slow);
+            release.push(resolve);
+          }),
+        { timeoutMs: 1000, concurrency: 2 },
+      );
+      worker.register(quick, async () => void started.push(quick), { timeoutMs: 1000 });
+      for (const key of ['1', '2', '3', '4', '5']) await enqueue(slow, key);
+      for (const key of ['1', '2', '3']) await enqueue(quick, key);
+      const run = worker.runOnce();
+      await until(() => started.length === 5, 'five handlers started');
+      expect(started.filter((kind) => kind === slow)).toHaveLength(2);
+      expect(started.filter((kind) => kind === quick)).toHaveLength(3);
+      for (const resolve of release) resolve();
+      expect(await run).toBe(5);
+      // The rest of the slow kind, two at a time.
+      const next = worker.runOnce();
+      await until(() => release.length === 4, 'two more of the slow kind started');
+      for (const resolve of release.slice(2)) resolve();
+      expect(await next).toBe(2);
+    });
+
     it('retries a throwing handler after its backoff, then gives up after the last attempt', async () => {
       const kind = freshKind('flaky');
       const worker = newWorker();

@@ -57,6 +57,8 @@ const EMAIL_RETRY_MS = 24 * 3600_000;
 const EMAIL_MIN_ATTEMPTS = 10;
 const WEBHOOK_RETRY_MS = 3600_000;
 const WEBHOOK_MIN_ATTEMPTS = 8;
+/** Webhook deliveries running at once per instance (of the worker's 10 slots). */
+const WEBHOOK_CONCURRENCY = 5;
 
 const dueTaskSchema = z.object({ receiverId: z.number().int().positive() });
 const emailTaskSchema = z.object({
@@ -317,17 +319,18 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           timeoutMs: emailAttemptTimeoutMs(options.leaseMs),
         },
       );
+      // Without WEBHOOK_URL, webhook tasks left from an earlier configuration wait for it.
+      if (!webhook) return;
       worker.register<WebhookEvent>(
         TASK.webhook,
-        async (event, { signal }) => {
-          if (!webhook) throw new Error('webhook: WEBHOOK_URL is no longer set');
-          await webhook.deliver(event, signal);
-        },
+        (event, { signal }) => webhook.deliver(event, signal),
         {
           parse: (payload) => webhookTaskSchema.parse(payload),
           maxAttempts: WEBHOOK_MIN_ATTEMPTS,
           minRetryMs: WEBHOOK_RETRY_MS,
           timeoutMs: handlerTimeoutMs(WEBHOOK_TIMEOUT_MS + 5_000, options.leaseMs),
+          // A receiver that does not answer holds at most half the slots: e-mails keep going.
+          concurrency: WEBHOOK_CONCURRENCY,
         },
       );
     },
