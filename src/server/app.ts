@@ -151,6 +151,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     leaseMs: config.outbox.leaseMs,
     backoff: { baseMs: config.outbox.retryBaseMs, capMs: 3_600_000 },
     retentionMs: config.outbox.retentionMs,
+    concurrency: config.outbox.concurrency,
     logger: app.log,
   });
   if (options.startOutboxWorker !== false) app.addHook('onReady', async () => outboxWorker.start());

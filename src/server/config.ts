@@ -46,6 +46,7 @@ const envSchema = z.object({
   OUTBOX_LEASE_SECONDS: positiveNumber(300),
   OUTBOX_RETRY_BASE_SECONDS: positiveNumber(30),
   OUTBOX_RETENTION_DAYS: positiveNumber(14),
+  OUTBOX_CONCURRENCY: positiveInt(10),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().min(1).default('Messages <no-reply@localhost>'),
   NOTIFICATIONS: z.enum(['on', 'off']).default('on'),
@@ -114,7 +115,14 @@ export interface Config {
    * task stays one instance's, the first retry's delay (it doubles, up to an hour), and how long
    * finished tasks are kept.
    */
-  outbox: { pollMs: number; leaseMs: number; retryBaseMs: number; retentionMs: number };
+  outbox: {
+    pollMs: number;
+    leaseMs: number;
+    retryBaseMs: number;
+    retentionMs: number;
+    /** Tasks one instance runs at once. */
+    concurrency: number;
+  };
   /** Reaching people who are not on the page (docs/notifications.md). */
   notifications: {
     /** Off: no notification e-mails and no `message.unseen` webhooks (`message.created` stays). */
@@ -284,6 +292,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       leaseMs: env.OUTBOX_LEASE_SECONDS * 1000,
       retryBaseMs: env.OUTBOX_RETRY_BASE_SECONDS * 1000,
       retentionMs: env.OUTBOX_RETENTION_DAYS * 24 * 3600_000,
+      concurrency: env.OUTBOX_CONCURRENCY,
     },
     notifications: {
       enabled: env.NOTIFICATIONS === 'on',

@@ -279,6 +279,8 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
 
   return {
     id: workerId,
+    /** Tasks this worker runs at once. */
+    concurrency,
 
     /** Handles tasks of `kind`; register before they become due (unregistered kinds wait). */
     register: <T>(

@@ -57,8 +57,6 @@ const EMAIL_RETRY_MS = 24 * 3600_000;
 const EMAIL_MIN_ATTEMPTS = 10;
 const WEBHOOK_RETRY_MS = 3600_000;
 const WEBHOOK_MIN_ATTEMPTS = 8;
-/** Webhook deliveries running at once per instance (of the worker's 10 slots). */
-const WEBHOOK_CONCURRENCY = 5;
 
 const dueTaskSchema = z.object({ receiverId: z.number().int().positive() });
 const emailTaskSchema = z.object({
@@ -330,7 +328,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           minRetryMs: WEBHOOK_RETRY_MS,
           timeoutMs: handlerTimeoutMs(WEBHOOK_TIMEOUT_MS + 5_000, options.leaseMs),
           // A receiver that does not answer holds at most half the slots: e-mails keep going.
-          concurrency: WEBHOOK_CONCURRENCY,
+          concurrency: Math.max(1, Math.floor(worker.concurrency / 2)),
         },
       );
     },
