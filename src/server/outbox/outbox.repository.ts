@@ -30,6 +30,37 @@ const perKindCount = <T>(make: (count: number) => T): ((count: number) => T) => 
 /** The kinds as arguments after `fixed` leading ones (`prepareQuery` hands them in as stand-ins). */
 const kindArgs = (args: unknown[], fixed: number) => args.slice(fixed) as string[];
 
+/** A task as `insert` writes it (what happens on a dedupe key taken is up to the caller). */
+const insertTask = (
+  db: Kysely<Database>,
+  kind: string,
+  dedupeKey: string,
+  payload: string,
+  runAt: string,
+  now: string,
+) =>
+  db
+    .insertInto('outbox')
+    .values({ kind, dedupe_key: dedupeKey, payload, run_at: runAt, created_at: now });
+
+/** A failed attempt counted and released: due again at `at` (`run_at`), or given up then (`done_at`). */
+const failedAttempt = (db: Kysely<Database>, finish: 'run_at' | 'done_at') =>
+  prepareQuery(4, (id: number, workerId: string, error: string, at: string) =>
+    db
+      .updateTable('outbox')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        locked_by: null,
+        locked_until: null,
+        last_error: error,
+        [finish]: at,
+      }))
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .where('done_at', 'is', null)
+      .returning('id'),
+  );
+
 /**
  * The queries of the send path and the worker's loop, built and compiled once (see prepareQuery):
  * the same SQL as building them per call.
@@ -38,18 +69,14 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
   insert: prepareQuery(
     5,
     (kind: string, dedupeKey: string, payload: string, runAt: string, now: string) =>
-      db
-        .insertInto('outbox')
-        .values({ kind, dedupe_key: dedupeKey, payload, run_at: runAt, created_at: now })
+      insertTask(db, kind, dedupeKey, payload, runAt, now)
         .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
         .returning('id'),
   ),
   insertRearm: prepareQuery(
     5,
     (kind: string, dedupeKey: string, payload: string, runAt: string, now: string) =>
-      db
-        .insertInto('outbox')
-        .values({ kind, dedupe_key: dedupeKey, payload, run_at: runAt, created_at: now })
+      insertTask(db, kind, dedupeKey, payload, runAt, now)
         .onConflict((conflict) =>
           conflict
             .column('dedupe_key')
@@ -117,36 +144,8 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
       .where('done_at', 'is', null)
       .returning('id'),
   ),
-  fail: prepareQuery(4, (id: number, workerId: string, error: string, retryAt: string) =>
-    db
-      .updateTable('outbox')
-      .set((eb) => ({
-        attempts: eb('attempts', '+', 1),
-        locked_by: null,
-        locked_until: null,
-        last_error: error,
-        run_at: retryAt,
-      }))
-      .where('id', '=', id)
-      .where('locked_by', '=', workerId)
-      .where('done_at', 'is', null)
-      .returning('id'),
-  ),
-  giveUp: prepareQuery(4, (id: number, workerId: string, error: string, now: string) =>
-    db
-      .updateTable('outbox')
-      .set((eb) => ({
-        attempts: eb('attempts', '+', 1),
-        locked_by: null,
-        locked_until: null,
-        last_error: error,
-        done_at: now,
-      }))
-      .where('id', '=', id)
-      .where('locked_by', '=', workerId)
-      .where('done_at', 'is', null)
-      .returning('id'),
-  ),
+  retry: failedAttempt(db, 'run_at'),
+  giveUp: failedAttempt(db, 'done_at'),
   findByDedupeKey: prepareQuery(1, (dedupeKey: string) =>
     db.selectFrom('outbox').selectAll().where('dedupe_key', '=', dedupeKey),
   ),
@@ -240,7 +239,7 @@ export const createOutboxRepository = (db: Kysely<Database>, dialect: DialectNam
       const error = failure.error.slice(0, MAX_ERROR_CHARS);
       const rows = failure.giveUp
         ? await q.giveUp(executor, failure.id, failure.workerId, error, now)
-        : await q.fail(executor, failure.id, failure.workerId, error, failure.retryAt);
+        : await q.retry(executor, failure.id, failure.workerId, error, failure.retryAt);
       return rows.length > 0;
     },
 
