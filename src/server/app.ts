@@ -170,7 +170,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   // E-mails and webhooks for people who are not on the page (docs/notifications.md).
   const notificationsService = createNotificationsService({
     db,
-    repository: createNotificationsRepository(db.dialect),
+    repository: createNotificationsRepository(db.kysely, db.dialect),
     outbox,
     settingsService,
     mailer: createMailer({

@@ -107,6 +107,24 @@ describe(`the durable outbox (${dialect})`, () => {
     expect((await outbox.claim('w2', [other], 10, MINUTE)).length).toBe(1);
   });
 
+  it('claims and looks ahead over lists of kinds of any length (one prepared query per length)', async () => {
+    const [a, b, c] = [freshKind('list-a'), freshKind('list-b'), freshKind('list-c')];
+    await enqueue(a, 'due', {}, later(-3000));
+    await enqueue(b, 'due', {}, later(-2000));
+    await enqueue(c, 'due', {}, later(-1000));
+    await enqueue(c, 'future', {}, later(MINUTE));
+    expect((await outbox.nextRunAt([b]))?.toISOString()).toBe(later(-2000).toISOString());
+    expect((await outbox.nextRunAt([c, b, a]))?.toISOString()).toBe(later(-3000).toISOString());
+
+    const claimed = await outbox.claim('w', [c, a], 10, MINUTE);
+    expect(claimed.map((task) => task.dedupe_key)).toEqual([`${a}:due`, `${c}:due`]);
+    expect((await outbox.claim('w', [a, b, c], 10, MINUTE)).map((task) => task.dedupe_key)).toEqual(
+      [`${b}:due`],
+    );
+    expect((await outbox.nextRunAt([a, b, c]))?.toISOString()).toBe(later(MINUTE).toISOString());
+    expect(await outbox.nextRunAt([a, b])).toBeUndefined();
+  });
+
   it('never hands the same task to two workers claiming at once', async () => {
     const kind = freshKind('race');
     for (let index = 0; index < 60; index += 1) await enqueue(kind, `t${index}`);

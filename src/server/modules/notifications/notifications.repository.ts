@@ -1,4 +1,6 @@
-import type { DialectName, Executor } from '../../db/database.js';
+import type { Kysely } from 'kysely';
+import { prepareQuery, type DialectName, type Executor } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
 
 /** The message columns a notification needs (the `Chat` shape, plus the sender's name). */
 const CHAT_COLUMNS = [
@@ -14,21 +16,16 @@ const CHAT_COLUMNS = [
   's.name as sender_name',
 ] as const;
 
-/** All SQL of notification e-mails and webhooks (docs/notifications.md). */
-export const createNotificationsRepository = (dialect: DialectName) => ({
-  /**
-   * The receiver as the rule needs them, with their notification row locked until the caller's
-   * transaction ends (PostgreSQL: `FOR UPDATE`; SQLite: one writer at a time), so that two
-   * instances deciding for one receiver take turns. Undefined: no such user.
-   */
-  lockRecipient: async (trx: Executor, userId: number) => {
-    const user = await trx
-      .selectFrom('users')
-      .select(['id', 'external_id', 'erased_at'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    if (!user) return undefined;
-    await trx
+/**
+ * The queries of the rule and the e-mail, built and compiled once (see prepareQuery): the same
+ * SQL as building them per call.
+ */
+const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
+  recipientUser: prepareQuery(1, (userId: number) =>
+    db.selectFrom('users').select(['id', 'external_id', 'erased_at']).where('id', '=', userId),
+  ),
+  ensureRecipientRow: prepareQuery(1, (userId: number) =>
+    db
       .insertInto('notification_recipients')
       .values({
         user_id: userId,
@@ -36,20 +33,17 @@ export const createNotificationsRepository = (dialect: DialectName) => ({
         last_emailed_at: null,
         last_email_key: null,
       })
-      .onConflict((conflict) => conflict.column('user_id').doNothing())
-      .execute();
-    const state = await trx
+      .onConflict((conflict) => conflict.column('user_id').doNothing()),
+  ),
+  recipientState: prepareQuery(1, (userId: number) =>
+    db
       .selectFrom('notification_recipients')
       .select(['last_notified_at', 'last_emailed_at', 'last_email_key'])
       .where('user_id', '=', userId)
-      .$if(dialect === 'postgres', (query) => query.forUpdate())
-      .executeTakeFirstOrThrow();
-    return { ...user, ...state };
-  },
-
-  /** The receiver's messages unseen and not yet taken by the rule, sent at or before `cutoff`, oldest first. */
-  dueMessages: (trx: Executor, receiverId: number, cutoff: string, limit: number) =>
-    trx
+      .$if(dialect === 'postgres', (query) => query.forUpdate()),
+  ),
+  dueMessages: prepareQuery(3, (receiverId: number, cutoff: string, limit: number) =>
+    db
       .selectFrom('chats as c')
       .innerJoin('users as s', 's.id', 'c.sender_id')
       .select(CHAT_COLUMNS)
@@ -58,68 +52,109 @@ export const createNotificationsRepository = (dialect: DialectName) => ({
       .where('c.notified_at', 'is', null)
       .where('c.created_at', '<=', cutoff)
       .orderBy('c.id')
-      .limit(limit)
-      .execute(),
-
-  /** The rule took these messages for the receiver now. */
-  markNotified: async (
-    trx: Executor,
-    receiverId: number,
-    chatIds: number[],
-    now: string,
-    emailKey: string | null,
-  ) => {
-    await trx
-      .updateTable('chats')
-      .set({ notified_at: now })
-      .where('id', 'in', chatIds)
-      .where('notified_at', 'is', null)
-      .execute();
-    await trx
+      .limit(limit),
+  ),
+  recordNotified: prepareQuery(2, (receiverId: number, now: string) =>
+    db
       .updateTable('notification_recipients')
-      .set({ last_notified_at: now, ...(emailKey ? { last_email_key: emailKey } : {}) })
-      .where('user_id', '=', receiverId)
-      .execute();
-  },
-
-  /** The receiver's e-mail went out now: the minimum interval runs from here. */
-  recordEmailSent: async (executor: Executor, receiverId: number, now: string) => {
-    await executor
+      .set({ last_notified_at: now })
+      .where('user_id', '=', receiverId),
+  ),
+  recordNotifiedWithEmail: prepareQuery(3, (receiverId: number, now: string, emailKey: string) =>
+    db
+      .updateTable('notification_recipients')
+      .set({ last_notified_at: now, last_email_key: emailKey })
+      .where('user_id', '=', receiverId),
+  ),
+  recordEmailSent: prepareQuery(2, (receiverId: number, now: string) =>
+    db
       .updateTable('notification_recipients')
       .set({ last_emailed_at: now })
-      .where('user_id', '=', receiverId)
-      .execute();
-  },
-
-  /** Where and how to write to a user, with their e-mail switch (on unless turned off). */
-  findEmailRecipient: (executor: Executor, userId: number) =>
-    executor
+      .where('user_id', '=', receiverId),
+  ),
+  findEmailRecipient: prepareQuery(1, (userId: number) =>
+    db
       .selectFrom('users as u')
       .leftJoin('user_settings as st', 'st.user_id', 'u.id')
       .select(['u.id', 'u.name', 'u.email', 'u.locale', 'u.erased_at', 'st.email_notifications'])
-      .where('u.id', '=', userId)
-      .executeTakeFirst(),
-
-  /** These messages as they are now (those seen since are left out), oldest first. */
-  unseenMessages: (executor: Executor, chatIds: number[]) =>
-    chatIds.length === 0
-      ? Promise.resolve([])
-      : executor
-          .selectFrom('chats as c')
-          .innerJoin('users as s', 's.id', 'c.sender_id')
-          .select(CHAT_COLUMNS)
-          .where('c.id', 'in', chatIds)
-          .where('c.seen_at', 'is', null)
-          .orderBy('c.id')
-          .execute(),
-
-  /** Whether the user exists (an unsubscribe link of an unknown user is refused). */
-  findUserLocale: (executor: Executor, userId: number) =>
-    executor
-      .selectFrom('users')
-      .select(['id', 'locale', 'erased_at'])
-      .where('id', '=', userId)
-      .executeTakeFirst(),
+      .where('u.id', '=', userId),
+  ),
 });
+
+/**
+ * All SQL of notification e-mails and webhooks (docs/notifications.md). Built once per database
+ * (its prepared queries are compiled for that database's dialect).
+ */
+export const createNotificationsRepository = (db: Kysely<Database>, dialect: DialectName) => {
+  const q = preparedQueries(db, dialect);
+  return {
+    /**
+     * The receiver as the rule needs them, with their notification row locked until the caller's
+     * transaction ends (PostgreSQL: `FOR UPDATE`; SQLite: one writer at a time), so that two
+     * instances deciding for one receiver take turns. Undefined: no such user.
+     */
+    lockRecipient: async (trx: Executor, userId: number) => {
+      const [user] = await q.recipientUser(trx, userId);
+      if (!user) return undefined;
+      await q.ensureRecipientRow(trx, userId);
+      const [state] = await q.recipientState(trx, userId);
+      if (!state) throw new Error('The notification row of the receiver is missing.');
+      return { ...user, ...state };
+    },
+
+    /** The receiver's messages unseen and not yet taken by the rule, sent at or before `cutoff`, oldest first. */
+    dueMessages: (trx: Executor, receiverId: number, cutoff: string, limit: number) =>
+      q.dueMessages(trx, receiverId, cutoff, limit),
+
+    /** The rule took these messages for the receiver now. */
+    markNotified: async (
+      trx: Executor,
+      receiverId: number,
+      chatIds: number[],
+      now: string,
+      emailKey: string | null,
+    ) => {
+      await trx
+        .updateTable('chats')
+        .set({ notified_at: now })
+        .where('id', 'in', chatIds)
+        .where('notified_at', 'is', null)
+        .execute();
+      await (emailKey
+        ? q.recordNotifiedWithEmail(trx, receiverId, now, emailKey)
+        : q.recordNotified(trx, receiverId, now));
+    },
+
+    /** The receiver's e-mail went out now: the minimum interval runs from here. */
+    recordEmailSent: async (executor: Executor, receiverId: number, now: string) => {
+      await q.recordEmailSent(executor, receiverId, now);
+    },
+
+    /** Where and how to write to a user, with their e-mail switch (on unless turned off). */
+    findEmailRecipient: async (executor: Executor, userId: number) =>
+      (await q.findEmailRecipient(executor, userId))[0],
+
+    /** These messages as they are now (those seen since are left out), oldest first. */
+    unseenMessages: (executor: Executor, chatIds: number[]) =>
+      chatIds.length === 0
+        ? Promise.resolve([])
+        : executor
+            .selectFrom('chats as c')
+            .innerJoin('users as s', 's.id', 'c.sender_id')
+            .select(CHAT_COLUMNS)
+            .where('c.id', 'in', chatIds)
+            .where('c.seen_at', 'is', null)
+            .orderBy('c.id')
+            .execute(),
+
+    /** Whether the user exists (an unsubscribe link of an unknown user is refused). */
+    findUserLocale: (executor: Executor, userId: number) =>
+      executor
+        .selectFrom('users')
+        .select(['id', 'locale', 'erased_at'])
+        .where('id', '=', userId)
+        .executeTakeFirst(),
+  };
+};
 
 export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;
