@@ -11,8 +11,8 @@ import { ConversationPanel } from '../features/conversations/components/conversa
 import { useArchiveConversation } from '../features/conversations/hooks/use-archive-conversation.js';
 import { useConversations } from '../features/conversations/hooks/use-conversations.js';
 import {
+  applyChatEventToLists,
   conversationKeys,
-  replaceCachedConversation,
   setCachedUnread,
 } from '../features/conversations/utils/conversation-cache.js';
 import {
@@ -142,7 +142,7 @@ export const MessagesPage = () => {
   );
   const notify = useMessageNotifications(openFromNotification);
 
-  const { liveStatus } = useLiveUpdates({ auth, selection, jobFilter, muted, announce, notify });
+  const { liveStatus } = useLiveUpdates({ auth, selection, muted, announce, notify });
   useUnreadTitle(data?.messengerUsers);
 
   // The open conversation is being read: a list fetched before its messages were marked seen
@@ -211,8 +211,8 @@ export const MessagesPage = () => {
 
   const onSent = useCallback(
     (response: SendMessageResponse) => {
-      replaceCachedConversation(queryClient, response.messengerUser);
-      void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+      // the answer is the conversation as it is now: the list needs nothing else
+      applyChatEventToLists(queryClient, response.messengerUser);
     },
     [queryClient],
   );

@@ -9,7 +9,10 @@ interface ArchiveVariables {
   archive: boolean;
 }
 
-/** Archive / unarchive: the row moves at once; it moves back if the call fails. */
+/**
+ * Archive / unarchive: the row moves at once; the answer (the conversation as it is now) updates
+ * the cached lists, and the row moves back if the call fails. The list is not reloaded.
+ */
 export const useArchiveConversation = (viewerRole: Role | undefined) => {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -28,6 +31,5 @@ export const useArchiveConversation = (viewerRole: Role | undefined) => {
       console.error(error);
       replaceCachedConversation(queryClient, item);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.all }),
   });
 };
