@@ -130,7 +130,8 @@ export const MessagesPage = () => {
         selectFromList(item);
         return;
       }
-      // not in the list yet: open it by its ids (the list reload brings the row)
+      // not in a cached list (live events add rows, so only when that list isn't loaded): open it
+      // by its ids; the list reload brings the row
       setSelection({
         jobId: chat.job_id,
         receiverId: chat.sender_id,

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { InitialDataResponse } from '../../../../shared/api.js';
-import type { Chat, MessengerUser } from '../../../../shared/models.js';
+import type { MessengerUser } from '../../../../shared/models.js';
 
 /** Query keys of the conversation list; the second part is the job filter ('' = all jobs). */
 export const conversationKeys = {
