@@ -105,4 +105,18 @@ describe('the list is updated in place, never reloaded', () => {
     act(() => page.realtime.reconnect());
     await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 1));
   });
+
+  it('an archive during a catch-up: the cancelled list fetch is made again once the call is over', async () => {
+    const page = await renderMessagesPage();
+    const listLoads = page.api.getInitialData.mock.calls.length;
+    page.api.getInitialData.mockImplementationOnce(() => new Promise(() => undefined));
+    act(() => page.realtime.reconnect());
+    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 1));
+
+    const nileItem = rowFor('Nile Software', conversationList()).parentElement!;
+    await page.user.click(within(nileItem).getByRole('button', { name: 'Archive' }));
+    await waitFor(() => expect(rowIds(archivedList())).toEqual([2, 4]));
+    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 2));
+    await waitFor(() => expect(rowIds(archivedList())).toEqual([2, 4]));
+  });
 });

@@ -20,9 +20,13 @@ export const useArchiveConversation = (viewerRole: Role | undefined) => {
     mutationFn: ({ item, archive }: ArchiveVariables) =>
       archive ? api.archiveConversation(item.id) : api.unarchiveConversation(item.id),
     onMutate: async ({ item, archive }) => {
-      if (!viewerRole) return;
+      if (!viewerRole) return { interruptedFetch: false };
+      // a list fetch in flight (a catch-up after a reconnection) is cancelled so that it cannot
+      // undo the move; it is made again once the call is over
+      const interruptedFetch = queryClient.isFetching({ queryKey: conversationKeys.all }) > 0;
       await queryClient.cancelQueries({ queryKey: conversationKeys.all });
       replaceCachedConversation(queryClient, withArchiveFlag(item, viewerRole, archive));
+      return { interruptedFetch };
     },
     onSuccess: ({ messengerUser }) => {
       replaceCachedConversation(queryClient, messengerUser);
@@ -30,6 +34,10 @@ export const useArchiveConversation = (viewerRole: Role | undefined) => {
     onError: (error, { item }) => {
       console.error(error);
       replaceCachedConversation(queryClient, item);
+    },
+    onSettled: (_answer, _error, _variables, context) => {
+      if (context?.interruptedFetch)
+        void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
     },
   });
 };
