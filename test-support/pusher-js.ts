@@ -4,6 +4,7 @@ import {
   CHAT_MESSAGE_EVENT,
   chatMessageEventSchema,
   userChannelName,
+  type ChatMessageEvent,
 } from '../src/shared/events.js';
 import type { Chat } from '../src/shared/models.js';
 import { authorizeOverHttp, type HttpSession } from './http-session.js';
@@ -169,6 +170,8 @@ export interface ChatListener {
   channel: Channel;
   /** Every ChatMessage received, in arrival order. */
   received: Chat[];
+  /** The same events whole: each with `messengerUser`, the conversation as this channel's owner sees it. */
+  events: ChatMessageEvent[];
   socketId: () => string;
   /** Resolves once `count` messages have arrived (rejects after `ms`). */
   waitFor: (count: number, ms?: number) => Promise<Chat[]>;
@@ -191,9 +194,12 @@ export const listenForChats = async (
   );
   const channel = pusher.subscribe(options.channel ?? userChannelName(session.userId));
   const received: Chat[] = [];
-  channel.bind(CHAT_MESSAGE_EVENT, (data: unknown) =>
-    received.push(chatMessageEventSchema.parse(data).chatMessage),
-  );
+  const events: ChatMessageEvent[] = [];
+  channel.bind(CHAT_MESSAGE_EVENT, (data: unknown) => {
+    const event = chatMessageEventSchema.parse(data);
+    events.push(event);
+    received.push(event.chatMessage);
+  });
   await subscribed(channel, `subscribed to ${channel.name}`).catch((error: unknown) => {
     pusher.disconnect();
     throw error;
@@ -202,6 +208,7 @@ export const listenForChats = async (
     pusher,
     channel,
     received,
+    events,
     socketId: () => pusher.connection.socket_id,
     waitFor: async (count, ms = 10_000) => {
       await until(() => received.length >= count, `${count} ChatMessage events`, ms);

@@ -1,11 +1,18 @@
 import { z } from 'zod';
-import { chatSchema } from './models.js';
+import { chatSchema, messengerUserSchema } from './models.js';
 
 /** Event name as broadcast (Laravel-style class name); Echo listens with namespace App.Events. */
 export const CHAT_MESSAGE_EVENT = 'App\\Events\\ChatMessage';
 export const EVENT_NAMESPACE = 'App.Events';
 
-export const chatMessageEventSchema = z.object({ chatMessage: chatSchema });
+/**
+ * `messengerUser` is the conversation as the owner of the channel the event was published to sees
+ * it (their unread count, their archive flag): each party's channel gets its own event.
+ */
+export const chatMessageEventSchema = z.object({
+  chatMessage: chatSchema,
+  messengerUser: messengerUserSchema,
+});
 export type ChatMessageEvent = z.infer<typeof chatMessageEventSchema>;
 
 /** Channel names. Echo's `private('chat.' + id)` subscribes to `private-chat.{id}`. */

@@ -11,8 +11,8 @@ import { ConversationPanel } from '../features/conversations/components/conversa
 import { useArchiveConversation } from '../features/conversations/hooks/use-archive-conversation.js';
 import { useConversations } from '../features/conversations/hooks/use-conversations.js';
 import {
+  applyChatEventToLists,
   conversationKeys,
-  replaceCachedConversation,
   setCachedUnread,
 } from '../features/conversations/utils/conversation-cache.js';
 import {
@@ -130,7 +130,8 @@ export const MessagesPage = () => {
         selectFromList(item);
         return;
       }
-      // not in the list yet: open it by its ids (the list reload brings the row)
+      // not in a cached list (live events add rows, so only when that list isn't loaded): open it
+      // by its ids; the list reload brings the row
       setSelection({
         jobId: chat.job_id,
         receiverId: chat.sender_id,
@@ -142,7 +143,7 @@ export const MessagesPage = () => {
   );
   const notify = useMessageNotifications(openFromNotification);
 
-  const { liveStatus } = useLiveUpdates({ auth, selection, jobFilter, muted, announce, notify });
+  const { liveStatus } = useLiveUpdates({ auth, selection, muted, announce, notify });
   useUnreadTitle(data?.messengerUsers);
 
   // The open conversation is being read: a list fetched before its messages were marked seen
@@ -211,8 +212,8 @@ export const MessagesPage = () => {
 
   const onSent = useCallback(
     (response: SendMessageResponse) => {
-      replaceCachedConversation(queryClient, response.messengerUser);
-      void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+      // the answer is the conversation as it is now: the list needs nothing else
+      applyChatEventToLists(queryClient, response.messengerUser);
     },
     [queryClient],
   );

@@ -83,7 +83,7 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
       const channel = echo.private(channelName);
       const listener = (payload: unknown) => {
         const parsed = chatMessageEventSchema.safeParse(payload);
-        if (parsed.success) handler(parsed.data.chatMessage);
+        if (parsed.success) handler(parsed.data);
         else console.error('Ignoring a malformed ChatMessage event', parsed.error);
       };
       channel.listen('ChatMessage', listener);

@@ -1,5 +1,5 @@
 import type { MessengerConfig } from '../../shared/api.js';
-import type { Chat } from '../../shared/models.js';
+import type { ChatMessageEvent } from '../../shared/events.js';
 import type { LiveStatus } from './live-status.js';
 
 /** What the page needs from the live connection; `echo.ts` implements it, tests fake it. */
@@ -7,12 +7,13 @@ export interface RealtimeConnection {
   /** The socket id for the `X-Socket-ID` header, when connected. */
   socketId(): string | undefined;
   /**
-   * Listens to `ChatMessage` on the viewer's private channel; `onSubscribed` runs once the
-   * subscription is confirmed. Returns a function that stops.
+   * Listens to `ChatMessage` on the viewer's private channel (each event with the message and the
+   * conversation as the viewer sees it); `onSubscribed` runs once the subscription is confirmed.
+   * Returns a function that stops.
    */
   listenForChatMessages(
     userId: number,
-    handler: (chat: Chat) => void,
+    handler: (event: ChatMessageEvent) => void,
     onSubscribed?: () => void,
   ): () => void;
   /** Called when the connection is back after a drop; returns a function that stops. */

@@ -112,17 +112,30 @@ export const createFakeApi = (scenario: Scenario) => {
     }),
   } satisfies Api;
 
-  /** Another party's message lands on the server (what the live event will announce). */
+  /** A message lands on the server (what the live event will announce); a repeat is ignored. */
   const receive = (chat: Chat) => {
-    state.chats.set(chat.messenger_user_id, [
-      ...(state.chats.get(chat.messenger_user_id) ?? []),
-      chat,
-    ]);
+    const stored = state.chats.get(chat.messenger_user_id) ?? [];
+    if (stored.some((existing) => existing.id === chat.id)) return;
+    state.chats.set(chat.messenger_user_id, [...stored, chat]);
     const item = state.conversations.find((candidate) => candidate.id === chat.messenger_user_id);
-    if (item && chat.receiver_id === state.auth.id) item.is_seen_messages_count += 1;
+    if (!item) return;
+    if (chat.receiver_id === state.auth.id) item.is_seen_messages_count += 1;
+    item.last_message = chat.message.slice(0, 100);
+    item.last_message_at = chat.created_at;
+    item.last_message_time = chat.messaging_time;
   };
 
-  return { api, state, receive };
+  /**
+   * The event's `messengerUser` for this viewer: the message is stored (if it wasn't) and the
+   * conversation as it then is; undefined for a conversation the fake server doesn't hold.
+   */
+  const viewAfter = (chat: Chat): MessengerUser | undefined => {
+    receive(chat);
+    const item = state.conversations.find((candidate) => candidate.id === chat.messenger_user_id);
+    return item ? { ...item } : undefined;
+  };
+
+  return { api, state, receive, viewAfter };
 };
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -1,11 +1,16 @@
 import { vi } from 'vitest';
-import type { Chat } from '../../shared/models.js';
+import type { ChatMessageEvent } from '../../shared/events.js';
+import type { Chat, MessengerUser } from '../../shared/models.js';
 import type { LiveStatus } from '../lib/live-status.js';
 import type { ConnectRealtime, RealtimeConnection } from '../lib/realtime.js';
 
-/** A live connection the test drives: `emit` a ChatMessage, `reconnect` after a drop. */
-export const createFakeRealtime = () => {
-  const chatHandlers = new Set<(chat: Chat) => void>();
+/**
+ * A live connection the test drives: `emit` a ChatMessage, `reconnect` after a drop. An event
+ * carries the conversation as the viewer sees it: given to `emit`, or else from `viewOf` (the fake
+ * server's record after the message).
+ */
+export const createFakeRealtime = (viewOf?: (chat: Chat) => MessengerUser | undefined) => {
+  const chatHandlers = new Set<(event: ChatMessageEvent) => void>();
   const reconnectHandlers = new Set<() => void>();
   const statusHandlers = new Set<(status: LiveStatus) => void>();
   const listenedUserIds: number[] = [];
@@ -40,7 +45,12 @@ export const createFakeRealtime = () => {
     get listening() {
       return chatHandlers.size > 0;
     },
-    emit: (chat: Chat) => chatHandlers.forEach((handler) => handler(chat)),
+    emit: (chat: Chat, messengerUser?: MessengerUser) => {
+      const view = messengerUser ?? viewOf?.(chat);
+      if (!view) throw new Error(`no conversation ${chat.messenger_user_id} for the event`);
+      const event: ChatMessageEvent = { chatMessage: chat, messengerUser: view };
+      chatHandlers.forEach((handler) => handler(event));
+    },
     /** The live connection dropped: the page says it is reconnecting. */
     drop: () => setStatus('reconnecting'),
     /** Back after a drop: the page hears "connected" and catches up. */

@@ -54,7 +54,7 @@ export const renderMessagesPage = async ({
 }: RenderOptions = {}) => {
   if (smallScreen) setSmallScreen(true);
   const fake = createFakeApi(scenario);
-  const realtime = createFakeRealtime();
+  const realtime = createFakeRealtime(fake.viewAfter);
   const sound = { play: vi.fn(), unlock: vi.fn() };
   const appI18n = await createTestI18n(language);
   const navigate = vi.fn();

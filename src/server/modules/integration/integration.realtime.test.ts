@@ -80,5 +80,15 @@ describe('integration API: a conversation started with a message', () => {
       receiver_id: sara.userId,
       message: 'Would you like to talk about this role?',
     });
+    // Each party's event carries the new conversation as that party sees it: the page adds the row.
+    expect(saraLive.events[0]?.messengerUser).toMatchObject({
+      id: conversation.id,
+      is_seen_messages_count: 1,
+      last_message: 'Would you like to talk about this role?',
+    });
+    expect(acmeLive.events[0]?.messengerUser).toMatchObject({
+      id: conversation.id,
+      is_seen_messages_count: 0,
+    });
   });
 });

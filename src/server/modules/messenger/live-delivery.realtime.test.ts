@@ -10,7 +10,7 @@ import {
   signOut,
   type HttpSession,
 } from '../../../../test-support/http-session.js';
-import { conversationWith, sendMessage } from '../../../../test-support/messaging.js';
+import { conversationWith, initialData, sendMessage } from '../../../../test-support/messaging.js';
 import { listenForChats, type ChatListener } from '../../../../test-support/pusher-js.js';
 import {
   startServer,
@@ -86,6 +86,54 @@ describe('live delivery through the embedded Pusher endpoint (one instance)', ()
     await acmeSendingTab.waitFor(1);
     expect(acmeSendingTab.received[0]).toEqual(reply);
     expect(saraTab.received.map((chat) => chat.id)).not.toContain(reply.id);
+  });
+
+  it('gives each party its own view of the conversation (messengerUser): unread count and flags', async () => {
+    const sara = await signIn(SARA.email);
+    const acme = await signIn(ACME.email);
+    const saraTab = await live(sara);
+    const acmeSendingTab = await live(acme);
+    const acmeOtherTab = await live(acme);
+    const conversation = await conversationWith(acme, sara.userId);
+    const recordOf = async (session: HttpSession) => {
+      const record = (await initialData(session)).messengerUsers.find(
+        (candidate) => candidate.id === conversation.id,
+      );
+      if (!record) throw new Error(`conversation ${conversation.id} not listed`);
+      return record;
+    };
+    const saraBefore = await recordOf(sara);
+    const acmeBefore = await recordOf(acme);
+
+    const outcome = await sendMessage(acme, conversation, 'Your own view', {
+      socketId: acmeSendingTab.socketId(),
+    });
+    if (!outcome.ok) throw new Error(`send answered ${outcome.status}`);
+    await saraTab.waitFor(1);
+    await acmeOtherTab.waitFor(1);
+    const [toSara] = saraTab.events;
+    const [toAcme] = acmeOtherTab.events;
+    expect(toSara?.chatMessage).toEqual(outcome.chat);
+    expect(toAcme?.chatMessage).toEqual(outcome.chat);
+
+    // The receiver: one more unread; the sender: its own count, unchanged.
+    expect(toSara?.messengerUser.is_seen_messages_count).toBe(
+      saraBefore.is_seen_messages_count + 1,
+    );
+    expect(toAcme?.messengerUser.is_seen_messages_count).toBe(acmeBefore.is_seen_messages_count);
+    for (const event of [toSara, toAcme]) {
+      expect(event?.messengerUser).toMatchObject({
+        id: conversation.id,
+        last_message: 'Your own view',
+        last_message_at: outcome.chat.created_at,
+      });
+    }
+    // Each view is what that party's own fetch answers.
+    const { last_message_time: _saraTime, ...saraView } = toSara!.messengerUser;
+    const { last_message_time: _acmeTime, ...acmeView } = toAcme!.messengerUser;
+    expect(await recordOf(sara)).toMatchObject(saraView);
+    expect(await recordOf(acme)).toMatchObject(acmeView);
+    expect(acmeSendingTab.events).toEqual([]);
   });
 
   it('refuses another user’s channel (403) and that client receives nothing', async () => {

@@ -277,15 +277,24 @@ export const createMessengerService = ({
       const messengerUser = stored.conversation
         ? presentConversation(stored.conversation, side)
         : await present(viewer, message.messenger_user_id);
-      if (stored.created) {
-        const event: ChatMessageEvent = { chatMessage: message };
+      if (stored.created && stored.conversation) {
+        // One event per channel, each with the conversation as that channel's owner sees it.
+        const events: [number, ChatMessageEvent][] = [
+          [
+            message.receiver_id,
+            {
+              chatMessage: message,
+              messengerUser: presentConversation(stored.conversation, receiverSide),
+            },
+          ],
+          [message.sender_id, { chatMessage: message, messengerUser }],
+        ];
         // The message is stored: a stalled broadcaster may delay the answer a little, never hold it.
         await withTimeLimit(
-          publisher.publish(
-            [userChannelName(message.receiver_id), userChannelName(message.sender_id)],
-            CHAT_MESSAGE_EVENT,
-            event,
-            socketId,
+          Promise.all(
+            events.map(([userId, event]) =>
+              publisher.publish([userChannelName(userId)], CHAT_MESSAGE_EVENT, event, socketId),
+            ),
           ),
           PUBLISH_TIME_LIMIT_MS,
         ).catch(onPublishError);

@@ -15,7 +15,11 @@ import {
   type TestContext,
 } from '../../../../test-support/test-app.js';
 import type { GetMessageResponse, InitialDataResponse } from '../../../shared/api.js';
-import { CHAT_MESSAGE_EVENT, userChannelName } from '../../../shared/events.js';
+import {
+  CHAT_MESSAGE_EVENT,
+  chatMessageEventSchema,
+  userChannelName,
+} from '../../../shared/events.js';
 import type { Chat, MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
 import {
@@ -24,7 +28,7 @@ import {
   type ThreadData,
 } from '../../features/chat/utils/thread-cache.js';
 import {
-  applyIncomingToList,
+  applyChatEventToLists,
   conversationKeys,
 } from '../../features/conversations/utils/conversation-cache.js';
 
@@ -78,7 +82,10 @@ describe(`live events agree with a refetch (${dialect})`, () => {
       })
     ).json() as GetMessageResponse;
 
-  /** Sends as `from` and returns the ChatMessage event published to `viewer`'s channel. */
+  /**
+   * Sends as `from` and returns the ChatMessage event published to `viewer`'s channel (one event
+   * per channel: each carries that channel owner's own view of the conversation).
+   */
   const sendAndCapture = async (from: Session, item: MessengerUser, viewerId: number) => {
     published.length = 0;
     const fromCandidate = from.user.role === 'candidate';
@@ -89,12 +96,14 @@ describe(`live events agree with a refetch (${dialect})`, () => {
       message: `agreement ${Date.now()} <b>&</b>`,
     });
     expect(response.statusCode).toBe(200);
-    const event = published.find(
+    const events = published.filter(
       (entry) =>
         entry.event === CHAT_MESSAGE_EVENT && entry.channels.includes(userChannelName(viewerId)),
     );
-    if (!event) throw new Error(`no ChatMessage published to ${viewerId}`);
-    return (event.data as { chatMessage: Chat }).chatMessage;
+    expect(events).toHaveLength(1);
+    expect(events[0]?.channels).toEqual([userChannelName(viewerId)]);
+    if (!events[0]) throw new Error(`no ChatMessage published to ${viewerId}`);
+    return chatMessageEventSchema.parse(events[0].data);
   };
 
   it.each([
@@ -119,8 +128,8 @@ describe(`live events agree with a refetch (${dialect})`, () => {
       const queryClient = new QueryClient();
       const key = conversationKeys.list('');
       queryClient.setQueryData(key, before);
-      const chat = await sendAndCapture(sara === viewer ? acme : sara, item, viewer.user.id);
-      expect(applyIncomingToList(queryClient, chat, viewer.user.id, key)).toBe(true);
+      const event = await sendAndCapture(sara === viewer ? acme : sara, item, viewer.user.id);
+      applyChatEventToLists(queryClient, event.messengerUser);
 
       const applied = queryClient.getQueryData<InitialDataResponse>(key);
       const fresh = await initialData(viewer);
@@ -129,6 +138,27 @@ describe(`live events agree with a refetch (${dialect})`, () => {
       );
     },
   );
+
+  it('ChatMessage on a conversation the cached list does not hold yet: added at the top = refetched list', async () => {
+    const sara = await signIn(app, SARA.email);
+    const acme = await signIn(app, ACME.email);
+    const before = await initialData(sara);
+    const item = before.messengerUsers.find((candidate) => candidate.company_id === acme.user.id);
+    if (!item) throw new Error('no conversation between Sara and Acme');
+    const queryClient = new QueryClient();
+    const key = conversationKeys.list('');
+    // the list as loaded before this conversation existed
+    queryClient.setQueryData(key, {
+      ...before,
+      messengerUsers: before.messengerUsers.filter((candidate) => candidate.id !== item.id),
+    });
+    const event = await sendAndCapture(acme, item, sara.user.id);
+    applyChatEventToLists(queryClient, event.messengerUser);
+    const fresh = await initialData(sara);
+    expect(
+      queryClient.getQueryData<InitialDataResponse>(key)?.messengerUsers.map(comparableRecord),
+    ).toEqual(fresh.messengerUsers.map(comparableRecord));
+  });
 
   it.each([
     ['the receiver', 'receiver'],
@@ -148,7 +178,11 @@ describe(`live events agree with a refetch (${dialect})`, () => {
         pages: [await thread(viewer, item, viewerIsCandidate)],
         pageParams: [undefined],
       };
-      const chat = await sendAndCapture(viewer === omar ? acme : omar, item, viewer.user.id);
+      const { chatMessage: chat } = await sendAndCapture(
+        viewer === omar ? acme : omar,
+        item,
+        viewer.user.id,
+      );
       const applied = appendChat(opened, chat);
       const fresh = await thread(viewer, item, viewerIsCandidate);
       expect(comparableChats(collectChats(applied), viewer.user.id)).toEqual(

@@ -5,6 +5,7 @@ import {
   messageTexts,
   renderMessagesPage,
   rowFor,
+  rowIds,
 } from '../../test/render-messages-page.js';
 
 const openAcme = async () => {
@@ -69,7 +70,7 @@ describe('live updates', () => {
     );
   });
 
-  it('a message for the open conversation: appended once (even if delivered twice), marked seen, list reloaded, announced', async () => {
+  it('a message for the open conversation: appended once (even if delivered twice), marked seen, list not reloaded, announced', async () => {
     const { page, acme } = await openAcme();
     const listLoads = page.api.getInitialData.mock.calls.length;
     const chat = makeChat(acme, users.acme, 'Monday at 10 works?', { id: 7001 });
@@ -82,12 +83,10 @@ describe('live updates', () => {
       expect(messageTexts().filter((text) => text === 'Monday at 10 works?')).toHaveLength(1),
     );
     expect(page.api.markUnseen).toHaveBeenCalledWith(1);
-    await waitFor(() =>
-      expect(page.api.getInitialData.mock.calls.length).toBeGreaterThan(listLoads),
-    );
-    expect(
-      within(rowFor('Acme Robotics', conversationList())).queryByTestId('unread-badge'),
-    ).not.toBeInTheDocument();
+    const row = rowFor('Acme Robotics', conversationList());
+    await waitFor(() => expect(within(row).getByText('Monday at 10 works?')).toBeInTheDocument());
+    expect(within(row).queryByTestId('unread-badge')).not.toBeInTheDocument();
+    expect(page.api.getInitialData.mock.calls.length).toBe(listLoads);
     expect(screen.getByTestId('live-region')).toHaveTextContent(
       'New message from Acme Robotics: Monday at 10 works?',
     );
@@ -115,16 +114,36 @@ describe('live updates', () => {
     );
   });
 
-  it('a message for a conversation not in the list reloads the list', async () => {
+  it('a message for a conversation not in the list adds it at the top, from the event, without a list request', async () => {
     const page = await renderMessagesPage();
     const listLoads = page.api.getInitialData.mock.calls.length;
-    const brandNew = { ...page.fake.state.conversations[0]!, id: 77, company_id: 55 };
+    const newCo = { id: 55, role: 'company' as const, name: 'New Co' };
+    const brandNew = {
+      ...page.fake.state.conversations[0]!,
+      id: 77,
+      company_id: 55,
+      company: { id: 2055, logo: null, user: { name: 'New Co' } },
+      last_message: 'Hi!',
+      is_seen_messages_count: 1,
+    };
+    act(() => page.realtime.emit(makeChat(brandNew, newCo, 'Hi!', { id: 7004 }), brandNew));
+    await waitFor(() => expect(rowIds(conversationList())[0]).toBe(77));
+    expect(rowFor(/^New Co, 1 unread/, conversationList())).toBeInTheDocument();
+    expect(page.api.getInitialData.mock.calls.length).toBe(listLoads);
+  });
+
+  it('the unread count comes from the event (the viewer’s own count), not from counting events', async () => {
+    const page = await renderMessagesPage();
+    const listLoads = page.api.getInitialData.mock.calls.length;
+    const nile = page.fake.state.conversations.find((item) => item.id === 2)!;
+    const chat = makeChat(nile, users.nile, 'Counted on the server', { id: 7030 });
     act(() =>
-      page.realtime.emit(
-        makeChat(brandNew, { id: 55, role: 'company', name: 'New Co' }, 'Hi!', { id: 7004 }),
-      ),
+      page.realtime.emit(chat, { ...nile, last_message: chat.message, is_seen_messages_count: 5 }),
     );
-    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 1));
+    const row = await waitFor(() => rowFor(/^Nile Software, 5 unread/, conversationList()));
+    expect(within(row).getByText('Counted on the server')).toBeInTheDocument();
+    expect(rowIds(conversationList())[0]).toBe(2);
+    expect(page.api.getInitialData.mock.calls.length).toBe(listLoads);
   });
 
   it('the sound plays only for messages addressed to the viewer, and never when muted', async () => {
@@ -187,12 +206,18 @@ describe('live updates', () => {
     );
   });
 
-  it('the tab becoming visible again catches up too', async () => {
+  it('the tab becoming visible again fetches nothing (only a reconnection catches up)', async () => {
     const { page, acme } = await openAcme();
+    const listLoads = page.api.getInitialData.mock.calls.length;
+    const threadLoads = page.api.getMessages.mock.calls.length;
     page.fake.receive(makeChat(acme, users.acme, 'while you were away', { id: 7020 }));
     act(() => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(page.api.getInitialData.mock.calls.length).toBe(listLoads);
+    expect(page.api.getMessages.mock.calls.length).toBe(threadLoads);
+    act(() => page.realtime.reconnect());
     await waitFor(() => expect(messageTexts()).toContain('while you were away'));
     expect(messageTexts().filter((text) => text === 'while you were away')).toHaveLength(1);
   });

@@ -3,10 +3,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuthUser, Chat } from '../../../shared/models.js';
 import { appendChat, mergeLatestPage, threadKeys } from '../../features/chat/utils/thread-cache.js';
+import type { ChatMessageEvent } from '../../../shared/events.js';
 import {
-  applyIncomingToList,
+  applyChatEventToLists,
   conversationKeys,
-  setCachedUnread,
+  replaceCachedConversation,
 } from '../../features/conversations/utils/conversation-cache.js';
 import type { ConversationSelection } from '../../features/conversations/utils/conversation-view.js';
 import { useRealtimeConnection } from '../../features/realtime/hooks/use-realtime-connection.js';
@@ -17,7 +18,6 @@ import { useServices } from '../../lib/services.js';
 interface LiveUpdatesOptions {
   auth: AuthUser | undefined;
   selection: ConversationSelection | null;
-  jobFilter: string;
   muted: boolean;
   announce: (message: string) => void;
   /** Called with every live message (the page shows a system notification when it should). */
@@ -31,17 +31,15 @@ const threadKeyOf = (selection: ConversationSelection) =>
     jobId: selection.jobId,
   });
 
-/** Shortest gap between two catch-ups triggered by the tab becoming visible. */
-const VISIBLE_RESYNC_MIN_GAP_MS = 2000;
-
 /**
- * Live `ChatMessage` events (spec §4 "Incoming live message", matched by conversation id) and the
- * catch-up after the connection comes back or the tab becomes visible again.
+ * Live `ChatMessage` events (spec §4 "Incoming live message", matched by conversation id), applied
+ * to the cached list and thread without reloading the list, and the catch-up after each
+ * (re)subscription (ADR 010). The tab becoming visible again fetches nothing by itself: a socket
+ * that dropped meanwhile reconnects, and that reconnection catches up.
  */
 export const useLiveUpdates = ({
   auth,
   selection,
-  jobFilter,
   muted,
   announce,
   notify,
@@ -50,14 +48,14 @@ export const useLiveUpdates = ({
   const { sound } = useServices();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
-  const latest = useRef({ auth, selection, jobFilter, muted, announce, notify, t });
+  const latest = useRef({ auth, selection, muted, announce, notify, t });
   useEffect(() => {
-    latest.current = { auth, selection, jobFilter, muted, announce, notify, t };
+    latest.current = { auth, selection, muted, announce, notify, t };
   });
 
   const connection = useRealtimeConnection(auth?.id);
 
-  /** Reload the list and merge the open conversation's latest page. */
+  /** After a (re)subscription: reload the list and merge the open conversation's latest page. */
   const resync = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
     const { selection: open } = latest.current;
@@ -75,11 +73,10 @@ export const useLiveUpdates = ({
   }, [api, queryClient]);
 
   const onChat = useCallback(
-    (chat: Chat) => {
+    ({ chatMessage: chat, messengerUser }: ChatMessageEvent) => {
       const {
         auth: viewer,
         selection: open,
-        jobFilter: filter,
         muted: isMuted,
         announce: say,
         notify: showNotification,
@@ -95,22 +92,18 @@ export const useLiveUpdates = ({
         queryClient.setQueryData(threadKeyOf(open), (data: Parameters<typeof appendChat>[0]) =>
           appendChat(data, chat),
         );
-        setCachedUnread(queryClient, open.selectedItem, 0);
+        // being read: no unread count, and the answer of the seen-mark is the row as it is now
+        applyChatEventToLists(queryClient, { ...messengerUser, is_seen_messages_count: 0 });
+        if (messengerUser.is_seen_messages_count === 0) return; // nothing to mark (e.g. own message)
         api
           .markUnseen(open.selectedItem)
+          .then((answer) => replaceCachedConversation(queryClient, answer.messengerUser))
           .catch((error: unknown) =>
             console.error('Could not mark the conversation as seen', error),
-          )
-          .finally(() => void queryClient.invalidateQueries({ queryKey: conversationKeys.all }));
+          );
         return;
       }
-      const inList = applyIncomingToList(
-        queryClient,
-        chat,
-        viewer.id,
-        conversationKeys.list(filter),
-      );
-      if (!inList) void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+      applyChatEventToLists(queryClient, messengerUser);
     },
     [api, queryClient, sound],
   );
@@ -125,19 +118,6 @@ export const useLiveUpdates = ({
       stopReconnect();
     };
   }, [connection, auth?.id, onChat, resync]);
-
-  useEffect(() => {
-    let last = 0;
-    const onVisibility = () => {
-      if (document.visibilityState !== 'visible') return;
-      const now = Date.now();
-      if (now - last < VISIBLE_RESYNC_MIN_GAP_MS) return;
-      last = now;
-      resync();
-    };
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => document.removeEventListener('visibilitychange', onVisibility);
-  }, [resync]);
 
   const [liveStatus, setLiveStatus] = useState<LiveStatus>('connecting');
   useEffect(() => {

@@ -9,7 +9,10 @@ interface ArchiveVariables {
   archive: boolean;
 }
 
-/** Archive / unarchive: the row moves at once; it moves back if the call fails. */
+/**
+ * Archive / unarchive: the row moves at once; the answer (the conversation as it is now) updates
+ * the cached lists, and the row moves back if the call fails. The list is not reloaded.
+ */
 export const useArchiveConversation = (viewerRole: Role | undefined) => {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -17,9 +20,13 @@ export const useArchiveConversation = (viewerRole: Role | undefined) => {
     mutationFn: ({ item, archive }: ArchiveVariables) =>
       archive ? api.archiveConversation(item.id) : api.unarchiveConversation(item.id),
     onMutate: async ({ item, archive }) => {
-      if (!viewerRole) return;
+      if (!viewerRole) return { interruptedFetch: false };
+      // a list fetch in flight (a catch-up after a reconnection) is cancelled so that it cannot
+      // undo the move; it is made again once the call is over
+      const interruptedFetch = queryClient.isFetching({ queryKey: conversationKeys.all }) > 0;
       await queryClient.cancelQueries({ queryKey: conversationKeys.all });
       replaceCachedConversation(queryClient, withArchiveFlag(item, viewerRole, archive));
+      return { interruptedFetch };
     },
     onSuccess: ({ messengerUser }) => {
       replaceCachedConversation(queryClient, messengerUser);
@@ -28,6 +35,9 @@ export const useArchiveConversation = (viewerRole: Role | undefined) => {
       console.error(error);
       replaceCachedConversation(queryClient, item);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.all }),
+    onSettled: (_answer, _error, _variables, context) => {
+      if (context?.interruptedFetch)
+        void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+    },
   });
 };

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { InitialDataResponse } from '../../../../shared/api.js';
-import type { Chat, MessengerUser } from '../../../../shared/models.js';
+import type { MessengerUser } from '../../../../shared/models.js';
 
 /** Query keys of the conversation list; the second part is the job filter ('' = all jobs). */
 export const conversationKeys = {
@@ -46,32 +46,32 @@ export const replaceCachedConversation = (queryClient: QueryClient, record: Mess
     mapOne(record.id, (item) => ({ ...item, ...record })),
   );
 
+/** Whether a list cached under `queryKey` (a job filter) holds conversations of this job. */
+const listShows = (queryKey: readonly unknown[], record: MessengerUser): boolean => {
+  const filter = queryKey[1];
+  return filter === '' || filter === undefined || filter === String(record.job_id);
+};
+
 /**
- * A live message for a conversation that isn't open: +1 unread (when addressed to the viewer)
- * and a fresh preview. Returns whether the conversation is in the given cached list.
+ * A live `ChatMessage` event: its `messengerUser` (the conversation as the viewer sees it, with
+ * the new preview and the viewer's unread count) replaces the row and moves it to the top, newest
+ * activity first as the server orders the list; a conversation the list doesn't hold yet is added
+ * at the top of every cached list whose job filter shows it. Nothing is fetched.
  */
-export const applyIncomingToList = (
-  queryClient: QueryClient,
-  chat: Chat,
-  viewerId: number,
-  activeList: readonly unknown[],
-): boolean => {
-  const data = queryClient.getQueryData<InitialDataResponse>(activeList);
-  const present = data?.messengerUsers.some((item) => item.id === chat.messenger_user_id) ?? false;
-  updateCachedConversations(queryClient, (items) => {
-    const index = items.findIndex((item) => item.id === chat.messenger_user_id);
+export const applyChatEventToLists = (queryClient: QueryClient, record: MessengerUser): void => {
+  for (const [queryKey, data] of queryClient.getQueriesData<InitialDataResponse>({
+    queryKey: conversationKeys.all,
+  })) {
+    if (!data) continue;
+    const items = data.messengerUsers;
+    const index = items.findIndex((item) => item.id === record.id);
+    if (index === -1 && !listShows(queryKey, record)) continue;
     const current = items[index];
-    if (!current) return items;
-    const updated: MessengerUser = {
-      ...current,
-      is_seen_messages_count:
-        current.is_seen_messages_count + (chat.receiver_id === viewerId ? 1 : 0),
-      last_message: chat.message.slice(0, 100),
-      last_message_at: chat.created_at,
-      last_message_time: chat.messaging_time,
-    };
-    // newest activity first, as the server orders the list
-    return [updated, ...items.slice(0, index), ...items.slice(index + 1)];
-  });
-  return present;
+    const updated = current ? { ...current, ...record } : record;
+    const rest = index === -1 ? items : [...items.slice(0, index), ...items.slice(index + 1)];
+    queryClient.setQueryData<InitialDataResponse>(queryKey, {
+      ...data,
+      messengerUsers: [updated, ...rest],
+    });
+  }
 };
