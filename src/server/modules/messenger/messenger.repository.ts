@@ -255,16 +255,18 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
         .execute(),
 
     /**
-     * One page of the viewer's list as it was at `t0`, after the position `after` (none: the first
-     * page), at most `limit` rows, each with its position (`list_at`, `id`). Why and how:
+     * One page of the viewer's list as it was just before `t0`, after the position `after` (none:
+     * the first page), at most `limit` rows, each with its position (`list_at`, `id`). Why and how:
      * docs/performance.md, "Paging the conversation list".
      *
-     * Two index walks, merged: (1) conversations not changed since `t0` (`activity_at <= t0`) are
+     * Two index walks, merged: (1) conversations not changed since `t0` (`activity_at < t0`) are
      * where `activity_at` says, a range of the `(party, [archive,] activity_at, id)` index read from
-     * the cursor on; (2) conversations changed since `t0` (few: those with a message since) are put
-     * back where they were at `t0`: at their latest message created at or before `t0` (one backward
-     * step on `chats (messenger_user_id, id)`), or their creation when they had none. Conversations
-     * created after `t0` are not on later pages (the first page and live events bring them).
+     * the cursor on; (2) conversations changed since (few: those with a message since `t0`) are put
+     * back where they were: at their latest message created before `t0` (one backward step on
+     * `chats (messenger_user_id, id)`), or their creation when they had none. Conversations created
+     * at or after `t0` are on no page of this walk (a new first page and live events bring them).
+     * `t0` itself belongs to "changed" so that a message in the very millisecond of `t0` cannot
+     * move a conversation between pages.
      */
     listPage: async (
       executor: Executor,
@@ -276,7 +278,7 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
       const { t0, after, limit } = page;
       let unchanged = filtered(conversationQuery(executor), viewerId, side, filter)
         .select('mu.activity_at as list_at')
-        .where('mu.activity_at', '<=', t0);
+        .where('mu.activity_at', '<', t0);
       if (after)
         unchanged = unchanged.where((eb) =>
           eb(eb.refTuple('mu.activity_at', 'mu.id'), '<', eb.tuple(after.at, after.id)),
@@ -285,15 +287,15 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
         .selectFrom('chats as c')
         .select('c.created_at')
         .where('c.messenger_user_id', '=', sql.ref<number>('mu.id'))
-        .where('c.created_at', '<=', t0)
+        .where('c.created_at', '<', t0)
         .orderBy('c.id', 'desc')
         .limit(1)}), ${sql.ref('mu.created_at')})`;
       let changed = executor
         .selectFrom(
           filtered(conversationQuery(executor), viewerId, side, filter)
             .select(asOfT0.as('list_at'))
-            .where('mu.activity_at', '>', t0)
-            .where('mu.created_at', '<=', t0)
+            .where('mu.activity_at', '>=', t0)
+            .where('mu.created_at', '<', t0)
             .as('moved'),
         )
         .selectAll();
