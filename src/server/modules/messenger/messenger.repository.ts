@@ -276,12 +276,13 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
       page: { t0: string; after: { at: string; id: number } | null; limit: number },
     ) => {
       const { t0, after, limit } = page;
-      let unchanged = filtered(conversationQuery(executor), viewerId, side, filter)
+      // A position is always before `t0`: after one, the index range starts at the cursor.
+      const unchanged = filtered(conversationQuery(executor), viewerId, side, filter)
         .select('mu.activity_at as list_at')
-        .where('mu.activity_at', '<', t0);
-      if (after)
-        unchanged = unchanged.where((eb) =>
-          eb(eb.refTuple('mu.activity_at', 'mu.id'), '<', eb.tuple(after.at, after.id)),
+        .where((eb) =>
+          after
+            ? eb(eb.refTuple('mu.activity_at', 'mu.id'), '<', eb.tuple(after.at, after.id))
+            : eb('mu.activity_at', '<', t0),
         );
       const asOfT0 = sql<string>`coalesce((${executor
         .selectFrom('chats as c')
