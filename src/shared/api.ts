@@ -90,12 +90,12 @@ export const initialDataQuerySchema = z.object({
     .max(SEARCH_MAX_LENGTH, `The search may not be greater than ${SEARCH_MAX_LENGTH} characters.`)
     .transform((value) => value.trim())
     .optional()
-    .transform((value) => (value ? value : null)),
+    .transform((value) => value || undefined),
   /** Only the conversations whose archive flag for the viewer is this value. */
   archived: z
     .enum(['0', '1'], { error: 'must be 0 or 1.' })
     .optional()
-    .transform((value) => (value === undefined ? null : value === '1')),
+    .transform((value) => (value === undefined ? undefined : value === '1')),
 });
 export type InitialDataQuery = z.infer<typeof initialDataQuerySchema>;
 

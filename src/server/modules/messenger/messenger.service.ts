@@ -150,8 +150,8 @@ export const createMessengerService = ({
       const side = sideOf(viewer);
       const filter: ListFilter = {
         jobId: query.job_id,
-        search: query.search,
-        archived: query.archived,
+        search: query.search ?? null,
+        archived: query.archived ?? null,
       };
       const { limit } = query;
       if (query.cursor !== undefined && limit === undefined)
