@@ -321,7 +321,8 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
           .selectFrom('messenger_users')
           .select((eb) => eb.fn.sum<number | string | null>(side.unread).as('total'))
           .where(side.party, '=', viewerId)
-          .where(side.unread, '>', 0)
+          // A literal, not a parameter: only then may the planner use the partial index.
+          .where(side.unread, '>', sql.lit(0))
           .executeTakeFirst(),
         executor
           .selectFrom('messenger_users')
