@@ -97,6 +97,38 @@ describe('ids', () => {
   });
 });
 
+describe('list query (Part 2, lists at scale)', () => {
+  it('reads limit, cursor, search and archived; without them, the Part 1 query', () => {
+    expect(
+      initialDataQuerySchema.parse({
+        limit: '50',
+        cursor: 'abc_-9',
+        search: ' Sara ',
+        archived: '1',
+      }),
+    ).toEqual({ job_id: null, limit: 50, cursor: 'abc_-9', search: 'Sara', archived: true });
+    expect(initialDataQuerySchema.parse({ archived: '0', search: '  ' })).toEqual({
+      job_id: null,
+      archived: false,
+    });
+  });
+
+  it('refuses a limit outside 1..200, a cursor that is not base64url, archived other than 0|1', () => {
+    for (const limit of ['0', '201', '1.5', '-3', 'x', '', ['1', '2']])
+      expect(Object.keys(refused(initialDataQuerySchema, { limit })), String(limit)).toEqual([
+        'limit',
+      ]);
+    for (const cursor of ['a+b', 'a/b', 'a=', 'x'.repeat(501), ['a', 'b']])
+      expect(Object.keys(refused(initialDataQuerySchema, { cursor })), String(cursor)).toEqual([
+        'cursor',
+      ]);
+    expect(Object.keys(refused(initialDataQuerySchema, { archived: 'yes' }))).toEqual(['archived']);
+    expect(Object.keys(refused(initialDataQuerySchema, { search: 'a\u0000b' }))).toEqual([
+      'search',
+    ]);
+  });
+});
+
 describe('message text', () => {
   it('refuses a NUL character anywhere, naming the message', () => {
     for (const message of ['\u0000', 'hello\u0000', '\u0000hello', 'a\u0000b'])

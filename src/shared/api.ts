@@ -62,8 +62,40 @@ export const defaultQuerySchema = z.object({
   token: z.string().optional(),
 });
 
+/** Largest page of `GET /load/messengers/initial/data` (Part 2, "Lists at scale"). */
+export const LIST_LIMIT_MAX = 200;
+const LIST_LIMIT_MESSAGE = `must be a whole number from 1 to ${LIST_LIMIT_MAX}.`;
+const SEARCH_MAX_LENGTH = 200;
+
+/** A cursor is opaque base64url text; the server checks what it carries. */
+const CURSOR_MESSAGE = 'is not a cursor from a previous answer.';
+
 export const initialDataQuerySchema = z.object({
   job_id: nullableJobId.optional().transform((value) => value ?? null),
+  /** Part 2: a page of at most `limit` conversations (without it, all of them, as in Part 1). */
+  limit: z
+    .string({ error: LIST_LIMIT_MESSAGE })
+    .regex(/^\d{1,4}$/, LIST_LIMIT_MESSAGE)
+    .transform(Number)
+    .pipe(z.number().int().min(1, LIST_LIMIT_MESSAGE).max(LIST_LIMIT_MAX, LIST_LIMIT_MESSAGE))
+    .optional(),
+  /** The previous page's `next_cursor` (only with `limit`). */
+  cursor: z
+    .string({ error: CURSOR_MESSAGE })
+    .max(500, CURSOR_MESSAGE)
+    .regex(/^[A-Za-z0-9_-]+$/, CURSOR_MESSAGE)
+    .optional(),
+  /** Case-insensitive "contains" on the other party's name and the job title; empty = no search. */
+  search: storableText('search')
+    .max(SEARCH_MAX_LENGTH, `The search may not be greater than ${SEARCH_MAX_LENGTH} characters.`)
+    .transform((value) => value.trim())
+    .optional()
+    .transform((value) => value || undefined),
+  /** Only the conversations whose archive flag for the viewer is this value. */
+  archived: z
+    .enum(['0', '1'], { error: 'must be 0 or 1.' })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === '1')),
 });
 export type InitialDataQuery = z.infer<typeof initialDataQuerySchema>;
 
@@ -71,6 +103,15 @@ export const initialDataResponseSchema = z.object({
   jobs: z.array(jobSchema),
   messengerUsers: z.array(messengerUserSchema),
   auth: authUserSchema,
+  /**
+   * Part 2: unread messages over all the viewer's conversations (whatever the filters). The server
+   * always sends it and `archived_count`; optional in the type only for clients written for Part 1.
+   */
+  unread_total: z.number().int().optional(),
+  /** Part 2: how many conversations the viewer has archived (whatever the filters). */
+  archived_count: z.number().int().optional(),
+  /** Part 2, only with `limit`: the cursor of the next page, `null` on the last one. */
+  next_cursor: z.string().nullable().optional(),
 });
 export type InitialDataResponse = z.infer<typeof initialDataResponseSchema>;
 

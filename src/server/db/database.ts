@@ -19,6 +19,7 @@ import * as hardening from './migrations/002-hardening.js';
 import * as integration from './migrations/003-integration.js';
 import * as outbox from './migrations/004-outbox.js';
 import * as notifications from './migrations/005-notifications.js';
+import * as lists from './migrations/006-lists.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -251,6 +252,7 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '003-integration': { up: (db) => integration.up(db, dialect) },
   '004-outbox': { up: (db) => outbox.up(db, dialect) },
   '005-notifications': { up: (db) => notifications.up(db) },
+  '006-lists': { up: (db) => lists.up(db) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

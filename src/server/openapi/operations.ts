@@ -447,12 +447,20 @@ export const operations: readonly OperationSpec[] = [
     method: 'get',
     path: paths.initialData,
     operationId: 'getInitialData',
-    summary: 'The job filter, the viewer’s conversations and who the viewer is',
+    summary:
+      'The job filter, the viewer’s conversations (all of them, or a page with `limit`) and who the viewer is',
     tag: 'messenger',
     security: security.pageRead,
     query: initialDataQuerySchema,
     responses: {
-      200: { description: 'Jobs, conversations, viewer.', schema: initialDataResponseSchema },
+      200: {
+        description:
+          'Jobs, conversations (newest activity first), viewer, `unread_total` and `archived_count` ' +
+          '(over all the viewer’s conversations). With `limit`: at most that many conversations and ' +
+          '`next_cursor` (pass it as `cursor` for the next page; `null` on the last). The pages of ' +
+          'one walk keep the order the list had at its first page: none is skipped or repeated.',
+        schema: initialDataResponseSchema,
+      },
       ...errors(...pageCallErrors),
     },
   },

@@ -73,6 +73,40 @@ export type ChatRowWithSender = Awaited<
   ReturnType<ReturnType<typeof chatQuery>['executeTakeFirstOrThrow']>
 >;
 
+/** What narrows the viewer's list: a job, a search, the viewer's archive flag (null: no filter). */
+export interface ListFilter {
+  jobId: number | null;
+  search: string | null;
+  archived: boolean | null;
+}
+
+/** `%`, `_` and the escape character itself match only themselves in a `like ... escape '\'`. */
+const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * The viewer's conversations, narrowed. The search is one query text on both databases:
+ * `lower(...) like lower(?)` (SQLite's `like` ignores only ASCII case, PostgreSQL's none).
+ */
+const filtered = <Q extends ReturnType<typeof conversationQuery>>(
+  query: Q,
+  viewerId: number,
+  side: Side,
+  filter: ListFilter,
+): Q => {
+  let narrowed = query.where(`mu.${side.party}`, '=', viewerId);
+  if (filter.jobId !== null) narrowed = narrowed.where('mu.job_id', '=', filter.jobId);
+  if (filter.archived !== null)
+    narrowed = narrowed.where(`mu.${side.archive}`, '=', filter.archived ? 1 : 0);
+  if (filter.search !== null) {
+    const pattern = containsPattern(filter.search);
+    const other = side.party === 'candidate_id' ? 'comp.name' : 'cand.name';
+    narrowed = narrowed.where(
+      sql<boolean>`(lower(${sql.ref(other)}) like lower(${pattern}) escape '\\' or lower(${sql.ref('j.title')}) like lower(${pattern}) escape '\\')`,
+    );
+  }
+  return narrowed as Q;
+};
+
 /** One prepared query per side (the side picks column names, so it is part of the SQL). */
 const perSide = <T>(make: (side: Side) => T): ((side: Side) => T) => {
   const made = new Map<string, T>();
@@ -213,10 +247,94 @@ const preparedQueries = (db: Kysely<Database>) => ({
 export const createMessengerRepository = (db: Kysely<Database>) => {
   const q = preparedQueries(db);
   return {
-    listConversations: (executor: Executor, viewerId: number, side: Side, jobId: number | null) => {
-      let query = conversationQuery(executor).where(`mu.${side.party}`, '=', viewerId);
-      if (jobId !== null) query = query.where('mu.job_id', '=', jobId);
-      return query.orderBy('mu.activity_at', 'desc').orderBy('mu.id', 'desc').execute();
+    /** All the viewer's conversations (Part 1: no `limit`), newest activity first. */
+    listConversations: (executor: Executor, viewerId: number, side: Side, filter: ListFilter) =>
+      filtered(conversationQuery(executor), viewerId, side, filter)
+        .orderBy('mu.activity_at', 'desc')
+        .orderBy('mu.id', 'desc')
+        .execute(),
+
+    /**
+     * One page of the viewer's list as it was just before `t0`, after the position `after` (none:
+     * the first page), at most `limit` rows, each with its position (`list_at`, `id`). Why and how:
+     * docs/performance.md, "Paging the conversation list".
+     *
+     * Two index walks, merged: (1) conversations not changed since `t0` (`activity_at < t0`) are
+     * where `activity_at` says, a range of the `(party, [archive,] activity_at, id)` index read from
+     * the cursor on; (2) conversations changed since (few: those with a message since `t0`) are put
+     * back where they were: at their latest message created before `t0` (one backward step on
+     * `chats (messenger_user_id, id)`), or their creation when they had none. Conversations created
+     * at or after `t0` are on no page of this walk (a new first page and live events bring them).
+     * `t0` itself belongs to "changed" so that a message in the very millisecond of `t0` cannot
+     * move a conversation between pages.
+     */
+    listPage: async (
+      executor: Executor,
+      viewerId: number,
+      side: Side,
+      filter: ListFilter,
+      page: { t0: string; after: { at: string; id: number } | null; limit: number },
+    ) => {
+      const { t0, after, limit } = page;
+      // A position is always before `t0`: after one, the index range starts at the cursor.
+      const unchanged = filtered(conversationQuery(executor), viewerId, side, filter)
+        .select('mu.activity_at as list_at')
+        .where((eb) =>
+          after
+            ? eb(eb.refTuple('mu.activity_at', 'mu.id'), '<', eb.tuple(after.at, after.id))
+            : eb('mu.activity_at', '<', t0),
+        );
+      const asOfT0 = sql<string>`coalesce((${executor
+        .selectFrom('chats as c')
+        .select('c.created_at')
+        .where('c.messenger_user_id', '=', sql.ref<number>('mu.id'))
+        .where('c.created_at', '<', t0)
+        .orderBy('c.id', 'desc')
+        .limit(1)}), ${sql.ref('mu.created_at')})`;
+      let changed = executor
+        .selectFrom(
+          filtered(conversationQuery(executor), viewerId, side, filter)
+            .select(asOfT0.as('list_at'))
+            .where('mu.activity_at', '>=', t0)
+            .where('mu.created_at', '<', t0)
+            .as('moved'),
+        )
+        .selectAll();
+      if (after)
+        changed = changed.where((eb) =>
+          eb(eb.refTuple('moved.list_at', 'moved.id'), '<', eb.tuple(after.at, after.id)),
+        );
+      const [stayed, moved] = await Promise.all([
+        unchanged.orderBy('mu.activity_at', 'desc').orderBy('mu.id', 'desc').limit(limit).execute(),
+        changed.orderBy('moved.list_at', 'desc').orderBy('moved.id', 'desc').limit(limit).execute(),
+      ]);
+      return [...stayed, ...moved]
+        .sort((a, b) => (a.list_at === b.list_at ? b.id - a.id : a.list_at < b.list_at ? 1 : -1))
+        .slice(0, limit);
+    },
+
+    /** Over all the viewer's conversations: unread messages, and archived conversations. */
+    listCounts: async (executor: Executor, viewerId: number, side: Side) => {
+      // Each one reads only what it counts (migration 006's partial unread and archive indexes).
+      const [unread, archived] = await Promise.all([
+        executor
+          .selectFrom('messenger_users')
+          .select((eb) => eb.fn.sum<number | string | null>(side.unread).as('total'))
+          .where(side.party, '=', viewerId)
+          // A literal, not a parameter: only then may the planner use the partial index.
+          .where(side.unread, '>', sql.lit(0))
+          .executeTakeFirst(),
+        executor
+          .selectFrom('messenger_users')
+          .select((eb) => eb.fn.countAll<number | string>().as('total'))
+          .where(side.party, '=', viewerId)
+          .where(side.archive, '=', 1)
+          .executeTakeFirst(),
+      ]);
+      return {
+        unread_total: Number(unread?.total ?? 0),
+        archived_count: Number(archived?.total ?? 0),
+      };
     },
 
     findConversation: async (executor: Executor, id: number) =>

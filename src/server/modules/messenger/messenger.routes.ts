@@ -26,8 +26,8 @@ export const messengerRoutes = async (
   app.addHook('onRequest', app.requireViewer);
 
   app.get(paths.initialData, async (request) => {
-    const { job_id } = parseInput(initialDataQuerySchema, request.query);
-    return service.initialData(viewerOf(request).user, job_id);
+    const query = parseInput(initialDataQuerySchema, request.query);
+    return service.initialData(viewerOf(request).user, query);
   });
 
   app.post(paths.getMessage, async (request) => {

@@ -1,5 +1,6 @@
 import type {
   GetMessageResponse,
+  InitialDataQuery,
   InitialDataResponse,
   SendMessageResponse,
 } from '../../../shared/api.js';
@@ -28,6 +29,7 @@ import {
   type ChatRowWithSender,
   COMPANY_SIDE,
   type ConversationRow,
+  type ListFilter,
   type MessengerRepository,
   type Side,
 } from './messenger.repository.js';
@@ -38,6 +40,7 @@ import {
   presentJob,
   previewOf,
 } from './messenger.presenter.js';
+import { decodeListCursor, encodeListCursor } from './list-cursor.js';
 
 export interface Publisher {
   publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void>;
@@ -138,18 +141,52 @@ export const createMessengerService = ({
     presentConversation(await ownConversation(viewer, id), sideOf(viewer));
 
   return {
-    async initialData(viewer: AuthUser, jobId: number | null): Promise<InitialDataResponse> {
+    /**
+     * Part 1 without `limit` (every conversation); Part 2 with it: one page of a list that stays
+     * in the order it had when its first page was read (see repository.listPage), and the cursor
+     * of the next page. The counters are over all the viewer's conversations either way.
+     */
+    async initialData(viewer: AuthUser, query: InitialDataQuery): Promise<InitialDataResponse> {
       const side = sideOf(viewer);
-      const [jobs, rows] = await Promise.all([
+      const filter: ListFilter = {
+        jobId: query.job_id,
+        search: query.search ?? null,
+        archived: query.archived ?? null,
+      };
+      const { limit } = query;
+      if (query.cursor !== undefined && limit === undefined)
+        throw validationFailed('cursor', 'The cursor needs a limit.');
+      const cursor = query.cursor === undefined ? undefined : decodeListCursor(query.cursor);
+      // The first page's moment: this and every later page of the list are read as of it.
+      const t0 = cursor?.t0 ?? nowIso();
+      const [jobs, rows, counts] = await Promise.all([
         viewer.role === 'candidate'
           ? repository.jobsOfCandidateConversations(db, viewer.id)
           : repository.jobsOfCompany(db, viewer.id),
-        repository.listConversations(db, viewer.id, side, jobId),
+        limit === undefined
+          ? repository.listConversations(db, viewer.id, side, filter)
+          : repository.listPage(db, viewer.id, side, filter, {
+              t0,
+              after: cursor ? { at: cursor.at, id: cursor.id } : null,
+              limit: limit + 1,
+            }),
+        repository.listCounts(db, viewer.id, side),
       ]);
+      const page = limit === undefined ? rows : rows.slice(0, limit);
+      const last = page.at(-1);
       return {
         jobs: jobs.map(presentJob),
-        messengerUsers: rows.map((row) => presentConversation(row, side)),
+        messengerUsers: page.map((row) => presentConversation(row, side)),
         auth: { id: viewer.id, role: viewer.role, name: viewer.name },
+        ...counts,
+        ...(limit === undefined
+          ? {}
+          : {
+              next_cursor:
+                rows.length > limit && last && 'list_at' in last
+                  ? encodeListCursor({ t0, at: String(last.list_at), id: last.id })
+                  : null,
+            }),
       };
     },
 
