@@ -17,7 +17,7 @@ const dialect = inject('database');
 const KEY = 'integration-key-for-notification-tests-0123456789';
 const PUBLIC_URL = 'https://messages.board.example';
 const MAIL_FROM = 'Job Board Messages <messages@board.example>';
-const DELAY_SECONDS = 2;
+const DELAY_SECONDS = 3;
 const MIN_INTERVAL_SECONDS = 4;
 
 interface IntegrationUser {
@@ -148,15 +148,18 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     );
     const [first, ...others] = companies as [IntegrationUser, ...IntegrationUser[]];
     // Newest conversation first: the first company's, written last; the oldest one is left out.
-    // (Each conversation is started first: the messages themselves then go out within moments.)
+    // (Each conversation is started first: the messages themselves then go out within moments,
+    // in two rounds of concurrent sends, well within the gathering window.)
     for (const other of companies) await startConversation(other, layla);
+    const [firstConversation] = await Promise.all([
+      write(first, layla, 'first'),
+      ...others.map((other) => write(other, layla, `hello from ${other.external_id}`)),
+    ]);
     await Promise.all(
-      others.map((other) => write(other, layla, `hello from ${other.external_id}`)),
+      ['second', 'third', '<script>alert("x")</script> & more'].map((text) =>
+        write(first, layla, text),
+      ),
     );
-    const firstConversation = await write(first, layla, 'first');
-    await write(first, layla, 'second');
-    await write(first, layla, 'third');
-    await write(first, layla, '<script>alert("x")</script> & more');
 
     const [email] = await mail.waitFor(1, 'layla-batch@people.example');
     await rulesSettled();
