@@ -129,8 +129,11 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
     }
     const externalOf = (companyId: number) => externalIds.get(companyId) ?? 'acme';
 
-    const initialData = async () => {
-      const response = await viewer.call('GET', paths.initialData);
+    const initialData = async (jobId: number | null = null) => {
+      const response = await viewer.call(
+        'GET',
+        `${paths.initialData}?job_id=${jobId === null ? '' : String(jobId)}`,
+      );
       expect(response.statusCode).toBe(200);
       return response.json() as InitialDataResponse;
     };
@@ -147,6 +150,14 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
     const key = conversationKeys.list('');
     queryClient.setQueryData(key, await initialData());
     const cached = () => queryClient.getQueryData<InitialDataResponse>(key)?.messengerUsers ?? [];
+    // The list under a job filter is cached too (the page keeps one per filter it has shown): events
+    // and answers must reach it, and only for conversations of that job.
+    const filterJob = cached().find((item) => item.job_id !== null)?.job_id ?? null;
+    if (filterJob === null) throw new Error('no conversation with a job for the filtered list');
+    const filteredKey = conversationKeys.list(String(filterJob));
+    queryClient.setQueryData(filteredKey, await initialData(filterJob));
+    const cachedFiltered = () =>
+      queryClient.getQueryData<InitialDataResponse>(filteredKey)?.messengerUsers ?? [];
 
     /** The conversation open in the page (its live events are applied as being read). */
     let open: number | null = null;
@@ -315,6 +326,11 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
         expect(comparable(cached()), `after step ${log.length}: ${done}`).toEqual(
           comparable(fresh.messengerUsers),
         );
+        const freshFiltered = await initialData(filterJob);
+        expect(
+          comparable(cachedFiltered()),
+          `after step ${log.length}: ${done} (job ${filterJob})`,
+        ).toEqual(comparable(freshFiltered.messengerUsers));
       }
     } catch (error) {
       console.error(
