@@ -52,7 +52,8 @@ export type ConversationRow = Awaited<
   ReturnType<ReturnType<typeof conversationQuery>['executeTakeFirstOrThrow']>
 >;
 
-const chatQuery = (db: Executor) =>
+/** A message with its sender's name (the `Chat` shape's columns); notifications read the same. */
+export const chatQuery = (db: Executor) =>
   db
     .selectFrom('chats as c')
     .innerJoin('users as s', 's.id', 'c.sender_id')

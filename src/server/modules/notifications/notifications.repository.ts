@@ -1,20 +1,7 @@
 import type { Kysely } from 'kysely';
 import { prepareQuery, type DialectName, type Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-
-/** The message columns a notification needs (the `Chat` shape, plus the sender's name). */
-const CHAT_COLUMNS = [
-  'c.id',
-  'c.sender_id',
-  'c.receiver_id',
-  'c.job_id',
-  'c.messenger_user_id',
-  'c.message',
-  'c.client_id',
-  'c.created_at',
-  'c.seen_at',
-  's.name as sender_name',
-] as const;
+import { chatQuery } from '../messenger/messenger.repository.js';
 
 /**
  * The queries of the rule and the e-mail, built and compiled once (see prepareQuery): the same
@@ -43,10 +30,7 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
       .$if(dialect === 'postgres', (query) => query.forUpdate()),
   ),
   dueMessages: prepareQuery(3, (receiverId: number, cutoff: string, limit: number) =>
-    db
-      .selectFrom('chats as c')
-      .innerJoin('users as s', 's.id', 'c.sender_id')
-      .select(CHAT_COLUMNS)
+    chatQuery(db)
       .where('c.receiver_id', '=', receiverId)
       .where('c.seen_at', 'is', null)
       .where('c.notified_at', 'is', null)
@@ -138,10 +122,7 @@ export const createNotificationsRepository = (db: Kysely<Database>, dialect: Dia
     unseenMessages: (executor: Executor, chatIds: number[]) =>
       chatIds.length === 0
         ? Promise.resolve([])
-        : executor
-            .selectFrom('chats as c')
-            .innerJoin('users as s', 's.id', 'c.sender_id')
-            .select(CHAT_COLUMNS)
+        : chatQuery(executor)
             .where('c.id', 'in', chatIds)
             .where('c.seen_at', 'is', null)
             .orderBy('c.id')

@@ -122,6 +122,16 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
     return tokens;
   };
 
+  /** The existing user an unsubscribe token was made for. */
+  const tokenUser = async (token: string) => {
+    const userId = (await unsubscribeTokens()).userIdOf(token);
+    if (userId === undefined) return undefined;
+    const user = await repository.findUserLocale(db.kysely, userId);
+    if (!user) return undefined;
+    const locale: Locale = user.locale === 'ar' ? 'ar' : 'en';
+    return { id: userId, locale, erased: user.erased_at !== null };
+  };
+
   const enqueueWebhook = (
     executor: Executor,
     dedupeKey: string,
@@ -289,6 +299,8 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           runAt: new Date(Date.parse(chat.created_at) + options.emailDelayMs).toISOString(),
         });
       }
+      // The Chat shape is built only when there is a webhook to post it to (every send passes here).
+      if (!webhook) return;
       const message: Chat = presentChat(chat);
       await enqueueWebhook(trx, `webhook:message.created:${chat.id}`, {
         type: 'message.created',
@@ -337,23 +349,18 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
     unsubscribeTarget: async (
       token: string,
     ): Promise<{ userId: number; locale: Locale } | undefined> => {
-      const userId = (await unsubscribeTokens()).userIdOf(token);
-      if (userId === undefined) return undefined;
-      const user = await repository.findUserLocale(db.kysely, userId);
-      if (!user) return undefined;
-      return { userId, locale: user.locale === 'ar' ? 'ar' : 'en' };
+      const user = await tokenUser(token);
+      return user && { userId: user.id, locale: user.locale };
     },
 
     /** One-click unsubscribe: e-mail notifications off for the token's user. */
     unsubscribe: async (token: string): Promise<{ locale: Locale } | undefined> => {
-      const userId = (await unsubscribeTokens()).userIdOf(token);
-      if (userId === undefined) return undefined;
-      const user = await repository.findUserLocale(db.kysely, userId);
+      const user = await tokenUser(token);
       if (!user) return undefined;
       // An erased user has no settings left and gets no e-mail anyway.
-      if (user.erased_at === null)
-        await options.settingsService.updateSettings(userId, { email_notifications: false });
-      return { locale: user.locale === 'ar' ? 'ar' : 'en' };
+      if (!user.erased)
+        await options.settingsService.updateSettings(user.id, { email_notifications: false });
+      return { locale: user.locale };
     },
 
     close: () => mailer.close(),
