@@ -103,13 +103,10 @@ export const initialDataResponseSchema = z.object({
   jobs: z.array(jobSchema),
   messengerUsers: z.array(messengerUserSchema),
   auth: authUserSchema,
-  /**
-   * Part 2: unread messages over all the viewer's conversations (whatever the filters). The server
-   * always sends it and `archived_count`; optional in the type only for clients written for Part 1.
-   */
-  unread_total: z.number().int().optional(),
+  /** Part 2: unread messages over all the viewer's conversations (whatever the filters). */
+  unread_total: z.number().int(),
   /** Part 2: how many conversations the viewer has archived (whatever the filters). */
-  archived_count: z.number().int().optional(),
+  archived_count: z.number().int(),
   /** Part 2, only with `limit`: the cursor of the next page, `null` on the last one. */
   next_cursor: z.string().nullable().optional(),
 });

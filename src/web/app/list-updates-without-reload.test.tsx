@@ -103,7 +103,14 @@ describe('the list is updated in place, never reloaded', () => {
 
     act(() => page.realtime.drop());
     act(() => page.realtime.reconnect());
-    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 1));
+    // the first page of each list held (active and archived), nothing more
+    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 2));
+    await settle();
+    const asked = page.api.getInitialData.mock.calls.slice(listLoads).map(([params]) => params);
+    expect(asked).toEqual([
+      expect.objectContaining({ limit: 50, cursor: null, archived: false }),
+      expect.objectContaining({ limit: 50, cursor: null, archived: true }),
+    ]);
   });
 
   it('an archive during a catch-up: the cancelled list fetch is made again once the call is over', async () => {
@@ -111,12 +118,12 @@ describe('the list is updated in place, never reloaded', () => {
     const listLoads = page.api.getInitialData.mock.calls.length;
     page.api.getInitialData.mockImplementationOnce(() => new Promise(() => undefined));
     act(() => page.realtime.reconnect());
-    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 1));
+    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 2));
 
     const nileItem = rowFor('Nile Software', conversationList()).parentElement!;
     await page.user.click(within(nileItem).getByRole('button', { name: 'Archive' }));
     await waitFor(() => expect(rowIds(archivedList())).toEqual([2, 4]));
-    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 2));
+    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(listLoads + 4));
     await waitFor(() => expect(rowIds(archivedList())).toEqual([2, 4]));
   });
 });

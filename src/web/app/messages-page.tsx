@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { InitialDataResponse, SendMessageResponse } from '../../shared/api.js';
+import type { SendMessageResponse } from '../../shared/api.js';
 import type { Chat, Job, MessengerUser } from '../../shared/models.js';
 import { LiveRegion, useAnnouncer } from '../components/live-region.js';
 import { Drawer } from '../components/drawer.js';
@@ -9,10 +9,14 @@ import { Spinner } from '../components/spinner.js';
 import { ChatPane, type OpenConversation } from '../features/chat/components/chat-pane.js';
 import { ConversationPanel } from '../features/conversations/components/conversation-panel.js';
 import { useArchiveConversation } from '../features/conversations/hooks/use-archive-conversation.js';
-import { useConversations } from '../features/conversations/hooks/use-conversations.js';
+import {
+  useConversations,
+  useListCounts,
+} from '../features/conversations/hooks/use-conversations.js';
 import {
   applyChatEventToLists,
-  conversationKeys,
+  findCachedConversation,
+  refetchFirstPages,
   setCachedUnread,
 } from '../features/conversations/utils/conversation-cache.js';
 import {
@@ -68,16 +72,20 @@ export const MessagesPage = () => {
   const [announcement, announce] = useAnnouncer();
   const isSmallScreen = useMediaQuery(SMALL_SCREEN_QUERY);
 
-  const conversations = useConversations(jobFilter);
-  const data = conversations.data;
+  const conversations = useConversations({ jobFilter, search, archived: false });
+  const counts = useListCounts();
+  // the archived section's own pages, asked for only when the viewer has archived something
+  const archivedConversations = useConversations(
+    { jobFilter, search, archived: true },
+    (counts?.archived_count ?? 0) > 0,
+  );
+  const data = conversations.firstPage;
   const auth = data?.auth;
   const jobs = useJobOptions(data?.jobs);
   const { mutate: archiveConversation } = useArchiveConversation(auth?.role);
 
   const selectionRef = useRef(selection);
   selectionRef.current = selection;
-  const dataRef = useRef(data);
-  dataRef.current = data;
 
   /**
    * Opens a conversation. From the list (`push`) it becomes a history entry when none was open, so
@@ -121,37 +129,35 @@ export const MessagesPage = () => {
   /** A system notification was clicked: its conversation opens as if chosen in the list. */
   const openFromNotification = useCallback(
     (chat: Chat) => {
-      const listed = (list: InitialDataResponse | undefined) =>
-        list?.messengerUsers.find((candidate) => candidate.id === chat.messenger_user_id);
-      const item =
-        listed(dataRef.current) ??
-        listed(queryClient.getQueryData<InitialDataResponse>(conversationKeys.list('')));
+      const item = findCachedConversation(queryClient, chat.messenger_user_id);
       if (item) {
         selectFromList(item);
         return;
       }
-      // not in a cached list (live events add rows, so only when that list isn't loaded): open it
-      // by its ids; the list reload brings the row
+      // not in a cached list (live events add rows, so only when no list is loaded): open it by
+      // its ids; the header fills in from the thread
       setSelection({
         jobId: chat.job_id,
         receiverId: chat.sender_id,
         selectedItem: chat.messenger_user_id,
       });
-      void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
     },
     [queryClient, selectFromList],
   );
   const notify = useMessageNotifications(openFromNotification);
 
   const { liveStatus } = useLiveUpdates({ auth, selection, muted, announce, notify });
-  useUnreadTitle(data?.messengerUsers);
+  useUnreadTitle(counts?.unread_total ?? 0);
 
   // The open conversation is being read: a list fetched before its messages were marked seen
   // (a catch-up racing the opening) must not bring its old unread count back.
   const openId = selection?.selectedItem;
-  const staleUnread =
-    openId !== undefined &&
-    (data?.messengerUsers.find((item) => item.id === openId)?.is_seen_messages_count ?? 0) > 0;
+  const openRow =
+    openId === undefined
+      ? undefined
+      : (conversations.items.find((item) => item.id === openId) ??
+        archivedConversations.items.find((item) => item.id === openId));
+  const staleUnread = (openRow?.is_seen_messages_count ?? 0) > 0;
   useEffect(() => {
     if (staleUnread && openId !== undefined) setCachedUnread(queryClient, openId, 0);
   }, [staleUnread, openId, queryClient]);
@@ -163,10 +169,10 @@ export const MessagesPage = () => {
     openedFromUrl.current = true;
     const wanted = readSelectionFromSearch(services.initialSearch);
     if (!wanted) return;
-    const item = data.messengerUsers.find((candidate) => candidate.id === wanted.tab);
+    const item = findCachedConversation(queryClient, wanted.tab);
     if (item) open(item, 'replace');
     else setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab });
-  }, [data, open, services.initialSearch]);
+  }, [data, open, queryClient, services.initialSearch]);
 
   // Back and Forward: the address says which conversation is open, or none (the list)
   useEffect(() => {
@@ -177,13 +183,13 @@ export const MessagesPage = () => {
         setOpenedFrom(null);
         return;
       }
-      const item = dataRef.current?.messengerUsers.find((candidate) => candidate.id === wanted.tab);
+      const item = findCachedConversation(queryClient, wanted.tab);
       if (item) open(item, 'none');
       else setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab });
     };
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
-  }, [open]);
+  }, [open, queryClient]);
 
   /** The chat's back arrow (small screens): the same as Back when the page opened it. */
   const backToList = useCallback(() => {
@@ -218,8 +224,17 @@ export const MessagesPage = () => {
     [queryClient],
   );
 
-  const { refetch: refetchConversations } = conversations;
-  const onFilter = useCallback(() => refetchConversations(), [refetchConversations]);
+  // the filter form asks again for the first page of what it shows (further pages as it scrolls)
+  const activeKey = conversations.queryKey;
+  const archivedKey = archivedConversations.queryKey;
+  const onFilter = useCallback(
+    () =>
+      Promise.all([
+        refetchFirstPages(queryClient, activeKey),
+        refetchFirstPages(queryClient, archivedKey),
+      ]),
+    [queryClient, activeKey, archivedKey],
+  );
 
   const signOut = async () => {
     try {
@@ -233,7 +248,8 @@ export const MessagesPage = () => {
   const openConversation: OpenConversation | null = useMemo(() => {
     if (!selection) return null;
     const item =
-      data?.messengerUsers.find((candidate) => candidate.id === selection.selectedItem) ??
+      openRow ??
+      findCachedConversation(queryClient, selection.selectedItem) ??
       (openedFrom?.id === selection.selectedItem ? openedFrom : undefined);
     const party = item && auth ? otherPartyOf(item, auth.role) : null;
     return {
@@ -245,14 +261,16 @@ export const MessagesPage = () => {
       job: item?.job ?? null,
       closed: item?.closed === true,
     };
-  }, [selection, data, openedFrom, auth]);
+  }, [selection, openRow, queryClient, openedFrom, auth]);
 
   const panel = (inDrawer: boolean) =>
     auth ? (
       <ConversationPanel
         viewerRole={auth.role}
         jobs={jobs}
-        conversations={data?.messengerUsers ?? []}
+        active={conversations}
+        archived={archivedConversations}
+        unreadTotal={counts?.unread_total}
         loading={conversations.isFetching}
         selectedId={selection?.selectedItem ?? null}
         search={search}
@@ -359,7 +377,7 @@ export const MessagesPage = () => {
                   <button
                     type="button"
                     className="button button--primary"
-                    onClick={() => void conversations.refetch()}
+                    onClick={() => void refetchFirstPages(queryClient, conversations.queryKey)}
                   >
                     {t('app.retry')}
                   </button>

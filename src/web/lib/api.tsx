@@ -10,6 +10,17 @@ import type {
 import type { UserSettingsPatch, UserSettingsResponse } from '../../shared/integration.js';
 import type { AuthUser, Role } from '../../shared/models.js';
 
+/** Which conversations to ask for; with `limit`, one page of them (contract Part 2). */
+export interface InitialDataParams {
+  /** null = all jobs. */
+  jobId: number | null;
+  limit?: number;
+  /** The previous page's `next_cursor`. */
+  cursor?: string | null;
+  search?: string;
+  archived?: boolean;
+}
+
 export interface DemoAccount {
   email: string;
   name: string;
@@ -25,7 +36,7 @@ export interface Api {
   login(credentials: { email: string; password: string }): Promise<{ user: AuthUser }>;
   getDemoAccounts(): Promise<DemoAccount[]>;
   logout(): Promise<void>;
-  getInitialData(params: { jobId: number | null }): Promise<InitialDataResponse>;
+  getInitialData(params: InitialDataParams): Promise<InitialDataResponse>;
   getMessages(body: GetMessageBody): Promise<GetMessageResponse>;
   sendMessage(body: SendMessageBody): Promise<SendMessageResponse>;
   markUnseen(messengerUserId: number): Promise<MessengerUserResponse>;

@@ -4,7 +4,8 @@ import { DEFAULT_USER_SETTINGS, type UserSettingsPatch } from '../../shared/inte
 import type { Chat, MessengerUser } from '../../shared/models.js';
 import { groupChatsByDate } from '../features/chat/utils/thread-cache.js';
 import { ApiError } from '../lib/api-client.js';
-import type { Api } from '../lib/api.js';
+import type { Api, InitialDataParams } from '../lib/api.js';
+import { isArchivedFor, matchesSearch } from '../features/conversations/utils/conversation-view.js';
 import type { Scenario } from './fixtures.js';
 
 const PAGE = 50;
@@ -33,13 +34,39 @@ export const createFakeApi = (scenario: Scenario) => {
   };
 
   const api = {
-    getInitialData: vi.fn(async ({ jobId }: { jobId: number | null }) => ({
-      jobs: state.jobs,
-      messengerUsers: state.conversations
-        .filter((item) => jobId === null || item.job_id === jobId)
-        .map((item) => ({ ...item })),
-      auth: state.auth,
-    })),
+    getInitialData: vi.fn(async ({ jobId, limit, cursor, search, archived }: InitialDataParams) => {
+      const matching = state.conversations.filter(
+        (item) =>
+          (jobId === null || item.job_id === jobId) &&
+          (archived === undefined || isArchivedFor(item, state.auth.role) === archived) &&
+          matchesSearch(item, search ?? '', state.auth.role),
+      );
+      const counts = {
+        unread_total: state.conversations.reduce(
+          (sum, item) => sum + item.is_seen_messages_count,
+          0,
+        ),
+        archived_count: state.conversations.filter((item) => isArchivedFor(item, state.auth.role))
+          .length,
+      };
+      if (limit === undefined)
+        return {
+          jobs: state.jobs,
+          messengerUsers: matching.map((item) => ({ ...item })),
+          auth: state.auth,
+          ...counts,
+        };
+      // a fake cursor: the offset of the next page
+      const start = cursor ? Number(cursor) : 0;
+      const end = start + limit;
+      return {
+        jobs: state.jobs,
+        messengerUsers: matching.slice(start, end).map((item) => ({ ...item })),
+        auth: state.auth,
+        ...counts,
+        next_cursor: end < matching.length ? String(end) : null,
+      };
+    }),
     getMessages: vi.fn(async (body: GetMessageBody) => {
       const receiverId = Number(body.receiver_id);
       const jobId = body.job_id === null || body.job_id === undefined ? null : Number(body.job_id);

@@ -47,7 +47,9 @@ export const makeConversation = ({
   candidateArchive = 0,
   companyArchive = 0,
   lastMessage = 'Hello there',
-  lastMessageAt = new Date(Date.now() - 5 * 60_000).toISOString(),
+  // about five minutes ago, a second older per id: the fixtures' order (by id) is newest first,
+  // as the server orders the list
+  lastMessageAt = new Date(Date.now() - 5 * 60_000 - id * 1000).toISOString(),
 }: ConversationInput): MessengerUser => ({
   id,
   job_id: job?.id ?? null,

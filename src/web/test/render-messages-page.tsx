@@ -42,6 +42,8 @@ interface RenderOptions {
   smallScreen?: boolean;
   /** The browser's notification permission at load ('default' unless told). */
   notificationPermission?: NotificationPermissionState;
+  /** The list's later pages never arrive (the first page is all the page holds). */
+  holdLaterPages?: boolean;
 }
 
 /** The whole page on a fake server, a fake live connection and a fake sound. */
@@ -51,9 +53,16 @@ export const renderMessagesPage = async ({
   search = '',
   smallScreen = false,
   notificationPermission = 'default',
+  holdLaterPages = false,
 }: RenderOptions = {}) => {
   if (smallScreen) setSmallScreen(true);
   const fake = createFakeApi(scenario);
+  if (holdLaterPages) {
+    const answer = fake.api.getInitialData.getMockImplementation()!;
+    fake.api.getInitialData.mockImplementation((params) =>
+      params.cursor ? new Promise(() => undefined) : answer(params),
+    );
+  }
   const realtime = createFakeRealtime(fake.viewAfter);
   const sound = { play: vi.fn(), unlock: vi.fn() };
   const appI18n = await createTestI18n(language);

@@ -32,10 +32,16 @@ import { integrationPaths, startConversationResponseSchema } from '../../../shar
 import type { MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
 import {
+  LIST_PAGE_SIZE,
   applyChatEventToLists,
   conversationKeys,
+  listItems,
   replaceCachedConversation,
   setCachedUnread,
+  setCountsFromAnswer,
+  type CachedList,
+  type ListCounts,
+  type ListFilter,
 } from '../../features/conversations/utils/conversation-cache.js';
 
 const dialect = inject('database');
@@ -129,13 +135,17 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
     }
     const externalOf = (companyId: number) => externalIds.get(companyId) ?? 'acme';
 
-    const initialData = async (jobId: number | null = null) => {
+    /** The first page of a list, as the page asks for it (use-conversations.ts). */
+    const initialData = async (jobId: number | null = null, archived = false) => {
       const response = await viewer.call(
         'GET',
-        `${paths.initialData}?job_id=${jobId === null ? '' : String(jobId)}`,
+        `${paths.initialData}?job_id=${jobId === null ? '' : String(jobId)}&limit=${LIST_PAGE_SIZE}&archived=${archived ? 1 : 0}`,
       );
       expect(response.statusCode).toBe(200);
-      return response.json() as InitialDataResponse;
+      const page = response.json() as InitialDataResponse;
+      // the viewer's few conversations fit on one page: the cached list is the whole list
+      expect(page.next_cursor).toBeNull();
+      return page;
     };
     const eventsToViewer = (): ChatMessageEvent[] =>
       published
@@ -147,17 +157,35 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
         .map((entry) => chatMessageEventSchema.parse(entry.data));
 
     const queryClient = new QueryClient();
-    const key = conversationKeys.list('');
-    queryClient.setQueryData(key, await initialData());
-    const cached = () => queryClient.getQueryData<InitialDataResponse>(key)?.messengerUsers ?? [];
-    // The list under a job filter is cached too (the page keeps one per filter it has shown): events
-    // and answers must reach it, and only for conversations of that job.
+    const cacheList = async (filter: ListFilter) => {
+      const page = await initialData(
+        filter.jobFilter ? Number(filter.jobFilter) : null,
+        filter.archived,
+      );
+      queryClient.setQueryData<CachedList>(conversationKeys.list(filter), {
+        pages: [page],
+        pageParams: [null],
+      });
+      setCountsFromAnswer(queryClient, page);
+      return filter;
+    };
+    const listOf = (filter: ListFilter) =>
+      listItems(queryClient.getQueryData<CachedList>(conversationKeys.list(filter)));
+    const everything = await cacheList({ jobFilter: '', search: '', archived: false });
+    const archivedOnes = await cacheList({ jobFilter: '', search: '', archived: true });
+    /** Every conversation the page holds (the active list and the archived section). */
+    const cached = () => [...listOf(everything), ...listOf(archivedOnes)];
+    // The lists under a job filter are cached too (the page keeps those of every filter it has
+    // shown): events and answers must reach them, and only for conversations of that job.
     const filterJob = cached().find((item) => item.job_id !== null)?.job_id ?? null;
     if (filterJob === null) throw new Error('no conversation with a job for the filtered list');
-    const filteredKey = conversationKeys.list(String(filterJob));
-    queryClient.setQueryData(filteredKey, await initialData(filterJob));
-    const cachedFiltered = () =>
-      queryClient.getQueryData<InitialDataResponse>(filteredKey)?.messengerUsers ?? [];
+    const filtered = await cacheList({ jobFilter: String(filterJob), search: '', archived: false });
+    const filteredArchived = await cacheList({
+      jobFilter: String(filterJob),
+      search: '',
+      archived: true,
+    });
+    const counts = () => queryClient.getQueryData<ListCounts>(conversationKeys.counts);
 
     /** The conversation open in the page (its live events are applied as being read). */
     let open: number | null = null;
@@ -175,7 +203,7 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
         );
         return;
       }
-      applyChatEventToLists(queryClient, messengerUser);
+      applyChatEventToLists(queryClient, messengerUser, chat);
     };
 
     /** Opening a conversation from the list (messages-page.tsx `open` + the thread's fetch). */
@@ -315,22 +343,31 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
     ];
 
     const log: string[] = [];
+    /** Every cached list and the counters equal what the server now answers. */
+    const expectAgreement = async (step: string) => {
+      for (const filter of [everything, archivedOnes, filtered, filteredArchived]) {
+        const fresh = await initialData(
+          filter.jobFilter ? Number(filter.jobFilter) : null,
+          filter.archived,
+        );
+        expect(
+          comparable(listOf(filter)),
+          `${step} (job ${filter.jobFilter || 'all'}, ${filter.archived ? 'archived' : 'active'})`,
+        ).toEqual(comparable(fresh.messengerUsers));
+        expect(counts(), `${step}: counters`).toEqual({
+          unread_total: fresh.unread_total,
+          archived_count: fresh.archived_count,
+        });
+      }
+    };
     try {
-      expect(comparable(cached())).toEqual(comparable((await initialData()).messengerUsers));
+      await expectAgreement('at the start');
       while (log.length < STEPS) {
         const action = actions[pick(weighted)];
         const done = action ? await action() : false;
         if (done === false) continue;
         log.push(done);
-        const fresh = await initialData();
-        expect(comparable(cached()), `after step ${log.length}: ${done}`).toEqual(
-          comparable(fresh.messengerUsers),
-        );
-        const freshFiltered = await initialData(filterJob);
-        expect(
-          comparable(cachedFiltered()),
-          `after step ${log.length}: ${done} (job ${filterJob})`,
-        ).toEqual(comparable(freshFiltered.messengerUsers));
+        await expectAgreement(`after step ${log.length}: ${done}`);
       }
     } catch (error) {
       console.error(

@@ -28,8 +28,11 @@ import {
   type ThreadData,
 } from '../../features/chat/utils/thread-cache.js';
 import {
+  LIST_PAGE_SIZE,
   applyChatEventToLists,
   conversationKeys,
+  listItems,
+  type CachedList,
 } from '../../features/conversations/utils/conversation-cache.js';
 
 const dialect = inject('database');
@@ -72,8 +75,19 @@ describe(`live events agree with a refetch (${dialect})`, () => {
     await ctx.close();
   });
 
+  /** The active list's first page, as the page asks for it (use-conversations.ts). */
   const initialData = async (session: Session) =>
-    (await session.call('GET', paths.initialData)).json() as InitialDataResponse;
+    (
+      await session.call('GET', `${paths.initialData}?limit=${LIST_PAGE_SIZE}&archived=0`)
+    ).json() as InitialDataResponse;
+  const ACTIVE = conversationKeys.list({ jobFilter: '', search: '', archived: false });
+  const cachedWith = (page: InitialDataResponse) => {
+    const queryClient = new QueryClient();
+    queryClient.setQueryData<CachedList>(ACTIVE, { pages: [page], pageParams: [null] });
+    return queryClient;
+  };
+  const cachedRows = (queryClient: QueryClient) =>
+    listItems(queryClient.getQueryData<CachedList>(ACTIVE));
   const thread = async (session: Session, item: MessengerUser, viewerIsCandidate: boolean) =>
     (
       await session.call('POST', paths.getMessage, {
@@ -125,15 +139,12 @@ describe(`live events agree with a refetch (${dialect})`, () => {
         );
       if (!item) throw new Error('no conversation between Sara and Acme');
 
-      const queryClient = new QueryClient();
-      const key = conversationKeys.list('');
-      queryClient.setQueryData(key, before);
+      const queryClient = cachedWith(before);
       const event = await sendAndCapture(sara === viewer ? acme : sara, item, viewer.user.id);
-      applyChatEventToLists(queryClient, event.messengerUser);
+      applyChatEventToLists(queryClient, event.messengerUser, event.chatMessage);
 
-      const applied = queryClient.getQueryData<InitialDataResponse>(key);
       const fresh = await initialData(viewer);
-      expect(applied?.messengerUsers.map(comparableRecord)).toEqual(
+      expect(cachedRows(queryClient).map(comparableRecord)).toEqual(
         fresh.messengerUsers.map(comparableRecord),
       );
     },
@@ -145,19 +156,17 @@ describe(`live events agree with a refetch (${dialect})`, () => {
     const before = await initialData(sara);
     const item = before.messengerUsers.find((candidate) => candidate.company_id === acme.user.id);
     if (!item) throw new Error('no conversation between Sara and Acme');
-    const queryClient = new QueryClient();
-    const key = conversationKeys.list('');
     // the list as loaded before this conversation existed
-    queryClient.setQueryData(key, {
+    const queryClient = cachedWith({
       ...before,
       messengerUsers: before.messengerUsers.filter((candidate) => candidate.id !== item.id),
     });
     const event = await sendAndCapture(acme, item, sara.user.id);
-    applyChatEventToLists(queryClient, event.messengerUser);
+    applyChatEventToLists(queryClient, event.messengerUser, event.chatMessage);
     const fresh = await initialData(sara);
-    expect(
-      queryClient.getQueryData<InitialDataResponse>(key)?.messengerUsers.map(comparableRecord),
-    ).toEqual(fresh.messengerUsers.map(comparableRecord));
+    expect(cachedRows(queryClient).map(comparableRecord)).toEqual(
+      fresh.messengerUsers.map(comparableRecord),
+    );
   });
 
   it.each([

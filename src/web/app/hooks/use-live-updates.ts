@@ -6,7 +6,7 @@ import { appendChat, mergeLatestPage, threadKeys } from '../../features/chat/uti
 import type { ChatMessageEvent } from '../../../shared/events.js';
 import {
   applyChatEventToLists,
-  conversationKeys,
+  refetchFirstPages,
   replaceCachedConversation,
 } from '../../features/conversations/utils/conversation-cache.js';
 import type { ConversationSelection } from '../../features/conversations/utils/conversation-view.js';
@@ -55,9 +55,12 @@ export const useLiveUpdates = ({
 
   const connection = useRealtimeConnection(auth?.id);
 
-  /** After a (re)subscription: reload the list and merge the open conversation's latest page. */
+  /**
+   * After a (re)subscription: the first page of each list held, again (further pages come back as
+   * the user scrolls), and the open conversation's latest page merged.
+   */
   const resync = useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+    void refetchFirstPages(queryClient);
     const { selection: open } = latest.current;
     if (!open || open.receiverId === null) return;
     const key = threadKeyOf(open);
@@ -103,7 +106,7 @@ export const useLiveUpdates = ({
           );
         return;
       }
-      applyChatEventToLists(queryClient, messengerUser);
+      applyChatEventToLists(queryClient, messengerUser, chat);
     },
     [api, queryClient, sound],
   );

@@ -26,7 +26,13 @@ interface ConversationListProps {
   now: number;
   onSelect: (item: MessengerUser) => void;
   onToggleArchive: (item: MessengerUser, archive: boolean) => void;
+  /** More rows are on the server: `onLoadMore` is called as the end of the loaded rows comes near. */
+  hasMore?: boolean;
+  onLoadMore?: () => void;
 }
+
+/** The next page is asked for when the rendered rows come this close to the last loaded one. */
+const LOAD_MORE_WITHIN_ROWS = 15;
 
 /** The list item (slot) an element inside a row sits in, and that row's index. */
 const indexOfSlot = (element: HTMLElement): number | null => {
@@ -51,6 +57,8 @@ export const ConversationList = ({
   now,
   onSelect,
   onToggleArchive,
+  hasMore = false,
+  onLoadMore,
 }: ConversationListProps) => {
   const scrollRef = useRef<HTMLDivElement>(null);
   const pendingFocus = useRef<number | null>(null);
@@ -124,6 +132,11 @@ export const ConversationList = ({
   };
 
   const virtualItems = virtualizer.getVirtualItems();
+  const lastRendered = virtualItems[virtualItems.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (hasMore && onLoadMore && lastRendered >= items.length - 1 - LOAD_MORE_WITHIN_ROWS)
+      onLoadMore();
+  }, [hasMore, onLoadMore, lastRendered, items.length]);
   return (
     <div
       ref={scrollRef}
@@ -143,7 +156,8 @@ export const ConversationList = ({
             <div
               key={virtualItem.key}
               role="listitem"
-              aria-setsize={items.length}
+              // -1: the size is not known yet (more rows are on the server)
+              aria-setsize={hasMore ? -1 : items.length}
               aria-posinset={virtualItem.index + 1}
               className="conversation-list__slot"
               style={{ height: virtualItem.size, transform: `translateY(${virtualItem.start}px)` }}

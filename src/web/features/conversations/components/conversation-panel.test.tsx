@@ -39,7 +39,7 @@ describe('conversation panel', () => {
     expect(screen.getByPlaceholderText('search candidates')).toBeInTheDocument();
   });
 
-  it('the job filter reloads the list with job_id; "all jobs" reloads without', async () => {
+  it('the job filter asks for the first page with job_id; back to "all jobs", the list held (kept current by events) shows at once', async () => {
     const page = await renderMessagesPage();
     const filter = screen.getByTestId('job-filter');
     expect(
@@ -48,21 +48,28 @@ describe('conversation panel', () => {
         .map((option) => option.textContent),
     ).toEqual(['all jobs', 'Robotics Engineer', 'Backend Developer', 'Product Designer']);
     await page.user.selectOptions(filter, 'Backend Developer');
-    expect(page.api.getInitialData).toHaveBeenLastCalledWith({ jobId: 101 });
+    expect(page.api.getInitialData).toHaveBeenCalledWith(
+      expect.objectContaining({ jobId: 101, limit: 50, archived: false }),
+    );
     await waitFor(() => expect(rowIds(conversationList())).toEqual([2]));
     // the other jobs stay offered
     expect(within(filter).getAllByRole('option')).toHaveLength(4);
 
+    const calls = page.api.getInitialData.mock.calls.length;
     await page.user.selectOptions(filter, 'all jobs');
-    expect(page.api.getInitialData).toHaveBeenLastCalledWith({ jobId: null });
     await waitFor(() => expect(rowIds(conversationList())).toEqual([1, 2, 3]));
+    expect(page.api.getInitialData.mock.calls.length).toBe(calls);
   });
 
   it('Filter (or Enter in the search box) applies the search and the job together: reloads the list and counts the result', async () => {
     const page = await renderMessagesPage();
     const calls = page.api.getInitialData.mock.calls.length;
     await page.user.click(screen.getByRole('button', { name: 'Filter' }));
-    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(calls + 1));
+    // the first page of the active list and of the archived section, again
+    await waitFor(() => expect(page.api.getInitialData.mock.calls.length).toBe(calls + 2));
+    expect(
+      page.api.getInitialData.mock.calls.slice(calls).map(([params]) => params.archived),
+    ).toEqual([false, true]);
     expect(await screen.findByTestId('filter-result')).toHaveTextContent('4 conversations found');
 
     // changing the search hides the stale count; Enter in the search box applies it with the job
@@ -74,7 +81,9 @@ describe('conversation panel', () => {
     await waitFor(() =>
       expect(screen.getByTestId('filter-result')).toHaveTextContent('1 conversation found'),
     );
-    expect(page.api.getInitialData).toHaveBeenLastCalledWith({ jobId: 100 });
+    expect(page.api.getInitialData).toHaveBeenCalledWith(
+      expect.objectContaining({ jobId: 100, limit: 50, archived: false }),
+    );
     expect(rowIds(conversationList())).toEqual([1]);
   });
 

@@ -1,19 +1,39 @@
-import { Suspense, useDeferredValue, useMemo, useState, type FormEvent } from 'react';
+import {
+  Suspense,
+  useDeferredValue,
+  useMemo,
+  useState,
+  type ComponentProps,
+  type FormEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Job, MessengerUser, Role } from '../../../../shared/models.js';
 import { Spinner } from '../../../components/spinner.js';
 import { useNow } from '../hooks/use-now.js';
-import { filterByPartyName, splitByArchive } from '../utils/conversation-view.js';
+import { filterBySearch } from '../utils/conversation-view.js';
 import { LazyConversationList as ConversationList } from './lazy-conversation-list.js';
 
 export const ACTIVE_LIST_MAX_HEIGHT = 944;
 export const ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE = 320;
 export const ARCHIVED_LIST_MAX_HEIGHT = 350;
 
+/** One side of the panel as loaded so far, and how to load the next page. */
+export interface LoadedList {
+  items: readonly MessengerUser[];
+  /** Every row is loaded (the search and the count are exact). */
+  complete: boolean;
+  hasMore: boolean;
+  isLoadingMore: boolean;
+  loadMore: () => void;
+}
+
 interface ConversationPanelProps {
   viewerRole: Role;
   jobs: readonly Job[];
-  conversations: readonly MessengerUser[];
+  active: LoadedList;
+  archived: LoadedList;
+  /** Unread messages over all the viewer's conversations (undefined until the first page). */
+  unreadTotal: number | undefined;
   loading: boolean;
   selectedId: number | null;
   search: string;
@@ -32,7 +52,9 @@ interface ConversationPanelProps {
 export const ConversationPanel = ({
   viewerRole,
   jobs,
-  conversations,
+  active: activeList,
+  archived: archivedList,
+  unreadTotal,
   loading,
   selectedId,
   search,
@@ -47,10 +69,17 @@ export const ConversationPanel = ({
   const { t } = useTranslation();
   const now = useNow(60_000);
   const deferredSearch = useDeferredValue(search);
-  const { active, archived } = useMemo(
-    () => splitByArchive(filterByPartyName(conversations, deferredSearch, viewerRole), viewerRole),
-    [conversations, deferredSearch, viewerRole],
+  // the rows loaded so far are searched on the page at once; a list not loaded whole is also
+  // searched on the server once typing settles (use-conversations.ts), and those rows come here
+  const active = useMemo(
+    () => filterBySearch(activeList.items, deferredSearch, viewerRole),
+    [activeList.items, deferredSearch, viewerRole],
   );
+  const archived = useMemo(
+    () => filterBySearch(archivedList.items, deferredSearch, viewerRole),
+    [archivedList.items, deferredSearch, viewerRole],
+  );
+  const countIsExact = activeList.complete && archivedList.complete;
   const searchPlaceholder =
     viewerRole === 'candidate'
       ? t('conversations.searchCompany')
@@ -79,10 +108,48 @@ export const ConversationPanel = ({
   const selectedJob = jobs.find((job) => String(job.id) === jobFilter);
   const archivedHeadingId = inDrawer ? 'archived-heading-drawer' : 'archived-heading';
 
+  /** A list, loading its next page as it scrolls, with a spinner while that page comes. */
+  const pagedList = (
+    list: LoadedList,
+    items: readonly MessengerUser[],
+    props: Pick<
+      ComponentProps<typeof ConversationList>,
+      'archived' | 'label' | 'testId' | 'maxHeight'
+    >,
+  ) => (
+    <>
+      <ConversationList
+        {...props}
+        items={items}
+        viewerRole={viewerRole}
+        selectedId={selectedId}
+        now={now}
+        onSelect={onSelect}
+        onToggleArchive={onToggleArchive}
+        hasMore={list.hasMore}
+        onLoadMore={list.loadMore}
+      />
+      {list.isLoadingMore ? (
+        <div className="conversation-panel__more">
+          <Spinner size="sm" label={t('conversations.loadingMore')} />
+        </div>
+      ) : null}
+    </>
+  );
+
   return (
     <div className="conversation-panel">
-      {inDrawer ? null : (
-        <h2 className="conversation-panel__heading">{t('conversations.heading')}</h2>
+      {inDrawer && !unreadTotal ? null : (
+        <div className="conversation-panel__title-row">
+          {inDrawer ? null : (
+            <h2 className="conversation-panel__heading">{t('conversations.heading')}</h2>
+          )}
+          {unreadTotal ? (
+            <span className="conversation-panel__unread-total" data-testid="unread-total">
+              {t('conversations.unreadTotal', { count: unreadTotal })}
+            </span>
+          ) : null}
+        </div>
       )}
       <form
         className="conversation-panel__filters"
@@ -129,12 +196,14 @@ export const ConversationPanel = ({
         </div>
         {showResult ? (
           <p className="conversation-panel__result" role="status" data-testid="filter-result">
-            {t('conversations.filterResult', { count: active.length + archived.length })}
+            {countIsExact
+              ? t('conversations.filterResult', { count: active.length + archived.length })
+              : t('conversations.filterResultMore', { count: active.length + archived.length })}
           </p>
         ) : null}
       </form>
 
-      {loading && conversations.length === 0 ? (
+      {loading && active.length === 0 ? (
         <div className="conversation-panel__status">
           <Spinner label={t('conversations.loading')} />
         </div>
@@ -147,18 +216,12 @@ export const ConversationPanel = ({
           </div>
         }
       >
-        <ConversationList
-          items={active}
-          viewerRole={viewerRole}
-          selectedId={selectedId}
-          archived={false}
-          label={t('conversations.listLabel')}
-          testId="conversation-list"
-          maxHeight={hasArchived ? ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE : ACTIVE_LIST_MAX_HEIGHT}
-          now={now}
-          onSelect={onSelect}
-          onToggleArchive={onToggleArchive}
-        />
+        {pagedList(activeList, active, {
+          archived: false,
+          label: t('conversations.listLabel'),
+          testId: 'conversation-list',
+          maxHeight: hasArchived ? ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE : ACTIVE_LIST_MAX_HEIGHT,
+        })}
         {!loading && active.length === 0 ? (
           <p className="conversation-panel__empty">
             {search.trim() ? t('conversations.noMatch') : t('conversations.empty')}
@@ -172,18 +235,12 @@ export const ConversationPanel = ({
                 ? t('conversations.archivedHeadingDrawer')
                 : t('conversations.archivedHeading')}
             </h3>
-            <ConversationList
-              items={archived}
-              viewerRole={viewerRole}
-              selectedId={selectedId}
-              archived
-              label={t('conversations.archivedListLabel')}
-              testId="archived-list"
-              maxHeight={ARCHIVED_LIST_MAX_HEIGHT}
-              now={now}
-              onSelect={onSelect}
-              onToggleArchive={onToggleArchive}
-            />
+            {pagedList(archivedList, archived, {
+              archived: true,
+              label: t('conversations.archivedListLabel'),
+              testId: 'archived-list',
+              maxHeight: ARCHIVED_LIST_MAX_HEIGHT,
+            })}
           </section>
         ) : null}
       </Suspense>

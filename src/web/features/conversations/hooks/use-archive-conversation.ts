@@ -1,7 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MessengerUser, Role } from '../../../../shared/models.js';
 import { useApi } from '../../../lib/api.js';
-import { conversationKeys, replaceCachedConversation } from '../utils/conversation-cache.js';
+import {
+  conversationKeys,
+  refetchFirstPages,
+  replaceCachedConversation,
+} from '../utils/conversation-cache.js';
 import { withArchiveFlag } from '../utils/conversation-view.js';
 
 interface ArchiveVariables {
@@ -28,16 +32,25 @@ export const useArchiveConversation = (viewerRole: Role | undefined) => {
       replaceCachedConversation(queryClient, withArchiveFlag(item, viewerRole, archive));
       return { interruptedFetch };
     },
-    onSuccess: ({ messengerUser }) => {
-      replaceCachedConversation(queryClient, messengerUser);
+    // the moved row may be on no loaded page (older than the last loaded archived row): the
+    // counters then go from the row as it was moved
+    onSuccess: ({ messengerUser }, { item, archive }) => {
+      replaceCachedConversation(
+        queryClient,
+        messengerUser,
+        viewerRole ? withArchiveFlag(item, viewerRole, archive) : undefined,
+      );
     },
-    onError: (error, { item }) => {
+    onError: (error, { item, archive }) => {
       console.error(error);
-      replaceCachedConversation(queryClient, item);
+      replaceCachedConversation(
+        queryClient,
+        item,
+        viewerRole ? withArchiveFlag(item, viewerRole, archive) : undefined,
+      );
     },
     onSettled: (_answer, _error, _variables, context) => {
-      if (context?.interruptedFetch)
-        void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+      if (context?.interruptedFetch) void refetchFirstPages(queryClient);
     },
   });
 };

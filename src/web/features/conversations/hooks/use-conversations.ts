@@ -1,13 +1,112 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  skipToken,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import type { InitialDataResponse } from '../../../../shared/api.js';
+import type { MessengerUser } from '../../../../shared/models.js';
 import { useApi } from '../../../lib/api.js';
-import { conversationKeys } from '../utils/conversation-cache.js';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.js';
+import {
+  LIST_PAGE_SIZE,
+  conversationKeys,
+  listItems,
+  setCountsFromAnswer,
+  type ListCounts,
+  type ListFilter,
+} from '../utils/conversation-cache.js';
 
-/** The list (with jobs and auth) for a job filter: '' = all jobs, else a job id. */
-export const useConversations = (jobFilter: string) => {
+/** Typing settles this long before the server is asked to search. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** One list (a job filter, a side, a server search), loaded a page at a time. */
+const useListPages = (filter: ListFilter, enabled: boolean) => {
   const api = useApi();
-  return useQuery({
-    queryKey: conversationKeys.list(jobFilter),
-    queryFn: () => api.getInitialData({ jobId: jobFilter ? Number(jobFilter) : null }),
+  const queryClient = useQueryClient();
+  return useInfiniteQuery({
+    queryKey: conversationKeys.list(filter),
+    queryFn: async ({ pageParam }) => {
+      const page = await api.getInitialData({
+        jobId: filter.jobFilter ? Number(filter.jobFilter) : null,
+        limit: LIST_PAGE_SIZE,
+        cursor: pageParam,
+        search: filter.search,
+        archived: filter.archived,
+      });
+      if (pageParam === null) setCountsFromAnswer(queryClient, page);
+      return page;
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor ?? null,
+    // kept current by live events and answers; fetched again only after a gap (refetchFirstPages)
+    staleTime: Infinity,
+    // another job or search: the rows on screen stay until its first page is there
     placeholderData: keepPreviousData,
+    enabled,
   });
 };
+
+export interface ConversationListState {
+  /** The rows loaded so far (the server's search when one is running, else the whole list's pages). */
+  items: MessengerUser[];
+  /** The first page's answer of the list on screen (auth, jobs). */
+  firstPage: InitialDataResponse | undefined;
+  /** Every row of this list is loaded: searching is done on the page. */
+  complete: boolean;
+  hasMore: boolean;
+  loadMore: () => void;
+  isFetching: boolean;
+  isLoadingMore: boolean;
+  isError: boolean;
+  /** The key of the list on screen (the filter form fetches its first page again). */
+  queryKey: readonly unknown[];
+}
+
+/**
+ * The conversations of one side of the panel (active or archived) for a job filter, 50 at a time.
+ * While the whole list is not loaded, a search (once typing settles) is asked of the server and its
+ * own pages are shown; a complete list is searched on the page.
+ */
+export const useConversations = (
+  { jobFilter, search, archived }: { jobFilter: string; search: string; archived: boolean },
+  enabled = true,
+): ConversationListState => {
+  const whole = useListPages({ jobFilter, search: '', archived }, enabled);
+  const complete = whole.data !== undefined && !whole.hasNextPage;
+  const settledSearch = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const serverSearch = complete ? '' : settledSearch;
+  const searched = useListPages(
+    { jobFilter, search: serverSearch, archived },
+    enabled && serverSearch !== '',
+  );
+  // while the server's first answer is on its way, the loaded rows (searched on the page) stay
+  const shown = serverSearch && searched.data ? searched : whole;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = shown;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const items = useMemo(() => listItems(shown.data), [shown.data]);
+  const shownSearch = shown === searched ? serverSearch : '';
+  const queryKey = useMemo(
+    () => conversationKeys.list({ jobFilter, search: shownSearch, archived }),
+    [jobFilter, shownSearch, archived],
+  );
+  return {
+    items,
+    firstPage: whole.data?.pages[0],
+    complete,
+    hasMore: hasNextPage,
+    loadMore,
+    isFetching: whole.isFetching || (serverSearch !== '' && searched.isFetching),
+    isLoadingMore: isFetchingNextPage,
+    isError: whole.isError,
+    queryKey,
+  };
+};
+
+/** Unread messages over all the viewer's conversations, and how many they archived. */
+export const useListCounts = (): ListCounts | undefined =>
+  useQuery<ListCounts>({ queryKey: conversationKeys.counts, queryFn: skipToken }).data;

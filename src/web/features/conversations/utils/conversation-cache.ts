@@ -1,43 +1,48 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
 import type { InitialDataResponse } from '../../../../shared/api.js';
-import type { MessengerUser } from '../../../../shared/models.js';
+import type { Chat, MessengerUser, Role } from '../../../../shared/models.js';
+import { isArchivedFor, matchesSearch } from './conversation-view.js';
 
-/** Query keys of the conversation list; the second part is the job filter ('' = all jobs). */
+/** Conversations per page of the list (contract Part 2, "Lists at scale"). */
+export const LIST_PAGE_SIZE = 50;
+
+/** What one cached list shows: a job ('' = all jobs), a server search ('' = none), a side. */
+export interface ListFilter {
+  jobFilter: string;
+  search: string;
+  archived: boolean;
+}
+
+/** A list as cached: the pages fetched so far, each with the cursor it was asked with. */
+export type CachedList = InfiniteData<InitialDataResponse, string | null>;
+
+/** The viewer's counters over all their conversations (whatever the list shows). */
+export interface ListCounts {
+  unread_total: number;
+  archived_count: number;
+}
+
 export const conversationKeys = {
+  /** Every cached list. */
   all: ['conversations'] as const,
-  list: (jobFilter: string) => ['conversations', jobFilter] as const,
+  list: ({ jobFilter, search, archived }: ListFilter) =>
+    ['conversations', jobFilter, archived ? 'archived' : 'active', search] as const,
+  /** The counters: set from every first page, then moved by events and answers. */
+  counts: ['conversation-counts'] as const,
 };
 
-type ListUpdater = (items: MessengerUser[]) => MessengerUser[];
-
-/** Applies `update` to every cached list (each job filter). */
-export const updateCachedConversations = (queryClient: QueryClient, update: ListUpdater): void => {
-  queryClient.setQueriesData<InitialDataResponse>({ queryKey: conversationKeys.all }, (data) =>
-    data ? { ...data, messengerUsers: update(data.messengerUsers) } : data,
-  );
+const filterOfKey = (queryKey: QueryKey): ListFilter | null => {
+  const [, jobFilter, side, search] = queryKey;
+  if (typeof jobFilter !== 'string' || typeof search !== 'string') return null;
+  if (side !== 'active' && side !== 'archived') return null;
+  return { jobFilter, search, archived: side === 'archived' };
 };
 
-const mapOne =
-  (id: number, change: (item: MessengerUser) => MessengerUser): ListUpdater =>
-  (items) => {
-    let changed = false;
-    const next = items.map((item) => {
-      if (item.id !== id) return item;
-      changed = true;
-      return change(item);
-    });
-    return changed ? next : items;
-  };
-
-export const setCachedUnread = (
-  queryClient: QueryClient,
-  conversationId: number,
-  count: number,
-): void =>
-  updateCachedConversations(
-    queryClient,
-    mapOne(conversationId, (item) => ({ ...item, is_seen_messages_count: count })),
-  );
+/** Whether a list with this filter shows the conversation (job, the viewer's archive flag, search). */
+export const listShows = (filter: ListFilter, record: MessengerUser, viewerRole: Role): boolean =>
+  (filter.jobFilter === '' || filter.jobFilter === String(record.job_id)) &&
+  isArchivedFor(record, viewerRole) === filter.archived &&
+  matchesSearch(record, filter.search, viewerRole);
 
 const timeOf = (value: string | null): number => (value === null ? -Infinity : Date.parse(value));
 
@@ -49,6 +54,148 @@ const timeOf = (value: string | null): number => (value === null ? -Infinity : D
 export const isOlderRecord = (incoming: MessengerUser, current: MessengerUser): boolean =>
   timeOf(incoming.last_message_at) < timeOf(current.last_message_at);
 
+/**
+ * The rows of a cached list in order. A conversation can be on two pages: an event moved it to the
+ * top of the first page, and a later page (asked with a cursor from before) still has it where it
+ * was. It is shown once, at its first (newest) place, with the newer of the two records.
+ */
+export const listItems = (
+  data: { pages: readonly InitialDataResponse[] } | undefined,
+): MessengerUser[] => {
+  if (!data) return [];
+  const order: number[] = [];
+  const byId = new Map<number, MessengerUser>();
+  for (const page of data.pages)
+    for (const item of page.messengerUsers) {
+      const seen = byId.get(item.id);
+      if (!seen) {
+        order.push(item.id);
+        byId.set(item.id, item);
+      } else if (isOlderRecord(seen, item)) byId.set(item.id, item);
+    }
+  return order.map((id) => byId.get(id)!);
+};
+
+interface CachedListEntry {
+  key: QueryKey;
+  data: CachedList;
+  filter: ListFilter;
+  role: Role;
+  viewerId: number;
+}
+
+const cachedLists = (queryClient: QueryClient): CachedListEntry[] =>
+  queryClient
+    .getQueriesData<CachedList>({ queryKey: conversationKeys.all })
+    .flatMap(([key, data]) => {
+      const filter = filterOfKey(key);
+      const auth = data?.pages[0]?.auth;
+      return data && filter && auth
+        ? [{ key, data, filter, role: auth.role, viewerId: auth.id }]
+        : [];
+    });
+
+const findInList = (data: CachedList, id: number): MessengerUser | undefined => {
+  for (const page of data.pages) {
+    const item = page.messengerUsers.find((candidate) => candidate.id === id);
+    if (item) return item;
+  }
+  return undefined;
+};
+
+const findIn = (lists: readonly CachedListEntry[], id: number): MessengerUser | undefined => {
+  for (const list of lists) {
+    const item = findInList(list.data, id);
+    if (item) return item;
+  }
+  return undefined;
+};
+
+/** The conversation as a cached list holds it (any list), if one does. */
+export const findCachedConversation = (
+  queryClient: QueryClient,
+  id: number,
+): MessengerUser | undefined => findIn(cachedLists(queryClient), id);
+
+/** The counters from a first page's answer (the server's word replaces what events made of them). */
+export const setCountsFromAnswer = (queryClient: QueryClient, page: InitialDataResponse): void => {
+  queryClient.setQueryData<ListCounts>(conversationKeys.counts, {
+    unread_total: page.unread_total,
+    archived_count: page.archived_count,
+  });
+};
+
+const adjustCounts = (queryClient: QueryClient, unread: number, archived: number): void => {
+  if (unread === 0 && archived === 0) return;
+  queryClient.setQueryData<ListCounts>(conversationKeys.counts, (counts) =>
+    counts
+      ? {
+          unread_total: Math.max(0, counts.unread_total + unread),
+          archived_count: Math.max(0, counts.archived_count + archived),
+        }
+      : counts,
+  );
+};
+
+/** How the counters move when the cached `before` becomes `after` for a viewer of this role. */
+const countChanges = (before: MessengerUser, after: MessengerUser, role: Role) => ({
+  unread: after.is_seen_messages_count - before.is_seen_messages_count,
+  archived: Number(isArchivedFor(after, role)) - Number(isArchivedFor(before, role)),
+});
+
+const withoutId = (pages: readonly InitialDataResponse[], id: number): InitialDataResponse[] =>
+  pages.map((page) => {
+    const items = page.messengerUsers.filter((item) => item.id !== id);
+    return items.length === page.messengerUsers.length ? page : { ...page, messengerUsers: items };
+  });
+
+const mapInPages = (
+  pages: readonly InitialDataResponse[],
+  id: number,
+  change: (item: MessengerUser) => MessengerUser,
+): InitialDataResponse[] =>
+  pages.map((page) =>
+    page.messengerUsers.some((item) => item.id === id)
+      ? {
+          ...page,
+          messengerUsers: page.messengerUsers.map((item) => (item.id === id ? change(item) : item)),
+        }
+      : page,
+  );
+
+/** Newest activity first, as the server orders the list (ties: the higher id first). */
+const comesBefore = (a: MessengerUser, b: MessengerUser): boolean => {
+  const at = timeOf(a.last_message_at);
+  const bt = timeOf(b.last_message_at);
+  return at === bt ? a.id > b.id : at > bt;
+};
+
+/**
+ * Puts a conversation the list doesn't hold where it belongs among the loaded rows; when it would
+ * come after the last loaded row of a list that has more pages, it is left to a later page.
+ */
+const insertInOrder = (
+  pages: readonly InitialDataResponse[],
+  record: MessengerUser,
+): InitialDataResponse[] => {
+  for (let p = 0; p < pages.length; p += 1) {
+    const page = pages[p]!;
+    const at = page.messengerUsers.findIndex((item) => comesBefore(record, item));
+    if (at === -1) continue;
+    const items = [...page.messengerUsers.slice(0, at), record, ...page.messengerUsers.slice(at)];
+    return pages.map((other, index) => (index === p ? { ...page, messengerUsers: items } : other));
+  }
+  const last = pages[pages.length - 1];
+  if (!last || (last.next_cursor ?? null) !== null) return [...pages];
+  return [...pages.slice(0, -1), { ...last, messengerUsers: [...last.messengerUsers, record] }];
+};
+
+const setPages = (
+  queryClient: QueryClient,
+  { key, data }: CachedListEntry,
+  pages: InitialDataResponse[],
+) => queryClient.setQueryData<CachedList>(key, { ...data, pages });
+
 /** The fields that describe the last message; an older record must not bring them back. */
 const messageFieldsOf = ({
   last_message,
@@ -58,48 +205,111 @@ const messageFieldsOf = ({
 }: MessengerUser) => ({ last_message, last_message_time, last_message_at, is_seen_messages_count });
 
 /**
- * Replaces a conversation record everywhere it is cached (it is not added to lists it isn't in).
- * A record older than the cached one (see `isOlderRecord`) keeps the cached last message and
- * unread count and brings only the rest (e.g. the archive flags an archive call's answer set).
+ * A conversation as an answer describes it now (a seen-mark, an archive, an unarchive, or the
+ * page's own optimistic change): replaced where cached, removed from lists that no longer show it
+ * (archived: out of the active list), put in order into loaded lists that now do, and the counters
+ * moved by the difference. A record older than the cached one (see `isOlderRecord`) keeps the
+ * cached last message and unread count and brings only the rest (e.g. the archive flags).
  */
-export const replaceCachedConversation = (queryClient: QueryClient, record: MessengerUser): void =>
-  updateCachedConversations(
-    queryClient,
-    mapOne(record.id, (item) =>
-      isOlderRecord(record, item)
-        ? { ...item, ...record, ...messageFieldsOf(item) }
-        : { ...item, ...record },
-    ),
-  );
+export const replaceCachedConversation = (
+  queryClient: QueryClient,
+  record: MessengerUser,
+  /** The conversation as the caller last saw it, for when no loaded page holds it any more. */
+  previous?: MessengerUser,
+): void => {
+  const lists = cachedLists(queryClient);
+  const before = findIn(lists, record.id) ?? previous;
+  const merge = (current: MessengerUser) =>
+    isOlderRecord(record, current)
+      ? { ...current, ...record, ...messageFieldsOf(current) }
+      : { ...current, ...record };
+  for (const list of lists) {
+    const current = findInList(list.data, record.id);
+    const merged = current ? merge(current) : before ? merge(before) : record;
+    const shows = listShows(list.filter, merged, list.role);
+    if (current && shows)
+      setPages(
+        queryClient,
+        list,
+        mapInPages(list.data.pages, record.id, () => merged),
+      );
+    else if (current) setPages(queryClient, list, withoutId(list.data.pages, record.id));
+    else if (shows) setPages(queryClient, list, insertInOrder(list.data.pages, merged));
+  }
+  const viewer = lists[0];
+  if (before && viewer) {
+    const changes = countChanges(before, merge(before), viewer.role);
+    adjustCounts(queryClient, changes.unread, changes.archived);
+  }
+};
 
-/** Whether a list cached under `queryKey` (a job filter) holds conversations of this job. */
-const listShows = (queryKey: readonly unknown[], record: MessengerUser): boolean => {
-  const filter = queryKey[1];
-  return filter === '' || filter === undefined || filter === String(record.job_id);
+/** The conversation is being read (opened): no unread messages, wherever it is cached. */
+export const setCachedUnread = (
+  queryClient: QueryClient,
+  conversationId: number,
+  count: number,
+): void => {
+  const before = findCachedConversation(queryClient, conversationId);
+  if (before) replaceCachedConversation(queryClient, { ...before, is_seen_messages_count: count });
 };
 
 /**
- * A live `ChatMessage` event: its `messengerUser` (the conversation as the viewer sees it, with
- * the new preview and the viewer's unread count) replaces the row and moves it to the top, newest
- * activity first as the server orders the list; a conversation the list doesn't hold yet is added
- * at the top of every cached list whose job filter shows it. An event (or a send's answer) older
- * than the cached row (see `isOlderRecord`) changes nothing. Nothing is fetched.
+ * A live `ChatMessage` event (or a send's answer): its `messengerUser` (the conversation as the
+ * viewer sees it, with the new preview and the viewer's unread count) replaces the row and moves it
+ * to the top of the first page, newest activity first as the server orders the list; a
+ * conversation a list doesn't hold yet is added at the top of every cached list that shows it. The
+ * unread counter moves by the difference; for a conversation no list holds, by one when `chat` (the
+ * event's message) was received by the viewer. An event older than the cached row (see
+ * `isOlderRecord`) changes nothing. Nothing is fetched.
  */
-export const applyChatEventToLists = (queryClient: QueryClient, record: MessengerUser): void => {
-  for (const [queryKey, data] of queryClient.getQueriesData<InitialDataResponse>({
-    queryKey: conversationKeys.all,
-  })) {
-    if (!data) continue;
-    const items = data.messengerUsers;
-    const index = items.findIndex((item) => item.id === record.id);
-    if (index === -1 && !listShows(queryKey, record)) continue;
-    const current = items[index];
+export const applyChatEventToLists = (
+  queryClient: QueryClient,
+  record: MessengerUser,
+  chat?: Chat,
+): void => {
+  const lists = cachedLists(queryClient);
+  const before = findIn(lists, record.id);
+  if (before && isOlderRecord(record, before)) return;
+  for (const list of lists) {
+    const current = findInList(list.data, record.id);
     if (current && isOlderRecord(record, current)) continue;
     const updated = current ? { ...current, ...record } : record;
-    const rest = index === -1 ? items : [...items.slice(0, index), ...items.slice(index + 1)];
-    queryClient.setQueryData<InitialDataResponse>(queryKey, {
-      ...data,
-      messengerUsers: [updated, ...rest],
-    });
+    const shows = listShows(list.filter, updated, list.role);
+    if (!current && !shows) continue;
+    const pages = withoutId(list.data.pages, record.id);
+    const [first, ...rest] = pages;
+    if (shows && first)
+      pages.splice(
+        0,
+        pages.length,
+        { ...first, messengerUsers: [updated, ...first.messengerUsers] },
+        ...rest,
+      );
+    setPages(queryClient, list, pages);
   }
+  const viewer = lists[0];
+  if (!viewer) return;
+  if (before) {
+    const changes = countChanges(before, { ...before, ...record }, viewer.role);
+    adjustCounts(queryClient, changes.unread, changes.archived);
+  } else if (chat && chat.receiver_id === viewer.viewerId) {
+    adjustCounts(queryClient, Math.min(1, record.is_seen_messages_count), 0);
+  }
+};
+
+/**
+ * After a gap (a reconnection) or when asked to (the filter form): every cached list keeps only its
+ * first page and fetches that again; further pages come back as the user scrolls. The lists are
+ * never fetched whole again.
+ */
+export const refetchFirstPages = async (
+  queryClient: QueryClient,
+  queryKey: QueryKey = conversationKeys.all,
+): Promise<void> => {
+  queryClient.setQueriesData<CachedList>({ queryKey }, (data) =>
+    data && data.pages.length > 1
+      ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) }
+      : data,
+  );
+  await queryClient.invalidateQueries({ queryKey });
 };

@@ -52,25 +52,23 @@ export const selectionFor = (item: MessengerUser, viewerRole: Role): Conversatio
   selectedItem: item.id,
 });
 
-/** Case-insensitive "contains" on the other party's name. */
-export const filterByPartyName = (
-  items: readonly MessengerUser[],
-  query: string,
-  viewerRole: Role,
-): MessengerUser[] => {
+/**
+ * The search (contract Part 2, "Lists at scale"): case-insensitive "contains" on the other party's
+ * name or the job title, as the server searches. Empty matches everything.
+ */
+export const matchesSearch = (item: MessengerUser, query: string, viewerRole: Role): boolean => {
   const needle = query.trim().toLocaleLowerCase();
-  if (!needle) return [...items];
-  return items.filter((item) =>
-    otherPartyOf(item, viewerRole).name.toLocaleLowerCase().includes(needle),
+  if (!needle) return true;
+  const party = otherPartyOf(item, viewerRole);
+  return (
+    party.name.toLocaleLowerCase().includes(needle) ||
+    party.jobTitle.toLocaleLowerCase().includes(needle)
   );
 };
 
-export const splitByArchive = (
+export const filterBySearch = (
   items: readonly MessengerUser[],
+  query: string,
   viewerRole: Role,
-): { active: MessengerUser[]; archived: MessengerUser[] } => {
-  const active: MessengerUser[] = [];
-  const archived: MessengerUser[] = [];
-  for (const item of items) (isArchivedFor(item, viewerRole) ? archived : active).push(item);
-  return { active, archived };
-};
+): MessengerUser[] =>
+  query.trim() ? items.filter((item) => matchesSearch(item, query, viewerRole)) : [...items];
