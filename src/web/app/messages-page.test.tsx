@@ -44,7 +44,10 @@ describe('messages page: conversation panel and selecting', () => {
     expect(within(nile).queryByTestId('unread-badge')).not.toBeInTheDocument();
     // a candidate sees the company's name, logo and the job title
     expect(within(acme).getByText('Robotics Engineer')).toBeInTheDocument();
-    expect(acme.querySelector('img')).toHaveAttribute('src', '/images/companies/acme.svg');
+    // the logo once decoded (the initials until then)
+    await waitFor(() =>
+      expect(acme.querySelector('img')).toHaveAttribute('src', '/images/companies/acme.svg'),
+    );
     // no logo: initials
     expect(within(nile).getByText('NS')).toBeInTheDocument();
     // a conversation without a job reads 'No Title'
@@ -55,7 +58,9 @@ describe('messages page: conversation panel and selecting', () => {
     await renderMessagesPage({ scenario: companyScenario() });
     const list = conversationList();
     const sara = rowFor('Sara Haddad', list);
-    expect(sara.querySelector('img')).toHaveAttribute('src', '/images/candidates/sara.svg');
+    await waitFor(() =>
+      expect(sara.querySelector('img')).toHaveAttribute('src', '/images/candidates/sara.svg'),
+    );
     // Two candidates about different jobs are told apart by the job on their rows.
     expect(within(sara).getByText('Robotics Engineer')).toBeInTheDocument();
     expect(rowFor(/^Omar Khalil, 1 unread/, list)).toBeInTheDocument();
