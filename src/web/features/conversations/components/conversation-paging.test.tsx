@@ -72,6 +72,11 @@ describe('the conversation list, a page at a time', () => {
       .slice(calls)
       .filter(([params]) => params.search);
     expect(searches).toHaveLength(1);
+    // the few loaded rows matching the text while it was typed did not page through the whole list
+    const wholeListPages = page.api.getInitialData.mock.calls
+      .slice(calls)
+      .filter(([params]) => !params.search && params.cursor);
+    expect(wholeListPages).toHaveLength(0);
     // Company 11 and Company 110–119: the last ten are beyond the first page
     await waitFor(() =>
       expect(rowIds(conversationList())).toEqual([

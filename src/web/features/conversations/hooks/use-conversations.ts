@@ -98,9 +98,15 @@ export const useConversations = (
     items,
     firstPage: whole.data?.pages[0],
     complete,
-    hasMore: hasNextPage,
+    // while typed text is searched only among the loaded rows (typing not settled yet), the few
+    // rows left must not make the list page through everything
+    hasMore: hasNextPage && (search.trim() === '' || shown === searched),
     loadMore,
-    isFetching: whole.isFetching || (serverSearch !== '' && searched.isFetching),
+    // typing that has not settled yet counts as fetching: "no match" waits for the server's answer
+    isFetching:
+      whole.isFetching ||
+      (serverSearch !== '' && searched.isFetching) ||
+      (!complete && search.trim() !== settledSearch),
     isLoadingMore: isFetchingNextPage,
     isError: whole.isError,
     queryKey,
