@@ -5,12 +5,13 @@ import {
   type DialectName,
   type OpenDatabaseOptions,
 } from '../../src/server/db/database.js';
-import { hashPassword, randomToken, sha256 } from '../../src/server/lib/crypto.js';
+import { randomToken, sha256 } from '../../src/server/lib/crypto.js';
 import {
   dropStaleDatabases,
   freshServerDatabase,
   type ServerDatabase,
 } from '../../test-support/databases.js';
+import { seededPasswordHash } from '../../test-support/seed-scale.js';
 
 export interface BenchDatabase {
   dialect: DialectName;
@@ -69,10 +70,6 @@ const reopenable = async (
   };
 };
 
-let passwordHash: Promise<string> | undefined;
-/** scrypt is slow on purpose: hash the shared password once per process. */
-export const benchPasswordHash = (): Promise<string> => (passwordHash ??= hashPassword('password'));
-
 export interface SeededUser {
   id: number;
   role: 'candidate' | 'company';
@@ -99,7 +96,7 @@ const chunks = <T>(items: T[], size: number): T[][] => {
  * personal access token. Plain multi-row inserts in one transaction (fast enough up to ~10k pairs).
  */
 export const seedPairs = async (bench: BenchDatabase, count: number): Promise<SeededPair[]> => {
-  const hash = await benchPasswordHash();
+  const hash = await seededPasswordHash();
   const now = new Date().toISOString();
   const db = bench.db.kysely;
   return db.transaction().execute(async (trx) => {
@@ -210,4 +207,21 @@ export const insertSession = async (
     })
     .execute();
   return { cookie, csrf };
+};
+
+/** Counts rows as the server sees them (a sanity check of the seed). */
+export const countScale = async (
+  bench: BenchDatabase,
+): Promise<{ conversations: number; messages: number }> => {
+  const db = bench.db.kysely;
+  const conversations = await db
+    .selectFrom('messenger_users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const messages = await db
+    .selectFrom('chats')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  await bench.close();
+  return { conversations: Number(conversations.n), messages: Number(messages.n) };
 };

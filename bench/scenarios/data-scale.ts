@@ -3,9 +3,9 @@ import type { DialectName } from '../../src/server/db/database.js';
 import { paths } from '../../src/shared/paths.js';
 import { launchChromium } from '../../test-support/browser.js';
 import { clientBuilt, loadListPage, type PageLoad, type ScrollResult } from '../lib/browser.js';
-import { createBenchDatabase, insertSession } from '../lib/database.js';
+import { countScale, createBenchDatabase, insertSession } from '../lib/database.js';
 import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
-import { countScale, seedScale, type ScaleSeed } from '../lib/seed-scale.js';
+import { seedScale, type ScaleSeed } from '../../test-support/seed-scale.js';
 import { callQuery, startBenchServer, type BenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import type {

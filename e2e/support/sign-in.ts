@@ -13,7 +13,7 @@ const arriveOnMessages = async (page: Page) => {
 /** Signs in through the real sign-in page: the "Email" and "Password" fields and the "Sign in" button. */
 export const signInWithForm = async (
   page: Page,
-  account: DemoAccount,
+  account: Pick<DemoAccount, 'email'>,
   next = '/messages',
 ): Promise<void> => {
   await page.goto(loginUrl(next));

@@ -28,10 +28,14 @@ export interface E2eServer {
  * Starts the built server (`dist/server/main.js`) on a fresh SQLite database seeded with the demo
  * data (unless `env` says `DEMO_SEED: 'off'`). One per test file.
  */
-const startE2eServer = async (env: Record<string, string> = {}): Promise<E2eServer> => {
+const startE2eServer = async (
+  env: Record<string, string> = {},
+  prepareDatabase?: (database: ServerDatabase) => Promise<void>,
+): Promise<E2eServer> => {
   const database: ServerDatabase = freshSqliteFile('messenger-e2e');
   let server: ServerProcess;
   try {
+    await prepareDatabase?.(database);
     server = await startServer({
       env: { DEMO_SEED: 'on', ...env, DATABASE_URL: database.url },
       timeoutMs: 30_000,
@@ -62,6 +66,8 @@ export interface SuiteOptions {
   allowConsole?: readonly RegExp[];
   /** More environment for the server (e.g. SSO_SECRET). */
   env?: Record<string, string>;
+  /** Fills the (empty) database before the server starts (with `env: { DEMO_SEED: 'off' }`). */
+  prepareDatabase?: (database: ServerDatabase) => Promise<void>;
 }
 
 export interface Suite {
@@ -94,7 +100,7 @@ export const useE2eSuite = (options: SuiteOptions = {}): Suite => {
   const users: UserPage[] = [];
 
   beforeAll(async () => {
-    server = await startE2eServer(options.env);
+    server = await startE2eServer(options.env, options.prepareDatabase);
     browser = await launchChromium();
   });
 

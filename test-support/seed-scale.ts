@@ -1,7 +1,22 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { randomToken, sha256 } from '../../src/server/lib/crypto.js';
-import { benchPasswordHash, type BenchDatabase } from './database.js';
+import { migrateToLatest, openDatabase, type DialectName } from '../src/server/db/database.js';
+import { hashPassword, randomToken, sha256 } from '../src/server/lib/crypto.js';
+import type { ServerDatabase } from './databases.js';
+
+let passwordHash: Promise<string> | undefined;
+/** Every seeded account's password is "password"; scrypt is slow on purpose, so it is hashed once per process. */
+export const seededPasswordHash = (): Promise<string> =>
+  (passwordHash ??= hashPassword('password'));
+
+/** A migrated database to fill (the caller's own connections are closed first with `close`). */
+export interface ScaleDatabase {
+  dialect: DialectName;
+  url: string;
+  /** SQLite: the file. */
+  location: string;
+  close: () => Promise<void>;
+}
 
 /** Benchmark tokens live a day (an expired token authenticates nobody). */
 const TOKEN_EXPIRES_AT = new Date(Date.now() + 24 * 3600 * 1000).toISOString();
@@ -10,11 +25,15 @@ export interface ScaleOptions {
   conversations: number;
   messagesPerConversation: number;
   jobs: number;
+  /** Personal access tokens for the candidates of the newest conversations (default none). */
+  candidateTokens?: number;
 }
 
 export interface ScaleSeed {
   companyId: number;
   companyToken: string;
+  /** The tokens asked for: [0] is the candidate of the newest conversation (index n-1), then older. */
+  candidateTokens: string[];
   jobIds: number[];
   /** candidate id and job id of each conversation, by conversation index. */
   candidateIds: number[];
@@ -38,13 +57,17 @@ const TEXT = 'the quick brown fox jumps over the lazy dog';
  * PostgreSQL: INSERT … SELECT over generate_series, then ANALYZE.
  */
 export const seedScale = async (
-  bench: BenchDatabase,
+  bench: ScaleDatabase,
   options: ScaleOptions,
 ): Promise<ScaleSeed> => {
   const started = performance.now();
-  const hash = await benchPasswordHash();
+  const hash = await seededPasswordHash();
   const token = `benchco.${randomToken(16)}`;
   const { conversations: n, messagesPerConversation: m, jobs } = options;
+  const candidateTokens = Array.from(
+    { length: Math.min(options.candidateTokens ?? 0, n) },
+    (_, k) => ({ userId: n + 1 - k, token: `benchca${n + 1 - k}.${randomToken(16)}` }),
+  );
   const now = iso(Date.now());
   await bench.close();
 
@@ -87,6 +110,8 @@ export const seedScale = async (
         now,
       );
       insertToken.run(1, sha256(token), now, TOKEN_EXPIRES_AT);
+      for (const candidate of candidateTokens)
+        insertToken.run(candidate.userId, sha256(candidate.token), now, TOKEN_EXPIRES_AT);
       for (let j = 1; j <= jobs; j += 1)
         insertJob.run(j, 1, `Scale job ${j}`, j % 4 === 0 ? 'closed' : 'active', '2027-06-30', now);
       insertGroup.run(1, 1, 'Shortlist');
@@ -160,6 +185,11 @@ export const seedScale = async (
          from generate_series(0, $3::int - 1) as i`,
         [hash, now, n],
       );
+      for (const candidate of candidateTokens)
+        await client.query(
+          'insert into api_tokens (user_id, token_hash, created_at, expires_at) values ($1, $2, $3, $4)',
+          [candidate.userId, sha256(candidate.token), now, TOKEN_EXPIRES_AT],
+        );
       await client.query(
         `insert into jobs (id, company_id, title, status, deadline, created_at)
          select j, 1, 'Scale job ' || j, case when j % 4 = 0 then 'closed' else 'active' end, '2027-06-30', $1
@@ -225,6 +255,7 @@ export const seedScale = async (
   return {
     companyId: 1,
     companyToken: token,
+    candidateTokens: candidateTokens.map((candidate) => candidate.token),
     jobIds: Array.from({ length: jobs }, (_, j) => j + 1),
     candidateIds: Array.from({ length: n }, (_, i) => i + 2),
     jobOfConversation: Array.from({ length: n }, (_, i) => (i % jobs) + 1),
@@ -234,19 +265,16 @@ export const seedScale = async (
   };
 };
 
-/** Counts rows as the server sees them (a sanity check of the seed). */
-export const countScale = async (
-  bench: BenchDatabase,
-): Promise<{ conversations: number; messages: number }> => {
-  const db = bench.db.kysely;
-  const conversations = await db
-    .selectFrom('messenger_users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const messages = await db
-    .selectFrom('chats')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  await bench.close();
-  return { conversations: Number(conversations.n), messages: Number(messages.n) };
+/** Migrates a fresh server database (see `databases.ts`) and fills it as `seedScale` does. */
+export const seedScaleDatabase = async (
+  database: ServerDatabase,
+  options: ScaleOptions,
+): Promise<ScaleSeed> => {
+  const db = openDatabase(database.url);
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+  return seedScale({ ...database, close: async () => undefined }, options);
 };
