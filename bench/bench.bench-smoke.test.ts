@@ -105,20 +105,25 @@ describe('benchmarks at tiny size', () => {
     expect(c.probeDuplicates).toBe(0);
   });
 
-  it('data-scale: seeded counts as asked, every call answered, the list shows rows', async () => {
+  it('data-scale: seeded counts as asked, every call answered, pages walked, messages shown live without list calls', async () => {
     const result = await run(dataScale);
     expectCompleted(result);
     const c = result.checks;
     for (const dialect of ['sqlite', 'postgres']) {
-      expect(c[`${dialect}Conversations`]).toBe(50);
-      expect(c[`${dialect}Messages`]).toBe(500);
-      expect(c[`${dialect}InitialRuns`]).toBeGreaterThan(0);
-      expect(c[`${dialect}OpenRuns`]).toBeGreaterThan(0);
+      expect(c[`${dialect}Conversations`]).toBe(120);
+      expect(c[`${dialect}Messages`]).toBe(1_200);
+      // 120 conversations, 50 a page
+      expect(c[`${dialect}Pages`]).toBe(3);
+      for (const name of ['firstPage', 'laterPage', 'search', 'filtered', 'whole', 'open'])
+        expect(c[`${dialect}Runs.${name}`]).toBeGreaterThan(0);
       expect(c[`${dialect}Non200`]).toBe(0);
-    }
-    if (c.browser === 'ran') {
-      expect(c.browserRowsShown).toBeGreaterThan(0);
-      expect(c.scrollFrames).toBeGreaterThan(0);
+      if (c.browser === 'ran') {
+        expect(c[`${dialect}BrowserRowsShown`]).toBeGreaterThan(0);
+        expect(c[`${dialect}ScrollFrames`]).toBeGreaterThan(0);
+        expect(c[`${dialect}FlowError`]).toBeNull();
+        expect(c[`${dialect}FlowShown`]).toBe(3);
+        expect(c[`${dialect}FlowListRequests`]).toBe(0);
+      }
     }
   });
 

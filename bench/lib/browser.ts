@@ -132,3 +132,136 @@ export const loadListPage = async (
     await context.close();
   }
 };
+
+export interface MessageFlowResult {
+  /** Messages sent into the open conversation and shown by the page. */
+  shown: number;
+  /** Everything the page moved while they flowed (HTTP both ways, live frames both ways), bytes. */
+  bytes: number;
+  httpBytes: number;
+  liveBytes: number;
+  httpRequests: number;
+  /** Initial-data (list) calls made while the messages flowed: the list is kept by events, so 0. */
+  listRequests: number;
+  error?: string;
+}
+
+const headerBytes = (headers: Record<string, unknown> | undefined): number =>
+  Object.entries(headers ?? {}).reduce(
+    (sum, [name, value]) => sum + name.length + String(value).length + 4,
+    0,
+  );
+
+/**
+ * Opens /messages, opens the newest conversation and waits for the live subscription; then, while
+ * `send(i)` posts `messages` messages into that conversation (from the other side) one after the
+ * other, counts through Chrome's DevTools protocol every byte the page moves: HTTP requests and
+ * answers (headers included) and live frames in both directions.
+ */
+export const measureMessageFlow = async (
+  browser: Browser,
+  baseUrl: string,
+  sessionCookie: string,
+  options: {
+    messages: number;
+    timeoutMs: number;
+    listPath: string;
+    send: (index: number) => Promise<string>;
+  },
+): Promise<MessageFlowResult> => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const result: MessageFlowResult = {
+    shown: 0,
+    bytes: 0,
+    httpBytes: 0,
+    liveBytes: 0,
+    httpRequests: 0,
+    listRequests: 0,
+  };
+  try {
+    await addSessionCookie(context, baseUrl, sessionCookie);
+    const page = await context.newPage();
+    let subscribed = false;
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('subscription_succeeded')) subscribed = true;
+      }),
+    );
+    const cdp = await context.newCDPSession(page);
+    let counting = false;
+    const counted = new Set<string>();
+    const inFlight = new Set<string>();
+    let lastActivity = Date.now();
+    const done = (event: { requestId: string }) => {
+      inFlight.delete(event.requestId);
+      lastActivity = Date.now();
+    };
+    cdp.on('Network.loadingFailed', done);
+    cdp.on('Network.requestWillBeSent', (event) => {
+      inFlight.add(event.requestId);
+      lastActivity = Date.now();
+      if (!counting) return;
+      counted.add(event.requestId);
+      result.httpRequests += 1;
+      result.httpBytes +=
+        event.request.method.length +
+        event.request.url.length +
+        headerBytes(event.request.headers) +
+        (event.request.postData?.length ?? 0);
+      if (new URL(event.request.url).pathname === options.listPath) result.listRequests += 1;
+    });
+    cdp.on('Network.loadingFinished', (event) => {
+      done(event);
+      if (counted.has(event.requestId)) result.httpBytes += event.encodedDataLength;
+    });
+    /** No HTTP request in flight for `quietMs`. */
+    const settled = async (quietMs: number) => {
+      const deadline = Date.now() + options.timeoutMs;
+      while (inFlight.size > 0 || Date.now() - lastActivity < quietMs) {
+        if (Date.now() > deadline) throw new Error('the page did not settle');
+        await page.waitForTimeout(50);
+      }
+    };
+    const frame = (event: { response: { payloadData: string } }) => {
+      if (counting) result.liveBytes += Buffer.byteLength(event.response.payloadData) + 2;
+    };
+    cdp.on('Network.webSocketFrameReceived', frame);
+    cdp.on('Network.webSocketFrameSent', frame);
+    await cdp.send('Network.enable');
+
+    await page.goto(`${baseUrl}/messages?lang=en`, { timeout: options.timeoutMs });
+    const firstRow = page.locator(ROW).first();
+    await firstRow.waitFor({ state: 'visible', timeout: options.timeoutMs });
+    await firstRow.click();
+    await page
+      .locator('#messageChatBox [data-testid="chat-message"]')
+      .first()
+      .waitFor({ state: 'visible', timeout: options.timeoutMs });
+    const deadline = Date.now() + options.timeoutMs;
+    while (!subscribed && Date.now() < deadline) await page.waitForTimeout(50);
+    if (!subscribed) throw new Error('no live subscription');
+    // what opening the conversation asked for (history, marking seen) has settled
+    await settled(500);
+
+    counting = true;
+    for (let i = 0; i < options.messages; i += 1) {
+      const text = await options.send(i);
+      await page
+        .locator('#messageChatBox [data-testid="chat-message"]', { hasText: text })
+        .waitFor({ state: 'visible', timeout: options.timeoutMs });
+      result.shown += 1;
+    }
+    // what the last message made the page do (marking it seen) is part of its cost
+    await settled(1_000);
+    counting = false;
+    result.bytes = result.httpBytes + result.liveBytes;
+    return result;
+  } catch (error) {
+    return {
+      ...result,
+      error: error instanceof Error ? error.message.split('\n')[0] : String(error),
+    };
+  } finally {
+    await context.close();
+  }
+};
