@@ -193,7 +193,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   app.addHook('onClose', async () => notificationsService.close());
   const messengerService = createMessengerService({
     db: db.kysely,
-    repository: createMessengerRepository(db.kysely),
+    repository: createMessengerRepository(db.kysely, db.dialect),
     publisher: realtime.broadcaster,
     limits,
     sendRate: config.sendRate,

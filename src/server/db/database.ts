@@ -20,6 +20,7 @@ import * as integration from './migrations/003-integration.js';
 import * as outbox from './migrations/004-outbox.js';
 import * as notifications from './migrations/005-notifications.js';
 import * as lists from './migrations/006-lists.js';
+import * as search from './migrations/007-search.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -253,6 +254,7 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '004-outbox': { up: (db) => outbox.up(db, dialect) },
   '005-notifications': { up: (db) => notifications.up(db) },
   '006-lists': { up: (db) => lists.up(db) },
+  '007-search': { up: (db) => search.up(db, dialect) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

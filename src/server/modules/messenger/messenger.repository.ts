@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { prepareQuery, type Executor } from '../../db/database.js';
+import { prepareQuery, type DialectName, type Executor } from '../../db/database.js';
 import type { Database, NewChat } from '../../db/schema.js';
 
 /** The side of a conversation a viewer is on: which id column, unread counter and archive flag are theirs. */
@@ -85,11 +85,17 @@ export interface ListFilter {
 const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
- * The viewer's conversations, narrowed. The search is one query text on both databases:
- * `lower(...) like lower(?)` (SQLite's `like` ignores only ASCII case, PostgreSQL's none).
+ * The viewer's conversations, narrowed. The search (case-insensitive "contains" on the other
+ * party's name or the job title) is `lower(...) like lower(?)` on both databases (SQLite's `like`
+ * ignores only ASCII case, PostgreSQL's none), asked in the form each plans best:
+ * - SQLite: on the joined rows while the viewer's conversations are walked in list order;
+ * - PostgreSQL: as "the other party is one of the users whose name matches, or the job one of the
+ *   jobs whose title matches": the trigram indexes of migration 007 find those, and the walk only
+ *   probes their ids (a predicate on the joined rows would join every conversation first).
  */
 const filtered = <Q extends ReturnType<typeof conversationQuery>>(
   query: Q,
+  dialect: DialectName,
   viewerId: number,
   side: Side,
   filter: ListFilter,
@@ -100,10 +106,31 @@ const filtered = <Q extends ReturnType<typeof conversationQuery>>(
     narrowed = narrowed.where(`mu.${side.archive}`, '=', filter.archived ? 1 : 0);
   if (filter.search !== null) {
     const pattern = containsPattern(filter.search);
-    const other = side.party === 'candidate_id' ? 'comp.name' : 'cand.name';
-    narrowed = narrowed.where(
-      sql<boolean>`(lower(${sql.ref(other)}) like lower(${pattern}) escape '\\' or lower(${sql.ref('j.title')}) like lower(${pattern}) escape '\\')`,
-    );
+    const contains = (column: string) =>
+      sql<boolean>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
+    const otherParty = side.party === 'candidate_id' ? 'company_id' : 'candidate_id';
+    narrowed =
+      dialect === 'postgres'
+        ? narrowed.where((eb) =>
+            eb.or([
+              eb(
+                `mu.${otherParty}`,
+                'in',
+                eb.selectFrom('users as su').select('su.id').where(contains('su.name')),
+              ),
+              eb(
+                'mu.job_id',
+                'in',
+                eb.selectFrom('jobs as sj').select('sj.id').where(contains('sj.title')),
+              ),
+            ]),
+          )
+        : narrowed.where((eb) =>
+            eb.or([
+              contains(otherParty === 'company_id' ? 'comp.name' : 'cand.name'),
+              contains('j.title'),
+            ]),
+          );
   }
   return narrowed as Q;
 };
@@ -245,12 +272,12 @@ const preparedQueries = (db: Kysely<Database>) => ({
  * for that database's dialect); like every repository, each function takes the executor first: the
  * database, or the transaction it is part of.
  */
-export const createMessengerRepository = (db: Kysely<Database>) => {
+export const createMessengerRepository = (db: Kysely<Database>, dialect: DialectName) => {
   const q = preparedQueries(db);
   return {
     /** All the viewer's conversations (Part 1: no `limit`), newest activity first. */
     listConversations: (executor: Executor, viewerId: number, side: Side, filter: ListFilter) =>
-      filtered(conversationQuery(executor), viewerId, side, filter)
+      filtered(conversationQuery(executor), dialect, viewerId, side, filter)
         .orderBy('mu.activity_at', 'desc')
         .orderBy('mu.id', 'desc')
         .execute(),
@@ -278,7 +305,7 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
     ) => {
       const { t0, after, limit } = page;
       // A position is always before `t0`: after one, the index range starts at the cursor.
-      const unchanged = filtered(conversationQuery(executor), viewerId, side, filter)
+      const unchanged = filtered(conversationQuery(executor), dialect, viewerId, side, filter)
         .select('mu.activity_at as list_at')
         .where((eb) =>
           after
@@ -294,7 +321,7 @@ export const createMessengerRepository = (db: Kysely<Database>) => {
         .limit(1)}), ${sql.ref('mu.created_at')})`;
       let changed = executor
         .selectFrom(
-          filtered(conversationQuery(executor), viewerId, side, filter)
+          filtered(conversationQuery(executor), dialect, viewerId, side, filter)
             .select(asOfT0.as('list_at'))
             .where('mu.activity_at', '>=', t0)
             .where('mu.created_at', '<', t0)
