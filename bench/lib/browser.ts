@@ -20,6 +20,13 @@ const FIRST_ROW_PROBE = `(() => {
     const box = row.getBoundingClientRect();
     return box.width > 0 && box.height > 0;
   };
+  // Long animation frames (> 50 ms of main-thread work between two paints), as Chromium reports them.
+  state.longFrames = [];
+  state.loafSupported = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame');
+  if (state.loafSupported)
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) state.longFrames.push(entry.duration);
+    }).observe({ type: 'long-animation-frame', buffered: true });
   const observer = new MutationObserver(() => {
     if (state.firstRowAt !== null || !visible()) return;
     state.firstRowAt = performance.now();
@@ -41,8 +48,12 @@ export interface ScrollResult {
   p50: number;
   p95: number;
   max: number;
-  /** Frames longer than 50 ms. */
+  /** requestAnimationFrame intervals longer than 50 ms (headless Chromium's compositor skips vsyncs too). */
   longFrames: number;
+  /** Long animation frames (main-thread work > 50 ms before a paint, PerformanceObserver); null: not supported. */
+  longAnimationFrames: number | null;
+  /** The longest of them, ms. */
+  longestAnimationFrame: number;
   scrolledPx: number;
   scrollHeight: number;
   /** Most rows present in the DOM at once while scrolling (virtualization keeps this small). */
@@ -98,6 +109,7 @@ export const loadListPage = async (
         for (let el = list.parentElement; !scroller && el; el = el.parentElement) if (scrollable(el)) scroller = el;
         if (!scroller) scroller = document.scrollingElement;
         const start = scroller.scrollTop;
+        window.__benchList.longFrames.length = 0;
         const deltas = [];
         let maxRows = 0;
         await new Promise((done) => {
@@ -121,6 +133,8 @@ export const loadListPage = async (
           p95: at(0.95),
           max: sorted[sorted.length - 1] || 0,
           longFrames: deltas.filter((d) => d > 50).length,
+          longAnimationFrames: window.__benchList.loafSupported ? window.__benchList.longFrames.length : null,
+          longestAnimationFrame: Math.max(0, ...window.__benchList.longFrames),
           scrolledPx: scroller.scrollTop - start,
           scrollHeight: scroller.scrollHeight,
           maxRowsInDom: maxRows,
