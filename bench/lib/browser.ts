@@ -25,7 +25,7 @@ const FIRST_ROW_PROBE = `(() => {
   state.loafSupported = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame');
   if (state.loafSupported)
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) state.longFrames.push(entry.duration);
+      for (const entry of list.getEntries()) state.longFrames.push({ start: entry.startTime, duration: entry.duration });
     }).observe({ type: 'long-animation-frame', buffered: true });
   const observer = new MutationObserver(() => {
     if (state.firstRowAt !== null || !visible()) return;
@@ -109,7 +109,7 @@ export const loadListPage = async (
         for (let el = list.parentElement; !scroller && el; el = el.parentElement) if (scrollable(el)) scroller = el;
         if (!scroller) scroller = document.scrollingElement;
         const start = scroller.scrollTop;
-        window.__benchList.longFrames.length = 0;
+        const scrollStartedAt = performance.now();
         const deltas = [];
         let maxRows = 0;
         await new Promise((done) => {
@@ -133,8 +133,9 @@ export const loadListPage = async (
           p95: at(0.95),
           max: sorted[sorted.length - 1] || 0,
           longFrames: deltas.filter((d) => d > 50).length,
-          longAnimationFrames: window.__benchList.loafSupported ? window.__benchList.longFrames.length : null,
-          longestAnimationFrame: Math.max(0, ...window.__benchList.longFrames),
+          // frames that began once the scroll had (the first data's render before it is reported late)
+          longAnimationFrames: window.__benchList.loafSupported ? window.__benchList.longFrames.filter((f) => f.start >= scrollStartedAt).length : null,
+          longestAnimationFrame: Math.max(0, ...window.__benchList.longFrames.filter((f) => f.start >= scrollStartedAt).map((f) => f.duration)),
           scrolledPx: scroller.scrollTop - start,
           scrollHeight: scroller.scrollHeight,
           maxRowsInDom: maxRows,

@@ -8,7 +8,6 @@ import {
   type KeyboardEvent,
 } from 'react';
 import type { MessengerUser, Role } from '../../../../shared/models.js';
-import { otherPartyOf } from '../utils/conversation-view.js';
 import { ConversationRow } from './conversation-row.js';
 
 /** Rows have one fixed height, so 10,000 of them cost no measuring. */
@@ -164,7 +163,7 @@ export const ConversationList = ({
             >
               <ConversationRow
                 item={item}
-                party={otherPartyOf(item, viewerRole)}
+                viewerRole={viewerRole}
                 selected={item.id === selectedId}
                 archived={archived}
                 index={virtualItem.index}

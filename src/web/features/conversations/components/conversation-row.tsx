@@ -1,13 +1,14 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MessengerUser } from '../../../../shared/models.js';
+import type { MessengerUser, Role } from '../../../../shared/models.js';
 import { Avatar } from '../../../components/avatar.js';
 import { formatRelativeTime, shownName } from '../../../lib/format.js';
-import type { OtherParty } from '../utils/conversation-view.js';
+import { otherPartyOf } from '../utils/conversation-view.js';
 
 interface ConversationRowProps {
   item: MessengerUser;
-  party: OtherParty;
+  /** The viewer's role: whose name and picture the row shows (props stay equal while scrolling, so rows are not drawn again). */
+  viewerRole: Role;
   selected: boolean;
   archived: boolean;
   index: number;
@@ -25,7 +26,7 @@ interface ConversationRowProps {
  */
 export const ConversationRow = memo(function ConversationRow({
   item,
-  party,
+  viewerRole,
   selected,
   archived,
   index,
@@ -35,6 +36,7 @@ export const ConversationRow = memo(function ConversationRow({
   onToggleArchive,
 }: ConversationRowProps) {
   const { t, i18n } = useTranslation();
+  const party = otherPartyOf(item, viewerRole);
   const name = shownName(party.name, () => t('app.deletedUser'));
   const unread = item.is_seen_messages_count;
   const unreadText = unread > 0 ? t('conversations.unread', { count: unread }) : null;
