@@ -217,3 +217,49 @@ export const listenForChats = async (
     disconnect: () => pusher.disconnect(),
   };
 };
+
+/** Every event a user's own channel received, by name, in arrival order. */
+export interface EventListener {
+  pusher: PusherJs;
+  events: { name: string; data: unknown }[];
+  /** The data of the events called `name`. */
+  named: <T = unknown>(name: string) => T[];
+  /** Resolves once `count` events called `name` have arrived (rejects after `ms`). */
+  waitFor: <T = unknown>(name: string, count: number, ms?: number) => Promise<T[]>;
+  disconnect: () => void;
+}
+
+/** Subscribes the signed-in user's own channel as the page does and keeps every event on it. */
+export const listenForEvents = async (
+  baseUrl: string,
+  session: HttpSession,
+  options: { pusherKey?: string } = {},
+): Promise<EventListener> => {
+  const { port, hostname } = new URL(baseUrl);
+  const pusher = pusherJsClient(
+    { host: hostname, port: Number(port), key: options.pusherKey ?? 'local-pusher-key' },
+    authorizeThroughServer(baseUrl, session),
+  );
+  const channel = pusher.subscribe(userChannelName(session.userId));
+  const events: { name: string; data: unknown }[] = [];
+  channel.bind_global((name: string, data: unknown) => {
+    if (!name.startsWith('pusher:') && !name.startsWith('pusher_internal:'))
+      events.push({ name, data });
+  });
+  await subscribed(channel, `subscribed to ${channel.name}`).catch((error: unknown) => {
+    pusher.disconnect();
+    throw error;
+  });
+  const named = <T>(name: string) =>
+    events.filter((event) => event.name === name).map((event) => event.data as T);
+  return {
+    pusher,
+    events,
+    named,
+    waitFor: async <T>(name: string, count: number, ms = 10_000) => {
+      await until(() => named(name).length >= count, `${count} ${name} events`, ms);
+      return named<T>(name);
+    },
+    disconnect: () => pusher.disconnect(),
+  };
+};

@@ -8,6 +8,9 @@ import { broadcasterSecret, unsubscribeSecret } from './db/app-settings.js';
 import { isDemoMode, listDemoAccounts } from './db/seed.js';
 import type { Db } from './db/database.js';
 import { createLimitStore } from './lib/limit-store.js';
+import { MemoryPresenceStore, RedisPresenceStore } from './modules/presence/presence-store.js';
+import { createPresenceRepository } from './modules/presence/presence.repository.js';
+import { createPresenceService } from './modules/presence/presence.service.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -122,8 +125,28 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
       logger: app.log,
     });
   realtime.attach(app.server);
-  // Before the HTTP server closes: open sockets would otherwise keep it waiting. Clients get 4200 and reconnect elsewhere.
-  app.addHook('preClose', async () => realtime.close());
+  // Presence (contract Part 2): from the sockets of each user's own channel, over every instance.
+  const presenceService = createPresenceService({
+    db: db.kysely,
+    repository: createPresenceRepository(),
+    store: config.redisUrl
+      ? new RedisPresenceStore(config.redisUrl, `presence:${config.pusher.appId}`, (error) =>
+          app.log.warn({ err: error }, 'presence: Redis unreachable'),
+        )
+      : new MemoryPresenceStore(),
+    publisher: realtime.broadcaster,
+    graceMs: config.presenceGraceMs,
+    logger: app.log,
+    onWentOffline: (userId) => notificationsService.receiverWentOffline(userId),
+  });
+  realtime.onOccupancy((channel, occupied) => presenceService.channelOccupancy(channel, occupied));
+  // Before the HTTP server closes: open sockets would otherwise keep it waiting. Clients get 4200 and
+  // reconnect elsewhere. The users held here are let go first (their partners are told while the
+  // broadcaster still runs; they come back online on the instance they reconnect to).
+  app.addHook('preClose', async () => {
+    await presenceService.close();
+    await realtime.close();
+  });
 
   // Demo mode is read once, when first asked (the database may still be unreachable at build time).
   let demoMode: Promise<boolean> | undefined;
@@ -166,6 +189,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const settingsService = createSettingsService({
     db: db.kysely,
     repository: createSettingsRepository(),
+    onShowOnlineChanged: (userId, showOnline) =>
+      presenceService.visibilityChanged(userId, showOnline),
   });
   // E-mails and webhooks for people who are not on the page (docs/notifications.md).
   const notificationsService = createNotificationsService({
@@ -188,6 +213,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     emailMinIntervalMs: config.notifications.emailMinIntervalMs,
     leaseMs: config.outbox.leaseMs,
     logger: app.log,
+    isOnline: async (userId) => (await presenceService.onlineAmong([userId])).has(userId),
   });
   notificationsService.registerHandlers(outboxWorker);
   app.addHook('onClose', async () => notificationsService.close());
@@ -199,6 +225,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     sendRate: config.sendRate,
     onPublishError: (error) =>
       app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
+    presence: presenceService,
     onMessageStored: notificationsService.messageStored,
   });
   const integrationService = createIntegrationService({

@@ -54,6 +54,8 @@ const envSchema = z.object({
   NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).default(900),
   WEBHOOK_URL: z.string().optional(),
   WEBHOOK_SECRET: z.string().optional(),
+  /** How long a user stays online after their last live socket closed (contract: 15 s; tests shorten it). */
+  PRESENCE_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(15),
 });
 
 /** Fastify's `trustProxy`: off, on (every proxy), or the proxies' addresses / CIDRs. */
@@ -123,6 +125,8 @@ export interface Config {
     /** Tasks one instance runs at once. */
     concurrency: number;
   };
+  /** Presence: online while a live socket is open, and for this long after the last one closed. */
+  presenceGraceMs: number;
   /** Reaching people who are not on the page (docs/notifications.md). */
   notifications: {
     /** Off: no notification e-mails and no `message.unseen` webhooks (`message.created` stays). */
@@ -294,6 +298,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       retentionMs: env.OUTBOX_RETENTION_DAYS * 24 * 3600_000,
       concurrency: env.OUTBOX_CONCURRENCY,
     },
+    presenceGraceMs: env.PRESENCE_GRACE_SECONDS * 1000,
     notifications: {
       enabled: env.NOTIFICATIONS === 'on',
       smtpUrl: toSmtpUrl(env.SMTP_URL),

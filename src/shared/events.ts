@@ -15,6 +15,35 @@ export const chatMessageEventSchema = z.object({
 });
 export type ChatMessageEvent = z.infer<typeof chatMessageEventSchema>;
 
+/** Part 2: a user came online or went offline; to their conversation partners who are online. */
+export const PRESENCE_CHANGED_EVENT = 'App\\Events\\PresenceChanged';
+export const presenceChangedEventSchema = z.object({
+  user_id: z.number().int(),
+  online: z.boolean(),
+  /** When they went offline; null when they come online. */
+  last_seen_at: z.string().nullable(),
+});
+export type PresenceChangedEvent = z.infer<typeof presenceChangedEventSchema>;
+
+/** Part 2: the reader marked messages seen; to the sender's channel, only when the reader's receipts are on. */
+export const MESSAGES_SEEN_EVENT = 'App\\Events\\MessagesSeen';
+export const messagesSeenEventSchema = z.object({
+  messenger_user_id: z.number().int(),
+  reader_id: z.number().int(),
+  seen_at: z.string(),
+  /** The newest message of the conversation now seen by the reader. */
+  last_seen_id: z.number().int(),
+});
+export type MessagesSeenEvent = z.infer<typeof messagesSeenEventSchema>;
+
+/** Part 2: the other party is typing in that conversation (at most one every 2 s per conversation and typist). */
+export const TYPING_EVENT = 'App\\Events\\Typing';
+export const typingEventSchema = z.object({
+  messenger_user_id: z.number().int(),
+  user_id: z.number().int(),
+});
+export type TypingEvent = z.infer<typeof typingEventSchema>;
+
 /** Channel names. Echo's `private('chat.' + id)` subscribes to `private-chat.{id}`. */
 export const userChannelSuffix = (userId: number): string => `chat.${userId}`;
 export const userChannelName = (userId: number): string => `private-${userChannelSuffix(userId)}`;

@@ -40,6 +40,13 @@ export const messengerUserSchema = z.object({
    * messages but takes no new ones, and that party is named "Deleted user".
    */
   closed: z.literal(true).optional(),
+  /**
+   * Part 2: the other party has a live socket (or had one less than 15 s ago) and shows it
+   * (`show_online`); false for someone who hides it.
+   */
+  other_online: z.boolean(),
+  /** Part 2: when the other party was last online; null while online, never seen, or hidden. */
+  other_last_seen_at: z.string().nullable(),
 });
 export { DELETED_USER_NAME } from './text.js';
 export type MessengerUser = z.infer<typeof messengerUserSchema>;

@@ -20,6 +20,7 @@ export const paths = {
   unseen: (messengerUserId: number) => `/user/send/message/unseen/${messengerUserId}`,
   archive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/archive`,
   unarchive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/unarchive`,
+  typing: (messengerUserId: number) => `/user/messenger/${messengerUserId}/typing`,
   settings: '/user/settings',
   broadcastingAuth: '/broadcasting/auth',
   broadcastingUserAuth: '/broadcasting/user-auth',

@@ -21,6 +21,7 @@ import * as outbox from './migrations/004-outbox.js';
 import * as notifications from './migrations/005-notifications.js';
 import * as lists from './migrations/006-lists.js';
 import * as search from './migrations/007-search.js';
+import * as presence from './migrations/008-presence.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -255,6 +256,7 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '005-notifications': { up: (db) => notifications.up(db) },
   '006-lists': { up: (db) => lists.up(db) },
   '007-search': { up: (db) => search.up(db, dialect) },
+  '008-presence': { up: (db) => presence.up(db) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

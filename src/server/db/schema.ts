@@ -17,6 +17,8 @@ export interface UsersTable {
   locale: 'en' | 'ar' | null;
   /** Set when the host erased the user: no sign-in, no new messages, personal data gone. */
   erased_at: string | null;
+  /** When the user's last live socket closed (after the grace); null: never seen. */
+  last_seen_at: string | null;
 }
 
 export interface JobsTable {

@@ -502,6 +502,19 @@ export const operations: readonly OperationSpec[] = [
     'archiveConversation',
     'Archive a conversation (the viewer’s own flag)',
   ),
+  {
+    method: 'post',
+    path: '/user/messenger/{id}/typing',
+    operationId: 'typing',
+    summary: 'Tell the other party that the viewer is typing (at most one broadcast every 2 s)',
+    tag: 'messenger',
+    security: security.pageChange,
+    params: messengerUserParamsSchema,
+    responses: {
+      204: { description: 'Told (or coalesced with a call less than 2 s before).' },
+      ...errors(...pageCallErrors, 403, 404),
+    },
+  },
   conversationCall(
     'post',
     '/user/messenger/{id}/unarchive',

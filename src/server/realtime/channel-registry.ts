@@ -15,8 +15,13 @@ interface Member<S> {
   sockets: Set<S>;
 }
 
+/** A channel got its first subscriber on this instance (`true`) or lost its last one (`false`). */
+export type OccupancyListener = (channel: string, occupied: boolean) => void;
+
 export class ChannelRegistry<S extends Subscriber> {
   private readonly channels = new Map<string, Set<S>>();
+  /** Told of channels occupied and vacated on this instance (Pusher's `channel_occupied`/`channel_vacated`). */
+  onOccupancy: OccupancyListener | undefined;
   /** channel → user id → member (the sockets of that user on that channel). */
   private readonly presence = new Map<string, Map<string, Member<S>>>();
 
@@ -39,7 +44,9 @@ export class ChannelRegistry<S extends Subscriber> {
       set = new Set();
       this.channels.set(channel, set);
     }
+    const before = set.size;
     set.add(subscriber);
+    if (before === 0) this.onOccupancy?.(channel, true);
   }
 
   /**
@@ -80,9 +87,9 @@ export class ChannelRegistry<S extends Subscriber> {
    */
   remove(channel: string, subscriber: S, presenceUserId?: string): { removedUserId?: string } {
     const set = this.channels.get(channel);
-    if (set) {
-      set.delete(subscriber);
-      if (set.size === 0) this.channels.delete(channel);
+    if (set?.delete(subscriber) && set.size === 0) {
+      this.channels.delete(channel);
+      this.onOccupancy?.(channel, false);
     }
     if (presenceUserId === undefined) return {};
     const members = this.presence.get(channel);

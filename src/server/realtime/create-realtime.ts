@@ -100,6 +100,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       close: async () => undefined,
       connectionCount: () => 0,
       ready: async () => undefined,
+      onOccupancy: () => undefined,
     };
   }
 
@@ -204,6 +205,9 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
     connectionCount: () => endpoint.connectionCount(),
     ready: async () => {
       await fanout?.ready();
+    },
+    onOccupancy: (listener) => {
+      endpoint.onOccupancy = listener;
     },
   };
 };

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { clientAddressResolver } from '../lib/client-address.js';
 import { safeEqual } from '../lib/crypto.js';
-import { ChannelRegistry, type Subscriber } from './channel-registry.js';
+import { ChannelRegistry, type OccupancyListener, type Subscriber } from './channel-registry.js';
 import { FrameBudget } from './frame-budget.js';
 import {
   CloseCode,
@@ -147,6 +147,11 @@ export class PusherServer {
   /** Every upgraded socket until it is fully closed (including ones being closed). */
   private readonly sockets = new Set<WebSocket>();
   private readonly registry = new ChannelRegistry<Connection>();
+
+  /** Told when a channel gets its first socket on this instance and when it loses its last. */
+  set onOccupancy(listener: OccupancyListener | undefined) {
+    this.registry.onOccupancy = listener;
+  }
   private readonly sessions = new Map<string, Set<Connection>>();
   private readonly attachments = new Map<
     Server,

@@ -84,4 +84,10 @@ export interface Realtime {
   connectionCount(): number;
   /** Resolves once the instance can deliver (Redis connected and subscribed); immediately without Redis. */
   ready(): Promise<void>;
+  /**
+   * Tells `listener` when a channel gets its first socket on this instance and when it loses its
+   * last (presence is built on it). With a hosted service the sockets are not here: its
+   * `channel_occupied`/`channel_vacated` webhooks are (`occupancyFromWebhook`).
+   */
+  onOccupancy(listener: (channel: string, occupied: boolean) => void): void;
 }

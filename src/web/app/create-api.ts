@@ -3,6 +3,7 @@ import { login } from '../features/auth/api/login.js';
 import { logout } from '../features/auth/api/logout.js';
 import { getMessages } from '../features/chat/api/get-messages.js';
 import { sendMessage } from '../features/chat/api/send-message.js';
+import { sendTyping } from '../features/chat/api/send-typing.js';
 import {
   archiveConversation,
   unarchiveConversation,
@@ -23,6 +24,7 @@ export const createApi = (client: ApiClient): Api => ({
   getMessages: (body) => getMessages(client, body),
   sendMessage: (body) => sendMessage(client, body),
   markUnseen: (id) => markUnseen(client, id),
+  sendTyping: (id) => sendTyping(client, id),
   archiveConversation: (id) => archiveConversation(client, id),
   unarchiveConversation: (id) => unarchiveConversation(client, id),
   getSettings: () => getSettings(client),

@@ -146,7 +146,7 @@ export const MessagesPage = () => {
   );
   const notify = useMessageNotifications(openFromNotification);
 
-  const { liveStatus } = useLiveUpdates({ auth, selection, muted, announce, notify });
+  const { liveStatus, typingIn } = useLiveUpdates({ auth, selection, muted, announce, notify });
   useUnreadTitle(counts?.unread_total ?? 0);
 
   // The open conversation is being read: a list fetched before its messages were marked seen
@@ -260,8 +260,11 @@ export const MessagesPage = () => {
       imageUrl: party?.imageUrl ?? null,
       job: item?.job ?? null,
       closed: item?.closed === true,
+      online: item?.other_online ?? false,
+      lastSeenAt: item?.other_last_seen_at ?? null,
+      typing: typingIn.has(selection.selectedItem),
     };
-  }, [selection, openRow, queryClient, openedFrom, auth]);
+  }, [selection, openRow, queryClient, openedFrom, auth, typingIn]);
 
   const panel = (inDrawer: boolean) =>
     auth ? (

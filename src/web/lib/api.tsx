@@ -40,6 +40,8 @@ export interface Api {
   getMessages(body: GetMessageBody): Promise<GetMessageResponse>;
   sendMessage(body: SendMessageBody): Promise<SendMessageResponse>;
   markUnseen(messengerUserId: number): Promise<MessengerUserResponse>;
+  /** The viewer is typing in that conversation (the server coalesces to one broadcast per 2 s). */
+  sendTyping(messengerUserId: number): Promise<void>;
   archiveConversation(messengerUserId: number): Promise<MessengerUserResponse>;
   unarchiveConversation(messengerUserId: number): Promise<MessengerUserResponse>;
   getSettings(): Promise<UserSettingsResponse>;

@@ -23,12 +23,21 @@ interface PusherConnectionLike {
  * and listens on `private-chat.{userId}` for `App\Events\ChatMessage`.
  */
 export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeConnection> => {
-  const [{ default: Echo }, { default: Pusher }, { chatMessageEventSchema, EVENT_NAMESPACE }] =
-    await Promise.all([
-      import('laravel-echo'),
-      import('pusher-js'),
-      import('../../shared/events.js'),
-    ]);
+  const [
+    { default: Echo },
+    { default: Pusher },
+    {
+      chatMessageEventSchema,
+      EVENT_NAMESPACE,
+      messagesSeenEventSchema,
+      presenceChangedEventSchema,
+      typingEventSchema,
+    },
+  ] = await Promise.all([
+    import('laravel-echo'),
+    import('pusher-js'),
+    import('../../shared/events.js'),
+  ]);
 
   const echo = new Echo({
     broadcaster: 'pusher',
@@ -96,6 +105,37 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
       return () => {
         channel.stopListening('ChatMessage', listener);
         echo.leave(channelName);
+      };
+    },
+    listenForActivity(userId, handlers) {
+      // the same channel object as the ChatMessage listener's (Echo keeps one per name)
+      const channel = echo.private(`chat.${userId}`);
+      const listeners: [string, (payload: unknown) => void][] = [
+        [
+          'PresenceChanged',
+          (payload) => {
+            const parsed = presenceChangedEventSchema.safeParse(payload);
+            if (parsed.success) handlers.presence(parsed.data);
+          },
+        ],
+        [
+          'MessagesSeen',
+          (payload) => {
+            const parsed = messagesSeenEventSchema.safeParse(payload);
+            if (parsed.success) handlers.seen(parsed.data);
+          },
+        ],
+        [
+          'Typing',
+          (payload) => {
+            const parsed = typingEventSchema.safeParse(payload);
+            if (parsed.success) handlers.typing(parsed.data);
+          },
+        ],
+      ];
+      for (const [event, listener] of listeners) channel.listen(event, listener);
+      return () => {
+        for (const [event, listener] of listeners) channel.stopListening(event, listener);
       };
     },
     onReconnected(handler) {

@@ -1,6 +1,17 @@
 import type { MessengerConfig } from '../../shared/api.js';
-import type { ChatMessageEvent } from '../../shared/events.js';
+import type {
+  ChatMessageEvent,
+  MessagesSeenEvent,
+  PresenceChangedEvent,
+  TypingEvent,
+} from '../../shared/events.js';
 import type { LiveStatus } from './live-status.js';
+
+export interface ActivityHandlers {
+  presence: (event: PresenceChangedEvent) => void;
+  seen: (event: MessagesSeenEvent) => void;
+  typing: (event: TypingEvent) => void;
+}
 
 /** What the page needs from the live connection; `echo.ts` implements it, tests fake it. */
 export interface RealtimeConnection {
@@ -16,6 +27,11 @@ export interface RealtimeConnection {
     handler: (event: ChatMessageEvent) => void,
     onSubscribed?: () => void,
   ): () => void;
+  /**
+   * Listens to the viewer's private channel for presence changes of partners, read receipts of the
+   * viewer's messages and the other party's typing (Part 2). Returns a function that stops.
+   */
+  listenForActivity(userId: number, handlers: ActivityHandlers): () => void;
   /** Called when the connection is back after a drop; returns a function that stops. */
   onReconnected(handler: () => void): () => void;
   /** Whether the page is live, making its first connection, or trying to get back after a drop. */

@@ -120,6 +120,7 @@ export const createFakeApi = (scenario: Scenario) => {
       const record = update(item.id, { last_message: message.message, last_message_at: now });
       return { message, messengerUser: record };
     }),
+    sendTyping: vi.fn(async () => undefined),
     markUnseen: vi.fn(async (id: number) => ({
       messengerUser: update(id, { is_seen_messages_count: 0 }),
     })),

@@ -1,8 +1,13 @@
 import { vi } from 'vitest';
-import type { ChatMessageEvent } from '../../shared/events.js';
+import type {
+  ChatMessageEvent,
+  MessagesSeenEvent,
+  PresenceChangedEvent,
+  TypingEvent,
+} from '../../shared/events.js';
 import type { Chat, MessengerUser } from '../../shared/models.js';
 import type { LiveStatus } from '../lib/live-status.js';
-import type { ConnectRealtime, RealtimeConnection } from '../lib/realtime.js';
+import type { ActivityHandlers, ConnectRealtime, RealtimeConnection } from '../lib/realtime.js';
 
 /**
  * A live connection the test drives: `emit` a ChatMessage, `reconnect` after a drop. An event
@@ -12,6 +17,7 @@ import type { ConnectRealtime, RealtimeConnection } from '../lib/realtime.js';
 export const createFakeRealtime = (viewOf?: (chat: Chat) => MessengerUser | undefined) => {
   const chatHandlers = new Set<(event: ChatMessageEvent) => void>();
   const reconnectHandlers = new Set<() => void>();
+  const activityHandlers = new Set<ActivityHandlers>();
   const statusHandlers = new Set<(status: LiveStatus) => void>();
   const listenedUserIds: number[] = [];
   let status: LiveStatus = 'connected';
@@ -21,6 +27,10 @@ export const createFakeRealtime = (viewOf?: (chat: Chat) => MessengerUser | unde
       listenedUserIds.push(userId);
       chatHandlers.add(handler);
       return () => chatHandlers.delete(handler);
+    },
+    listenForActivity: (_userId, handlers) => {
+      activityHandlers.add(handlers);
+      return () => activityHandlers.delete(handlers);
     },
     onReconnected: (handler) => {
       reconnectHandlers.add(handler);
@@ -51,6 +61,12 @@ export const createFakeRealtime = (viewOf?: (chat: Chat) => MessengerUser | unde
       const event: ChatMessageEvent = { chatMessage: chat, messengerUser: view };
       chatHandlers.forEach((handler) => handler(event));
     },
+    emitPresence: (event: PresenceChangedEvent) =>
+      activityHandlers.forEach((handlers) => handlers.presence(event)),
+    emitSeen: (event: MessagesSeenEvent) =>
+      activityHandlers.forEach((handlers) => handlers.seen(event)),
+    emitTyping: (event: TypingEvent) =>
+      activityHandlers.forEach((handlers) => handlers.typing(event)),
     /** The live connection dropped: the page says it is reconnecting. */
     drop: () => setStatus('reconnecting'),
     /** Back after a drop: the page hears "connected" and catches up. */

@@ -36,6 +36,8 @@ interface ConversationInput {
   companyArchive?: 0 | 1;
   lastMessage?: string | null;
   lastMessageAt?: string | null;
+  otherOnline?: boolean;
+  otherLastSeenAt?: string | null;
 }
 
 export const makeConversation = ({
@@ -50,6 +52,8 @@ export const makeConversation = ({
   // about five minutes ago, a second older per id: the fixtures' order (by id) is newest first,
   // as the server orders the list
   lastMessageAt = new Date(Date.now() - 5 * 60_000 - id * 1000).toISOString(),
+  otherOnline = false,
+  otherLastSeenAt = null,
 }: ConversationInput): MessengerUser => ({
   id,
   job_id: job?.id ?? null,
@@ -71,6 +75,8 @@ export const makeConversation = ({
   is_seen_messages_count: unread,
   company_archive: companyArchive,
   candidate_archive: candidateArchive,
+  other_online: otherOnline,
+  other_last_seen_at: otherLastSeenAt,
 });
 
 let nextChatId = 5000;

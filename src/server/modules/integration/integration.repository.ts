@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 
-type UserValues = Omit<UsersTable, 'id'>;
+type UserValues = Omit<UsersTable, 'id' | 'last_seen_at'>;
 
 const USER_COLUMNS = [
   'id',

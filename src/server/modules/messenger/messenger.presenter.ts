@@ -34,8 +34,42 @@ export const presentJob = (row: Pick<Job, 'id' | 'title' | 'status' | 'deadline'
   deadline: row.deadline,
 });
 
-/** A conversation as the viewer on `side` sees it (unread count is theirs). */
-export const presentConversation = (row: ConversationRow, side: Side): MessengerUser => ({
+/** The other party of the conversation, for the viewer on `side`. */
+export const otherPartyId = (
+  row: Pick<ConversationRow, 'candidate_id' | 'company_id'>,
+  side: Side,
+) => (side.party === 'candidate_id' ? row.company_id : row.candidate_id);
+
+/** Whether the other party lets the viewer see when they are online, and when they were last seen. */
+const otherPresence = (
+  row: ConversationRow,
+  side: Side,
+  online: ReadonlySet<number>,
+): Pick<MessengerUser, 'other_online' | 'other_last_seen_at'> => {
+  const candidateViews = side.party === 'candidate_id';
+  const shows = (candidateViews ? row.company_show_online : row.candidate_show_online) !== 0;
+  const erased = (candidateViews ? row.company_erased_at : row.candidate_erased_at) !== null;
+  if (!shows || erased) return { other_online: false, other_last_seen_at: null };
+  if (online.has(otherPartyId(row, side))) return { other_online: true, other_last_seen_at: null };
+  return {
+    other_online: false,
+    other_last_seen_at: candidateViews ? row.company_last_seen_at : row.candidate_last_seen_at,
+  };
+};
+
+/** Whether the other party's reading is shown to the viewer (their `read_receipts`, on by default). */
+export const otherShowsReceipts = (row: ConversationRow, side: Side): boolean =>
+  (side.party === 'candidate_id' ? row.company_read_receipts : row.candidate_read_receipts) !== 0;
+
+/**
+ * A conversation as the viewer on `side` sees it (unread count is theirs); `online`: who among the
+ * other parties is online now (presence).
+ */
+export const presentConversation = (
+  row: ConversationRow,
+  side: Side,
+  online: ReadonlySet<number>,
+): MessengerUser => ({
   id: row.id,
   job_id: row.job_id,
   job:
@@ -63,6 +97,7 @@ export const presentConversation = (row: ConversationRow, side: Side): Messenger
   ...(row.candidate_erased_at !== null || row.company_erased_at !== null
     ? { closed: true as const }
     : {}),
+  ...otherPresence(row, side, online),
 });
 
 export const presentChat = (row: ChatRowWithSender): Chat => ({

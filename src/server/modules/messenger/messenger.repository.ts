@@ -26,6 +26,9 @@ const conversationQuery = (db: Executor) =>
     .innerJoin('users as cand', 'cand.id', 'mu.candidate_id')
     .innerJoin('users as comp', 'comp.id', 'mu.company_id')
     .leftJoin('jobs as j', 'j.id', 'mu.job_id')
+    // each party's own switches (no row: the defaults, on)
+    .leftJoin('user_settings as cset', 'cset.user_id', 'mu.candidate_id')
+    .leftJoin('user_settings as pset', 'pset.user_id', 'mu.company_id')
     .select([
       'mu.id',
       'mu.candidate_id',
@@ -43,6 +46,12 @@ const conversationQuery = (db: Executor) =>
       'comp.name as company_name',
       'comp.logo as company_logo',
       'comp.erased_at as company_erased_at',
+      'cand.last_seen_at as candidate_last_seen_at',
+      'comp.last_seen_at as company_last_seen_at',
+      'cset.show_online as candidate_show_online',
+      'pset.show_online as company_show_online',
+      'cset.read_receipts as candidate_read_receipts',
+      'pset.read_receipts as company_read_receipts',
       'j.title as job_title',
       'j.status as job_status',
       'j.deadline as job_deadline',
@@ -214,7 +223,8 @@ const preparedQueries = (db: Kysely<Database>) => ({
       .set({ seen_at: now })
       .where('messenger_user_id', '=', conversationId)
       .where('receiver_id', '=', viewerId)
-      .where('seen_at', 'is', null),
+      .where('seen_at', 'is', null)
+      .returning('id'),
   ),
   insertChat: prepareQuery(
     8,
@@ -434,7 +444,9 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
       now: string,
     ) => {
       await q.markSeenCounter(side)(executor, conversationId);
-      await q.markSeenChats(executor, now, conversationId, viewerId);
+      const seen = await q.markSeenChats(executor, now, conversationId, viewerId);
+      // the newest message marked seen now (null: there was nothing to mark)
+      return seen.reduce<number | null>((last, row) => Math.max(last ?? 0, row.id), null);
     },
 
     insertChat: async (executor: Executor, chat: NewChat) =>

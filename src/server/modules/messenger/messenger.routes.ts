@@ -50,6 +50,12 @@ export const messengerRoutes = async (
     return { messengerUser: await service.setArchived(viewerOf(request).user, id, true) };
   });
 
+  app.post('/user/messenger/:id/typing', async (request, reply) => {
+    const { id } = parseInput(messengerUserParamsSchema, request.params);
+    await service.typing(viewerOf(request).user, id);
+    return reply.code(204).send();
+  });
+
   app.post('/user/messenger/:id/unarchive', async (request) => {
     const { id } = parseInput(messengerUserParamsSchema, request.params);
     return { messengerUser: await service.setArchived(viewerOf(request).user, id, false) };

@@ -10,6 +10,10 @@ import {
   CHAT_MESSAGE_EVENT,
   userChannelName,
   type ChatMessageEvent,
+  MESSAGES_SEEN_EVENT,
+  TYPING_EVENT,
+  type TypingEvent,
+  type MessagesSeenEvent,
 } from '../../../shared/events.js';
 import type { AuthUser, Chat, MessengerUser } from '../../../shared/models.js';
 import {
@@ -35,6 +39,8 @@ import {
 } from './messenger.repository.js';
 import {
   groupByDate,
+  otherPartyId,
+  otherShowsReceipts,
   presentChat,
   presentConversation,
   presentJob,
@@ -58,6 +64,8 @@ export interface MessengerServiceOptions {
     perConversation: { burst: number; perSecond: number };
   };
   onPublishError: (error: unknown) => void;
+  /** Who is online now (presence); whether each shows it is in the conversation rows. */
+  presence: { onlineAmong(ids: readonly number[]): Promise<ReadonlySet<number>> };
   /**
    * Called inside the send's transaction with the new message (notifications enqueue their work
    * there, so it exists exactly when the message does). A throw undoes the send.
@@ -86,6 +94,8 @@ const otherSideOf = (viewer: AuthUser): Side =>
   viewer.role === 'candidate' ? COMPANY_SIDE : CANDIDATE_SIDE;
 
 const PUBLISH_TIME_LIMIT_MS = 2000;
+/** At most one `Typing` broadcast this often per conversation and typist, seconds. */
+const TYPING_EVERY_S = 2;
 
 /** A send to (or from) a conversation whose other party was erased. */
 export const CONVERSATION_CLOSED =
@@ -106,6 +116,7 @@ export const createMessengerService = ({
   limits,
   sendRate,
   onPublishError,
+  presence,
   onMessageStored,
 }: MessengerServiceOptions) => {
   /** 0 when the viewer may send in this conversation now, else the seconds to wait. */
@@ -130,15 +141,45 @@ export const createMessengerService = ({
     return row;
   };
 
-  const markSeen = (viewer: AuthUser, conversationId: number) =>
-    db
+  /**
+   * Marks the viewer's unread messages of the conversation seen, then tells the sender
+   * (`MessagesSeen`), unless the viewer keeps their reading to themselves (`read_receipts` off).
+   */
+  const markSeen = async (viewer: AuthUser, conversation: ConversationRow) => {
+    const side = sideOf(viewer);
+    const seenAt = nowIso();
+    const lastSeenId = await db
       .transaction()
-      .execute((trx) =>
-        repository.markSeen(trx, conversationId, viewer.id, sideOf(viewer), nowIso()),
-      );
+      .execute((trx) => repository.markSeen(trx, conversation.id, viewer.id, side, seenAt));
+    const readerShowsReceipts =
+      (side.party === 'candidate_id'
+        ? conversation.candidate_read_receipts
+        : conversation.company_read_receipts) !== 0;
+    if (lastSeenId === null || !readerShowsReceipts) return;
+    const event: MessagesSeenEvent = {
+      messenger_user_id: conversation.id,
+      reader_id: viewer.id,
+      seen_at: seenAt,
+      last_seen_id: lastSeenId,
+    };
+    await withTimeLimit(
+      publisher.publish(
+        [userChannelName(otherPartyId(conversation, side))],
+        MESSAGES_SEEN_EVENT,
+        event,
+      ),
+      PUBLISH_TIME_LIMIT_MS,
+    ).catch(onPublishError);
+  };
 
-  const present = async (viewer: AuthUser, id: number): Promise<MessengerUser> =>
-    presentConversation(await ownConversation(viewer, id), sideOf(viewer));
+  /** Who among the other parties of these conversations is online now. */
+  const onlineOthers = (rows: readonly ConversationRow[], side: Side) =>
+    presence.onlineAmong(rows.map((row) => otherPartyId(row, side)));
+
+  const present = async (viewer: AuthUser, id: number): Promise<MessengerUser> => {
+    const row = await ownConversation(viewer, id);
+    return presentConversation(row, sideOf(viewer), await onlineOthers([row], sideOf(viewer)));
+  };
 
   return {
     /**
@@ -174,9 +215,10 @@ export const createMessengerService = ({
       ]);
       const page = limit === undefined ? rows : rows.slice(0, limit);
       const last = page.at(-1);
+      const online = await onlineOthers(page, side);
       return {
         jobs: jobs.map(presentJob),
-        messengerUsers: page.map((row) => presentConversation(row, side)),
+        messengerUsers: page.map((row) => presentConversation(row, side, online)),
         auth: { id: viewer.id, role: viewer.role, name: viewer.name },
         ...counts,
         ...(limit === undefined
@@ -201,7 +243,8 @@ export const createMessengerService = ({
       if (!found) throw notFound('Conversation not found.');
       // Nothing unread (the counter moves with the messages, in the same transactions): no write.
       if (input.before === undefined && found[sideOf(viewer).unread] > 0) {
-        await markSeen(viewer, found.id);
+        const unseen = await repository.findConversation(db, found.id);
+        if (unseen) await markSeen(viewer, unseen);
       }
       const limit = input.limit ?? PAGE_LIMIT_DEFAULT;
       // For a company (or owner) viewer the candidate is the receiver (found by it above), so the
@@ -216,7 +259,17 @@ export const createMessengerService = ({
           : undefined,
       ]);
       if (!row || !receiver) throw notFound('Conversation not found.');
-      const chats = page.slice(0, limit).reverse().map(presentChat);
+      const side = sideOf(viewer);
+      // the receiver keeps their reading to themselves: the viewer's own messages never look seen
+      const hideSeen = !otherShowsReceipts(row, side);
+      const chats = page
+        .slice(0, limit)
+        .reverse()
+        .map(presentChat)
+        .map((chat) =>
+          hideSeen && chat.sender_id === viewer.id ? { ...chat, seen_at: null } : chat,
+        );
+      const online = await onlineOthers([row], side);
       return {
         receiver: isCandidate
           ? { id: receiver.id, logo: receiver.logo, user: { name: receiver.name } }
@@ -224,7 +277,7 @@ export const createMessengerService = ({
         receiverJob: job ? presentJob(job) : null,
         messages: groupByDate(chats),
         has_more: page.length > limit,
-        messengerUser: presentConversation(row, sideOf(viewer)),
+        messengerUser: presentConversation(row, side, online),
         application_group: group ? { id: group.id, name: group.name } : null,
       };
     },
@@ -310,9 +363,11 @@ export const createMessengerService = ({
         });
       }
       const message: Chat = presentChat(stored.chat);
+      // each party's view shows whether the other one is online
+      const online = await presence.onlineAmong([message.receiver_id, message.sender_id]);
       // A new message: the conversation as the send's own update left it; a replay: read it again.
       const messengerUser = stored.conversation
-        ? presentConversation(stored.conversation, side)
+        ? presentConversation(stored.conversation, side, online)
         : await present(viewer, message.messenger_user_id);
       if (stored.created && stored.conversation) {
         // One event per channel, each with the conversation as that channel's owner sees it.
@@ -321,7 +376,7 @@ export const createMessengerService = ({
             message.receiver_id,
             {
               chatMessage: message,
-              messengerUser: presentConversation(stored.conversation, receiverSide),
+              messengerUser: presentConversation(stored.conversation, receiverSide, online),
             },
           ],
           [message.sender_id, { chatMessage: message, messengerUser }],
@@ -346,9 +401,32 @@ export const createMessengerService = ({
     },
 
     async markUnseen(viewer: AuthUser, conversationId: number): Promise<MessengerUser> {
-      await ownConversation(viewer, conversationId);
-      await markSeen(viewer, conversationId);
+      await markSeen(viewer, await ownConversation(viewer, conversationId));
       return present(viewer, conversationId);
+    },
+
+    /**
+     * The viewer is typing: `Typing` to the other party, at most once every 2 s per conversation
+     * and typist (over every instance when the limits live in Redis); calls in between change nothing.
+     */
+    async typing(viewer: AuthUser, conversationId: number): Promise<void> {
+      const row = await ownConversation(viewer, conversationId);
+      if (row.candidate_erased_at !== null || row.company_erased_at !== null) return;
+      const wait = await limits.take(
+        `typing:${conversationId}:${viewer.id}`,
+        1,
+        1 / TYPING_EVERY_S,
+      );
+      if (wait > 0) return;
+      const event: TypingEvent = { messenger_user_id: conversationId, user_id: viewer.id };
+      await withTimeLimit(
+        publisher.publish(
+          [userChannelName(otherPartyId(row, sideOf(viewer)))],
+          TYPING_EVENT,
+          event,
+        ),
+        PUBLISH_TIME_LIMIT_MS,
+      ).catch(onPublishError);
     },
 
     async setArchived(

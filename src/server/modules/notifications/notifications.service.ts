@@ -92,7 +92,15 @@ export interface NotificationsServiceOptions {
   /** The outbox lease: handlers must finish well within it. */
   leaseMs: number;
   logger: NotificationsLogger;
+  /**
+   * Whether the receiver is on the page now (presence): their e-mail waits until they leave (and
+   * is never sent for what they read meanwhile). Unset: nobody is.
+   */
+  isOnline?: (userId: number) => Promise<boolean>;
 }
+
+/** While the receiver is online, their due e-mail is looked at again this often (and when they go offline). */
+export const ONLINE_RECHECK_MS = 60_000;
 
 /** An SMTP answer that will not change on a retry (the address does not exist, …); not a login failure. */
 const isPermanentSmtpRefusal = (error: unknown): boolean => {
@@ -168,7 +176,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       const due = pending.filter((chat) => chat.created_at <= cutoff);
       const oldest = due[0];
       if (!oldest) return;
-      const retryAt = async (moment: number) => {
+      const retryAt = async (moment: number): Promise<void> => {
         const runAt = new Date(moment).toISOString();
         // Re-armed if a task for that moment already ran (another instance's clock was ahead).
         await outbox.enqueue(
@@ -182,6 +190,8 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           { rearm: true },
         );
       };
+      // On the page now: they will see it there; decide again later or once they have gone.
+      if (await options.isOnline?.(receiverId)) return retryAt(now.getTime() + ONLINE_RECHECK_MS);
       // The interval runs from the last batch, or from when its e-mail went out if that was later.
       const last = Math.max(
         recipient.last_notified_at ? Date.parse(recipient.last_notified_at) : 0,
@@ -306,6 +316,18 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
         type: 'message.created',
         timestamp: chat.created_at,
         data: { message, conversation_id: chat.messenger_user_id },
+      });
+    },
+
+    /** The receiver left the page: what was held back while they were there is decided now. */
+    receiverWentOffline: async (receiverId: number): Promise<void> => {
+      if (!options.enabled) return;
+      const runAt = outbox.now().toISOString();
+      await outbox.enqueue(db.kysely, {
+        kind: TASK.due,
+        dedupeKey: `${TASK.due}:${receiverId}:offline:${runAt}`,
+        payload: { receiverId },
+        runAt,
       });
     },
 

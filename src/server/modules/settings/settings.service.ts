@@ -12,6 +12,8 @@ import type { SettingsRepository, SettingsValues } from './settings.repository.j
 export interface SettingsServiceOptions {
   db: Kysely<Database>;
   repository: SettingsRepository;
+  /** After `show_online` was changed and saved (presence tells the user's online partners). */
+  onShowOnlineChanged?: (userId: number, showOnline: boolean) => Promise<void>;
 }
 
 const SETTING_NAMES = Object.keys(DEFAULT_USER_SETTINGS) as (keyof UserSettings)[];
@@ -59,7 +61,12 @@ export const createSettingsService = (options: SettingsServiceOptions) => {
     getSettings: (userId: number) => settingsOf(db, userId),
 
     /** Changes any subset of the user's settings; the settings as they now are. */
-    updateSettings: (userId: number, patch: UserSettingsPatch) => updateSettings(db, userId, patch),
+    async updateSettings(userId: number, patch: UserSettingsPatch): Promise<UserSettings> {
+      const settings = await updateSettings(db, userId, patch);
+      if (patch.show_online !== undefined)
+        await options.onShowOnlineChanged?.(userId, settings.show_online);
+      return settings;
+    },
 
     /** The same change inside the caller's transaction (the integration API's user upsert). */
     updateSettingsIn: updateSettings,

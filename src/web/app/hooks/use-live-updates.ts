@@ -2,10 +2,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuthUser, Chat } from '../../../shared/models.js';
-import { appendChat, mergeLatestPage, threadKeys } from '../../features/chat/utils/thread-cache.js';
+import {
+  appendChat,
+  markOwnSeen,
+  mergeLatestPage,
+  threadKeys,
+} from '../../features/chat/utils/thread-cache.js';
 import type { ChatMessageEvent } from '../../../shared/events.js';
 import {
   applyChatEventToLists,
+  applyPresenceToLists,
   refetchFirstPages,
   replaceCachedConversation,
 } from '../../features/conversations/utils/conversation-cache.js';
@@ -23,6 +29,9 @@ interface LiveUpdatesOptions {
   /** Called with every live message (the page shows a system notification when it should). */
   notify?: (chat: Chat, viewerId: number) => void;
 }
+
+/** "X is typing…" shows this long after the last `Typing` event, unless their message comes first. */
+export const TYPING_SHOWN_MS = 6_000;
 
 const threadKeyOf = (selection: ConversationSelection) =>
   threadKeys.thread({
@@ -75,6 +84,39 @@ export const useLiveUpdates = ({
       .catch((error: unknown) => console.error('Could not catch up the open conversation', error));
   }, [api, queryClient]);
 
+  /** Conversations whose other party is typing now (ids). */
+  const [typingIn, setTypingIn] = useState<ReadonlySet<number>>(() => new Set());
+  const typingTimers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+  const stopTyping = useCallback((conversationId: number) => {
+    const timer = typingTimers.current.get(conversationId);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    typingTimers.current.delete(conversationId);
+    setTypingIn((current) => {
+      const next = new Set(current);
+      next.delete(conversationId);
+      return next;
+    });
+  }, []);
+  const startTyping = useCallback(
+    (conversationId: number) => {
+      const timer = typingTimers.current.get(conversationId);
+      if (timer !== undefined) clearTimeout(timer);
+      typingTimers.current.set(
+        conversationId,
+        setTimeout(() => stopTyping(conversationId), TYPING_SHOWN_MS),
+      );
+      setTypingIn((current) =>
+        current.has(conversationId) ? current : new Set(current).add(conversationId),
+      );
+    },
+    [stopTyping],
+  );
+  useEffect(() => {
+    const timers = typingTimers.current;
+    return () => timers.forEach((timer) => clearTimeout(timer));
+  }, []);
+
   const onChat = useCallback(
     ({ chatMessage: chat, messengerUser }: ChatMessageEvent) => {
       const {
@@ -86,6 +128,8 @@ export const useLiveUpdates = ({
         t: translate,
       } = latest.current;
       if (!viewer) return;
+      // their message is here: they are no longer typing it
+      if (chat.sender_id !== viewer.id) stopTyping(chat.messenger_user_id);
       if (chat.receiver_id === viewer.id && !isMuted) sound.play();
       showNotification?.(chat, viewer.id);
       if (chat.sender_id !== viewer.id) {
@@ -108,19 +152,32 @@ export const useLiveUpdates = ({
       }
       applyChatEventToLists(queryClient, messengerUser, chat);
     },
-    [api, queryClient, sound],
+    [api, queryClient, sound, stopTyping],
   );
 
   useEffect(() => {
     if (!connection || auth?.id === undefined) return;
     // anything sent between the first load and the subscription is caught up once subscribed
     const stopListening = connection.listenForChatMessages(auth.id, onChat, resync);
+    const viewerId = auth.id;
+    const stopActivity = connection.listenForActivity(viewerId, {
+      presence: (event) => applyPresenceToLists(queryClient, event),
+      seen: (event) =>
+        queryClient.setQueriesData<Parameters<typeof markOwnSeen>[0]>(
+          { queryKey: [...threadKeys.all, event.messenger_user_id] },
+          (data) => markOwnSeen(data, event),
+        ),
+      typing: (event) => {
+        if (event.user_id !== viewerId) startTyping(event.messenger_user_id);
+      },
+    });
     const stopReconnect = connection.onReconnected(resync);
     return () => {
       stopListening();
+      stopActivity();
       stopReconnect();
     };
-  }, [connection, auth?.id, onChat, resync]);
+  }, [connection, auth?.id, onChat, resync, queryClient, startTyping]);
 
   const [liveStatus, setLiveStatus] = useState<LiveStatus>('connecting');
   useEffect(() => {
@@ -129,5 +186,5 @@ export const useLiveUpdates = ({
     return connection.onStatusChange(setLiveStatus);
   }, [connection]);
 
-  return { liveStatus };
+  return { liveStatus, typingIn };
 };

@@ -15,6 +15,8 @@ interface ChatFooterProps {
   draftOf: { viewerId: number; conversationId: number };
   onSend: (text: string) => Promise<boolean>;
   onRetry: () => Promise<boolean>;
+  /** The user typed something (the other party is told, at most every 2 s). */
+  onTyping?: () => void;
 }
 
 /** The textarea and Send: Enter sends, Shift+Enter adds a line; a quiet notice when a send failed. */
@@ -25,6 +27,7 @@ export const ChatFooter = ({
   draftOf,
   onSend,
   onRetry,
+  onTyping,
 }: ChatFooterProps) => {
   const { t } = useTranslation();
   const { viewerId, conversationId } = draftOf;
@@ -117,7 +120,10 @@ export const ChatFooter = ({
           aria-invalid={tooLong || undefined}
           rows={2}
           disabled={loading}
-          onChange={(event) => setDraft(event.target.value)}
+          onChange={(event) => {
+            setDraft(event.target.value);
+            if (event.target.value.trim() !== '') onTyping?.();
+          }}
           onKeyDown={onKeyDown}
         />
         <button

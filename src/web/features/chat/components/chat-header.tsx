@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Job, Receiver, Role } from '../../../../shared/models.js';
 import { Avatar } from '../../../components/avatar.js';
-import { formatDeadline, shownName } from '../../../lib/format.js';
+import { formatDeadline, formatRelativeTime, shownName } from '../../../lib/format.js';
 
 interface ChatHeaderProps {
   viewerRole: Role;
@@ -14,6 +14,10 @@ interface ChatHeaderProps {
   headingId: string;
   /** Small screens: a back arrow that returns to the conversation list. */
   onBack?: (() => void) | undefined;
+  /** The other party is online now (and shows it). */
+  online: boolean;
+  /** When they were last online (null: online, hidden or never seen). */
+  lastSeenAt: string | null;
 }
 
 /** True once the deadline's day is over, in the viewer's calendar. */
@@ -32,6 +36,8 @@ export const ChatHeader = ({
   fallbackImageUrl,
   headingId,
   onBack,
+  online,
+  lastSeenAt,
 }: ChatHeaderProps) => {
   const { t, i18n } = useTranslation();
   const isCandidateViewer = viewerRole === 'candidate';
@@ -71,6 +77,15 @@ export const ChatHeader = ({
         <div className="chat-header__party-text">
           <p className="chat-header__name truncate" dir="auto">
             {name}
+          </p>
+          <p className="chat-header__presence" data-testid="presence-status" aria-live="polite">
+            {online
+              ? t('chat.online')
+              : lastSeenAt
+                ? t('chat.lastSeen', {
+                    when: formatRelativeTime(lastSeenAt, i18n.language, Date.now()) ?? '',
+                  })
+                : ''}
           </p>
           {!isCandidateViewer && applicationGroup ? (
             <p className="chat-header__group truncate" dir="auto">

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SendMessageResponse } from '../../../../shared/api.js';
 import type { AuthUser, Job } from '../../../../shared/models.js';
+import { useApi } from '../../../lib/api.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { unconfirmed, useSendMessage } from '../hooks/use-send-message.js';
 import { useThread } from '../hooks/use-thread.js';
@@ -18,6 +19,12 @@ export interface OpenConversation extends ThreadKeyParts {
   job: Job | null;
   /** The other party was erased: the messages stay, but nothing new can be sent. */
   closed?: boolean;
+  /** The other party is online now (and shows it). */
+  online?: boolean;
+  /** When the other party was last online (null: online, hidden or never). */
+  lastSeenAt?: string | null;
+  /** The other party is typing. */
+  typing?: boolean;
 }
 
 interface ChatPaneProps {
@@ -61,6 +68,9 @@ const isTypingElsewhere = (except: Element): boolean => {
   return active.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(active.tagName);
 };
 
+/** How often the page tells the other party that the viewer is typing, at most. */
+const TYPING_EVERY_MS = 2_000;
+
 const OpenChat = ({
   viewer,
   conversation,
@@ -85,6 +95,15 @@ const OpenChat = ({
   const pending = useMemo(() => unconfirmed(outgoing, chats), [outgoing, chats]);
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = thread;
   const loadOlder = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  const api = useApi();
+  // the other party hears it at most once every 2 s (the server coalesces the rest anyway)
+  const lastTyping = useRef(0);
+  const onTyping = useCallback(() => {
+    const now = Date.now();
+    if (now - lastTyping.current < TYPING_EVERY_MS) return;
+    lastTyping.current = now;
+    api.sendTyping(conversationId).catch(() => undefined);
+  }, [api, conversationId]);
 
   useEffect(() => {
     if (composerFocusRequest === handledFocusRequest.current) return;
@@ -114,6 +133,8 @@ const OpenChat = ({
         fallbackImageUrl={conversation.imageUrl}
         headingId={headingId}
         onBack={onBack}
+        online={conversation.online ?? false}
+        lastSeenAt={conversation.lastSeenAt ?? null}
       />
       {thread.isError && !thread.data ? (
         <ChatLoadError
@@ -136,6 +157,9 @@ const OpenChat = ({
             labelledBy={headingId}
             pending={pending}
           />
+          <p className="chat__typing" data-testid="typing-indicator" role="status">
+            {conversation.typing && partyName ? t('chat.typing', { name: partyName }) : ''}
+          </p>
           {conversation.closed ? (
             <p className="chat__closed" data-testid="conversation-closed" role="note">
               {t('chat.closedDeleted')}
@@ -146,6 +170,7 @@ const OpenChat = ({
               sending={sending}
               failed={failed}
               draftOf={{ viewerId: viewer.id, conversationId }}
+              onTyping={onTyping}
               onSend={send}
               onRetry={retry}
             />

@@ -1,6 +1,8 @@
 import {
+  Fragment,
   useCallback,
   useEffect,
+  useId,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -10,7 +12,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../../shared/models.js';
 import { Spinner } from '../../../components/spinner.js';
-import { formatDateSeparator, localCalendarDate } from '../../../lib/format.js';
+import { formatDateSeparator, formatFullDateTime, localCalendarDate } from '../../../lib/format.js';
 import type { OutgoingMessage } from '../hooks/use-send-message.js';
 import { continuesRun, RUN_GAP_MS } from '../utils/message-runs.js';
 import { groupChatsByDate } from '../utils/thread-cache.js';
@@ -67,6 +69,12 @@ export const MessageList = ({
   /** How far below the visible part the newest message is (0: at the bottom). */
   const gapBelow = useRef(0);
   const [newBelow, setNewBelow] = useState(false);
+  // "Seen" or "Sent" goes under the viewer's latest own message
+  const latestOwnId = useMemo(() => {
+    for (let index = chats.length - 1; index >= 0; index -= 1)
+      if (chats[index]?.sender_id === viewerId) return chats[index]?.id;
+    return undefined;
+  }, [chats, viewerId]);
   // By the viewer's own calendar date, as the times in the bubbles are in the viewer's clock.
   const groups = useMemo(
     () =>
@@ -197,12 +205,16 @@ export const MessageList = ({
                 </h3>
                 <ol className="message-group__list">
                   {group.chats.map((chat, index) => (
-                    <MessageBubble
-                      key={chat.id}
-                      chat={chat}
-                      own={chat.sender_id === viewerId}
-                      continued={continuesRun(group.chats[index - 1], chat)}
-                    />
+                    <Fragment key={chat.id}>
+                      <MessageBubble
+                        chat={chat}
+                        own={chat.sender_id === viewerId}
+                        continued={continuesRun(group.chats[index - 1], chat)}
+                      />
+                      {chat.id === latestOwnId && pending.length === 0 ? (
+                        <ReadReceipt seenAt={chat.seen_at} />
+                      ) : null}
+                    </Fragment>
                   ))}
                 </ol>
               </section>
@@ -239,5 +251,36 @@ export const MessageList = ({
         </button>
       ) : null}
     </div>
+  );
+};
+
+/**
+ * Under the viewer's latest own message: "Seen" (the time on hover or focus) once the other party
+ * read it, else "Sent". A polite live region: its change to "Seen" is announced once.
+ */
+const ReadReceipt = ({ seenAt }: { seenAt: string | null }) => {
+  const { t, i18n } = useTranslation();
+  const timeId = useId();
+  const seenTime = seenAt ? formatFullDateTime(seenAt, i18n.language) : undefined;
+  return (
+    <li className="message-receipt" data-testid="message-receipt" aria-live="polite">
+      {seenAt ? (
+        <span
+          className="message-receipt__seen"
+          tabIndex={0}
+          aria-describedby={seenTime ? timeId : undefined}
+          data-seen-at={seenAt}
+        >
+          {t('chat.seen')}
+          {seenTime ? (
+            <span id={timeId} role="tooltip" className="message-receipt__time">
+              {seenTime}
+            </span>
+          ) : null}
+        </span>
+      ) : (
+        <span className="message-receipt__sent">{t('chat.sent')}</span>
+      )}
+    </li>
   );
 };

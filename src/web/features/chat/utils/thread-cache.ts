@@ -127,3 +127,25 @@ export const mergeLatestPage = (
     ],
   };
 };
+
+/**
+ * The reader saw the viewer's messages up to `lastSeenId` (`MessagesSeen`): those still unseen
+ * take `seenAt`. Nothing else changes.
+ */
+export const markOwnSeen = (
+  data: ThreadData | undefined,
+  event: { reader_id: number; last_seen_id: number; seen_at: string },
+): ThreadData | undefined => {
+  if (!data) return data;
+  const seen = (chat: Chat): Chat =>
+    chat.receiver_id === event.reader_id && chat.id <= event.last_seen_id && chat.seen_at === null
+      ? { ...chat, seen_at: event.seen_at }
+      : chat;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({
+      ...page,
+      messages: page.messages.map((group) => ({ ...group, chats: group.chats.map(seen) })),
+    })),
+  };
+};

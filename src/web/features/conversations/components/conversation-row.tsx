@@ -58,7 +58,9 @@ export const ConversationRow = memo(function ConversationRow({
       >
         <span className="conversation-row__avatar">
           <Avatar name={name} imageUrl={party.imageUrl} />
-          <span className="online-marker" aria-hidden="true" />
+          {item.other_online ? (
+            <span className="online-marker" data-testid="online-marker" aria-hidden="true" />
+          ) : null}
         </span>
         <span className="conversation-row__body">
           <span className="conversation-row__top">

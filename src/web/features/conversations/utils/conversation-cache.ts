@@ -313,3 +313,39 @@ export const refetchFirstPages = async (
   );
   await queryClient.invalidateQueries({ queryKey });
 };
+
+/**
+ * A partner came online or went offline (`PresenceChanged`): every cached row whose other party
+ * is that user shows it. Rows keep their place; nothing is fetched.
+ */
+export const applyPresenceToLists = (
+  queryClient: QueryClient,
+  event: { user_id: number; online: boolean; last_seen_at: string | null },
+): void => {
+  for (const list of cachedLists(queryClient)) {
+    const concerned = (item: MessengerUser) =>
+      item.candidate_id !== list.viewerId
+        ? item.candidate_id === event.user_id
+        : item.company_id === event.user_id;
+    if (!list.data.pages.some((page) => page.messengerUsers.some(concerned))) continue;
+    queryClient.setQueryData<CachedList>(list.key, (data) =>
+      data
+        ? {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              messengerUsers: page.messengerUsers.map((item) =>
+                concerned(item)
+                  ? {
+                      ...item,
+                      other_online: event.online,
+                      other_last_seen_at: event.online ? null : event.last_seen_at,
+                    }
+                  : item,
+              ),
+            })),
+          }
+        : data,
+    );
+  }
+};

@@ -1,0 +1,178 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import {
+  PRESENCE_CHANGED_EVENT,
+  parseUserChannel,
+  userChannelName,
+  type PresenceChangedEvent,
+} from '../../../shared/events.js';
+import type { Database } from '../../db/schema.js';
+import { nowIso } from '../../lib/time.js';
+import type { PresenceRepository } from './presence.repository.js';
+import type { PresenceStore } from './presence-store.js';
+
+export interface PresencePublisher {
+  publish(channels: string[], event: string, data: unknown): Promise<void>;
+}
+
+export interface PresenceLogger {
+  warn(obj: unknown, msg?: string): void;
+}
+
+export interface PresenceServiceOptions {
+  db: Kysely<Database>;
+  repository: PresenceRepository;
+  store: PresenceStore;
+  publisher: PresencePublisher;
+  /** Online for this long after the last socket closed (a reload does not flicker). */
+  graceMs: number;
+  logger?: PresenceLogger;
+  /** How often the holds of crashed instances are looked for (Redis store). */
+  sweepIntervalMs?: number;
+  /** After a user went offline everywhere (notifications send what waited for them to leave). */
+  onWentOffline?: (userId: number) => Promise<void>;
+}
+
+/**
+ * A change of presence reaches the online partners in slices of this many channels, the event loop
+ * turning between slices: a user with 10,000 partners does not hold the server for one long task.
+ */
+export const PRESENCE_FANOUT_SLICE = 100;
+
+/**
+ * Presence (contract Part 2): a user is online while their own channel has a socket on some
+ * instance, and for `graceMs` after the last one closed. Coming online and going offline are told
+ * to the partners who are online (`PresenceChanged`), unless the user hides it (`show_online` off).
+ */
+export const createPresenceService = (options: PresenceServiceOptions) => {
+  const { db, repository, store, publisher, graceMs, logger } = options;
+  /** Users this instance holds (sockets here, or within the grace). */
+  const held = new Set<number>();
+  /** Users whose last socket here closed: released when the grace ends, unless they come back. */
+  const leaving = new Map<number, NodeJS.Timeout>();
+  /** One change at a time per user (a hold and a release must not cross in the store). */
+  const queues = new Map<number, Promise<void>>();
+
+  const serially = (userId: number, work: () => Promise<void>): Promise<void> => {
+    const previous = queues.get(userId) ?? Promise.resolve();
+    const next = previous.then(work).catch((error: unknown) => {
+      logger?.warn({ err: error, userId }, 'presence: a change could not be recorded');
+    });
+    queues.set(userId, next);
+    void next.finally(() => {
+      if (queues.get(userId) === next) queues.delete(userId);
+    });
+    return next;
+  };
+
+  /** Tells the user's online partners; nothing for a user who hides it or was erased. */
+  const announce = async (
+    userId: number,
+    event: PresenceChangedEvent,
+    options: { evenIfHidden?: boolean } = {},
+  ): Promise<number> => {
+    const visibility = await repository.visibility(db, userId);
+    if (!visibility || visibility.erased_at !== null) return 0;
+    if (visibility.show_online === 0 && !options.evenIfHidden) return 0;
+    const partners = await repository.partnersOf(db, userId);
+    const online = [...(await store.onlineAmong(partners))];
+    for (let start = 0; start < online.length; start += PRESENCE_FANOUT_SLICE) {
+      if (start > 0) await nextTurn();
+      const channels = online.slice(start, start + PRESENCE_FANOUT_SLICE).map(userChannelName);
+      await publisher.publish(channels, PRESENCE_CHANGED_EVENT, event);
+    }
+    return online.length;
+  };
+
+  const wentOffline = async (userId: number, at: string) => {
+    await repository.saveLastSeen(db, userId, at);
+    await announce(userId, { user_id: userId, online: false, last_seen_at: at });
+    await options.onWentOffline?.(userId);
+  };
+
+  const arrived = (userId: number): Promise<void> => {
+    const pending = leaving.get(userId);
+    if (pending) {
+      // back within the grace: still held, nobody is told anything
+      clearTimeout(pending);
+      leaving.delete(userId);
+      return Promise.resolve();
+    }
+    held.add(userId);
+    return serially(userId, async () => {
+      if (await store.hold(userId))
+        await announce(userId, { user_id: userId, online: true, last_seen_at: null });
+    });
+  };
+
+  const release = (userId: number, lastSeenAt: string): Promise<void> => {
+    held.delete(userId);
+    return serially(userId, async () => {
+      if (await store.release(userId)) await wentOffline(userId, lastSeenAt);
+    });
+  };
+
+  const left = (userId: number): void => {
+    if (leaving.has(userId) || !held.has(userId)) return;
+    const lastSeenAt = nowIso();
+    const timer = setTimeout(() => {
+      leaving.delete(userId);
+      void release(userId, lastSeenAt);
+    }, graceMs);
+    timer.unref();
+    leaving.set(userId, timer);
+  };
+
+  const sweeper = setInterval(() => {
+    store
+      .sweep()
+      .then((userIds) => Promise.all(userIds.map((userId) => wentOffline(userId, nowIso()))))
+      .catch((error: unknown) => logger?.warn({ err: error }, 'presence: sweep failed'));
+  }, options.sweepIntervalMs ?? 10_000);
+  sweeper.unref();
+
+  return {
+    /** Wired to the realtime endpoint: a user's own channel got its first socket here, or lost its last. */
+    channelOccupancy(channel: string, occupied: boolean): void {
+      const userId = parseUserChannel(channel);
+      if (userId === null) return;
+      if (occupied) void arrived(userId);
+      else left(userId);
+    },
+
+    /** Resolves once what is under way for the user is recorded (tests). */
+    settled: (userId: number): Promise<void> => queues.get(userId) ?? Promise.resolve(),
+
+    /** The users among `ids` who are online (whether they show it is the caller's to apply). */
+    onlineAmong: (ids: readonly number[]): Promise<Set<number>> =>
+      ids.length === 0 ? Promise.resolve(new Set()) : store.onlineAmong(ids),
+
+    /** Tells the online partners of an online user who switched `show_online`: they appear or vanish. */
+    async visibilityChanged(userId: number, showOnline: boolean): Promise<void> {
+      if (!(await store.onlineAmong([userId])).has(userId)) return;
+      await announce(
+        userId,
+        showOnline
+          ? { user_id: userId, online: true, last_seen_at: null }
+          : { user_id: userId, online: false, last_seen_at: null },
+        { evenIfHidden: true },
+      );
+    },
+
+    /** The fan-out of one change, for the benchmark: how many partners were told. */
+    announce,
+
+    /** Lets every user this instance holds go now (a clean stop), without waiting for the grace. */
+    async close(): Promise<void> {
+      clearInterval(sweeper);
+      for (const timer of leaving.values()) clearTimeout(timer);
+      leaving.clear();
+      const at = nowIso();
+      await Promise.all([...held].map((userId) => release(userId, at)));
+      await Promise.all([...queues.values()]);
+      await store.close();
+    },
+  };
+};
+
+export type PresenceService = ReturnType<typeof createPresenceService>;
