@@ -233,9 +233,12 @@ export interface EventListener {
 export const listenForEvents = async (
   baseUrl: string,
   session: HttpSession,
-  options: { pusherKey?: string } = {},
+  options: {
+    pusherKey?: string;
+    /** the socket's server when it is not `baseUrl` (a hosted Pusher) */ wsUrl?: string;
+  } = {},
 ): Promise<EventListener> => {
-  const { port, hostname } = new URL(baseUrl);
+  const { port, hostname } = new URL(options.wsUrl ?? baseUrl);
   const pusher = pusherJsClient(
     { host: hostname, port: Number(port), key: options.pusherKey ?? 'local-pusher-key' },
     authorizeThroughServer(baseUrl, session),

@@ -11,6 +11,7 @@ import { createLimitStore } from './lib/limit-store.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './modules/presence/presence-store.js';
 import { createPresenceRepository } from './modules/presence/presence.repository.js';
 import { createPresenceService } from './modules/presence/presence.service.js';
+import { pusherWebhookRoutes } from './modules/presence/presence.routes.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -279,6 +280,14 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     await app.register(ssoRoutes, { config, ssoService, onSessionEnded });
   }
   await app.register(messengerRoutes, { messengerService });
+  // A hosted Pusher owns the sockets: its channel webhooks feed presence.
+  if (config.pusher.external && config.pusher.secret) {
+    await app.register(pusherWebhookRoutes, {
+      key: config.pusher.key,
+      secret: config.pusher.secret,
+      presenceService,
+    });
+  }
   await app.register(settingsRoutes, { settingsService });
   await app.register(notificationsRoutes, { notificationsService });
   await app.register(openApiRoutes, {

@@ -24,6 +24,8 @@ export const paths = {
   settings: '/user/settings',
   broadcastingAuth: '/broadcasting/auth',
   broadcastingUserAuth: '/broadcasting/user-auth',
+  /** With a hosted Pusher: its webhooks (`channel_occupied`, `channel_vacated`) feed presence. */
+  pusherWebhook: '/pusher/webhook',
   sso: '/sso',
   unsubscribe: '/unsubscribe',
 } as const;

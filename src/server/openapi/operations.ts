@@ -53,6 +53,7 @@ import {
   userAuthResponseSchema,
 } from '../modules/broadcasting/broadcasting.routes.js';
 import { demoImageParamsSchema, staticFileParamsSchema } from '../modules/pages/pages.routes.js';
+import { pusherWebhookBodySchema } from '../modules/presence/presence.routes.js';
 import { triggerParamsSchema, triggerResponseSchema } from '../realtime/trigger-api.js';
 import {
   triggerBatchBodySchema,
@@ -113,6 +114,13 @@ export const securitySchemes = {
     description:
       'Pusher HTTP API signature: HMAC-SHA256 of the method, path and sorted query, keyed with the broadcaster secret.',
   },
+  pusherWebhookSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Pusher-Signature',
+    description:
+      'A hosted Pusher’s webhook signature: HMAC-SHA256 (hex) of the body, keyed with the app secret; `X-Pusher-Key` names the app key.',
+  },
 } as const;
 
 export type SecurityName = keyof typeof securitySchemes;
@@ -141,6 +149,7 @@ export const security = {
   login: [['xsrfToken']] as SecurityRequirement[],
   integration: [['integrationKey']] as SecurityRequirement[],
   pusher: [['pusherSignature']] as SecurityRequirement[],
+  pusherWebhook: [['pusherWebhookSignature']] as SecurityRequirement[],
 };
 
 export interface HeaderSpec {
@@ -576,6 +585,21 @@ export const operations: readonly OperationSpec[] = [
     responses: {
       200: { description: 'The signature pusher-js expects.', schema: userAuthResponseSchema },
       ...errors(...bodyErrors, 401, 419, 422, 503),
+    },
+  },
+
+  {
+    method: 'post',
+    path: paths.pusherWebhook,
+    operationId: 'pusherWebhook',
+    summary:
+      'With a hosted Pusher only: its signed `channel_occupied`/`channel_vacated` webhooks, which feed presence',
+    tag: 'broadcasting',
+    security: security.pusherWebhook,
+    body: pusherWebhookBodySchema,
+    responses: {
+      200: { description: 'Taken into account.', schema: z.object({}) },
+      ...errors(401, 413, 422),
     },
   },
 

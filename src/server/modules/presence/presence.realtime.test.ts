@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   MESSAGES_SEEN_EVENT,
@@ -298,5 +299,100 @@ describe('presence across two server processes sharing PostgreSQL and Redis', ()
     await until(() => presenceOf(acmeLive, saraOnA.userId).length === 2, 'Sara offline');
     expect(presenceOf(acmeLive, saraOnA.userId)[1]?.online).toBe(false);
     expect((await rowWith(acmeOnB, saraOnA)).other_online).toBe(false);
+  });
+});
+
+describe('through a hosted Pusher (the official `pusher` package triggers; webhooks feed presence)', () => {
+  const HOSTED = {
+    PUSHER_APP_ID: uniqueAppId('hosted'),
+    PUSHER_KEY: 'hosted-pusher-key',
+    PUSHER_SECRET: 'hosted-pusher-secret-0123456789abcdef',
+  };
+  let hosted: ServerProcess;
+  let ctx: TestContext;
+  let baseUrl: string;
+  const listeners: EventListener[] = [];
+
+  beforeAll(async () => {
+    // a Pusher-compatible service: our own endpoint in a process of its own, with no app of ours on it
+    hosted = await startServer({ env: { ...HOSTED, DEMO_SEED: 'off' } });
+    const { hostname, port } = new URL(hosted.url);
+    ctx = await createTestApp('sqlite', {
+      ...HOSTED,
+      PUSHER_HOST: hostname,
+      PUSHER_PORT: port,
+      PUSHER_SCHEME: 'http',
+      PRESENCE_GRACE_SECONDS: String(GRACE_SECONDS),
+    });
+    baseUrl = await listen(ctx.app);
+  });
+  afterAll(async () => {
+    listeners.forEach((listener) => listener.disconnect());
+    await ctx?.close();
+    await hosted?.stop();
+  });
+
+  const live = async (session: HttpSession) => {
+    const listener = await listenForEvents(baseUrl, session, {
+      pusherKey: HOSTED.PUSHER_KEY,
+      wsUrl: hosted.url,
+    });
+    listeners.push(listener);
+    return listener;
+  };
+
+  /** What the hosted service posts when a channel gains its first socket or loses its last. */
+  const webhook = (events: { name: string; channel: string }[], secret = HOSTED.PUSHER_SECRET) => {
+    const body = JSON.stringify({ time_ms: Date.now(), events });
+    return fetch(`${baseUrl}${paths.pusherWebhook}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-pusher-key': HOSTED.PUSHER_KEY,
+        'x-pusher-signature': createHmac('sha256', secret).update(body).digest('hex'),
+      },
+      body,
+    });
+  };
+
+  it('presence from signed webhooks, receipts and typing delivered through the hosted service', async () => {
+    const acme = await signInOverHttp(baseUrl, ACME.email, { appKey: APP_KEY });
+    const sara = await signInOverHttp(baseUrl, SARA.email, { appKey: APP_KEY });
+    const acmeLive = await live(acme);
+    const saraLive = await live(sara);
+    // the hosted service's sockets are not ours: nobody is online until its webhooks say so
+    expect((await rowWith(acme, sara)).other_online).toBe(false);
+
+    // a forged webhook changes nothing
+    const forged = await webhook(
+      [{ name: 'channel_occupied', channel: `private-chat.${sara.userId}` }],
+      'not-the-secret',
+    );
+    expect(forged.status).toBe(401);
+    expect((await rowWith(acme, sara)).other_online).toBe(false);
+
+    expect(
+      (await webhook([{ name: 'channel_occupied', channel: `private-chat.${acme.userId}` }]))
+        .status,
+    ).toBe(200);
+    expect(
+      (await webhook([{ name: 'channel_occupied', channel: `private-chat.${sara.userId}` }]))
+        .status,
+    ).toBe(200);
+    await until(() => presenceOf(acmeLive, sara.userId).length === 1, 'Sara online (hosted)');
+    expect((await rowWith(acme, sara)).other_online).toBe(true);
+
+    // read receipts and typing travel through the official package's trigger path
+    const chat = await sendTo(sara, acme, 'Through the hosted service');
+    await openConversation(acme, sara);
+    const [seen] = await saraLive.waitFor<MessagesSeenEvent>(MESSAGES_SEEN_EVENT, 1);
+    expect(seen?.last_seen_id).toBe(chat.id);
+    const conversation = await conversationWith(acme, sara.userId);
+    expect((await acme.call('POST', paths.typing(conversation.id))).status).toBe(204);
+    await saraLive.waitFor(TYPING_EVENT, 1);
+
+    await webhook([{ name: 'channel_vacated', channel: `private-chat.${sara.userId}` }]);
+    await until(() => presenceOf(acmeLive, sara.userId).length === 2, 'Sara offline (hosted)');
+    expect(presenceOf(acmeLive, sara.userId)[1]?.online).toBe(false);
   });
 });

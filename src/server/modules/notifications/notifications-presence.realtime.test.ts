@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from '../../../shared/paths.js';
+import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
+import { signInOverHttp, type HttpSession } from '../../../../test-support/http-session.js';
+import { TestMailServer } from '../../../../test-support/mail-server.js';
+import { conversationWith, sendMessage } from '../../../../test-support/messaging.js';
+import { listenForEvents, type EventListener } from '../../../../test-support/pusher-js.js';
+import {
+  APP_KEY,
+  createTestApp,
+  listen,
+  type TestContext,
+} from '../../../../test-support/test-app.js';
+import { sleep } from '../../../../test-support/wait.js';
+
+const DELAY_SECONDS = 1;
+const GRACE_SECONDS = 1;
+
+/**
+ * Issue 15: while the receiver is on the page, their notification e-mail waits until they leave;
+ * what they read meanwhile is never e-mailed (the e-mail rule's usual delay and interval apply).
+ */
+describe('notification e-mails wait while the receiver is online', { timeout: 30_000 }, () => {
+  let ctx: TestContext;
+  let mail: TestMailServer;
+  let baseUrl: string;
+  const listeners: EventListener[] = [];
+
+  beforeAll(async () => {
+    mail = await TestMailServer.start();
+    ctx = await createTestApp('sqlite', {
+      SMTP_URL: mail.url,
+      NOTIFY_EMAIL_DELAY_SECONDS: String(DELAY_SECONDS),
+      NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: '0',
+      PRESENCE_GRACE_SECONDS: String(GRACE_SECONDS),
+      OUTBOX_POLL_MS: '50',
+    });
+    baseUrl = await listen(ctx.app);
+  });
+  afterAll(async () => {
+    listeners.forEach((listener) => listener.disconnect());
+    await ctx.close();
+    await mail.close();
+  });
+
+  const signIn = (email: string) => signInOverHttp(baseUrl, email, { appKey: APP_KEY });
+  const online = async (session: HttpSession) => {
+    const listener = await listenForEvents(baseUrl, session, { pusherKey: ctx.config.pusher.key });
+    listeners.push(listener);
+    return listener;
+  };
+  const send = async (from: HttpSession, to: HttpSession, text: string) => {
+    const outcome = await sendMessage(from, await conversationWith(from, to.userId), text);
+    expect(outcome.ok).toBe(true);
+  };
+
+  it('a message read while online is never e-mailed', async () => {
+    const sara = await signIn(SARA.email);
+    const acme = await signIn(ACME.email);
+    const saraOnPage = await online(sara);
+    await send(acme, sara, 'Are you free on Monday?');
+    // well past the delay: Sara is on the page, nothing is sent
+    await sleep(DELAY_SECONDS * 1000 + 1500);
+    expect(mail.to(SARA.email)).toHaveLength(0);
+    // she reads it, then leaves
+    const conversation = await conversationWith(sara, acme.userId);
+    const opened = await sara.call('GET', paths.unseen(conversation.id));
+    expect(opened.status).toBe(200);
+    saraOnPage.disconnect();
+    await sleep(GRACE_SECONDS * 1000 + 2000);
+    expect(mail.to(SARA.email)).toHaveLength(0);
+  });
+
+  it('a message still unread when the receiver leaves is e-mailed once they are gone', async () => {
+    const omar = await signIn(OMAR.email);
+    const acme = await signIn(ACME.email);
+    const omarOnPage = await online(omar);
+    await send(acme, omar, 'We would like to invite you to an interview');
+    await sleep(DELAY_SECONDS * 1000 + 1500);
+    expect(mail.to(OMAR.email)).toHaveLength(0);
+    const leftAt = Date.now();
+    omarOnPage.disconnect();
+    const [email] = await mail.waitFor(1, OMAR.email, 15_000);
+    // not before the grace had passed (he could have come back)
+    expect(email!.receivedAt - leftAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 100);
+    expect(email!.parsed.text ?? '').toContain('We would like to invite you to an interview');
+  });
+});

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { paths } from '../../../shared/paths.js';
+import { safeEqual } from '../../lib/crypto.js';
+import { HttpError } from '../../lib/http-error.js';
+import { hmacSha256Hex } from '../../realtime/signatures.js';
+import type { PresenceService } from './presence.service.js';
+
+/** What a hosted Pusher posts (its "channel existence" webhooks; other kinds are ignored). */
+export const pusherWebhookBodySchema = z.object({
+  time_ms: z.number(),
+  events: z.array(z.object({ name: z.string(), channel: z.string().optional() }).loose()),
+});
+
+/**
+ * With a hosted Pusher the sockets are not on our instances: its `channel_occupied` and
+ * `channel_vacated` webhooks (signed: `X-Pusher-Key` and `X-Pusher-Signature`, the HMAC-SHA256 of
+ * the body with the app secret) tell presence when a user's own channel gains its first socket or
+ * loses its last. Registered only in hosted mode.
+ */
+export const pusherWebhookRoutes = async (
+  app: FastifyInstance,
+  options: { key: string; secret: string; presenceService: PresenceService },
+) => {
+  // the signature is over the body exactly as sent
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.post(paths.pusherWebhook, async (request, reply) => {
+    const raw = typeof request.body === 'string' ? request.body : '';
+    const key = request.headers['x-pusher-key'];
+    const signature = request.headers['x-pusher-signature'];
+    if (
+      key !== options.key ||
+      typeof signature !== 'string' ||
+      !safeEqual(signature, hmacSha256Hex(options.secret, raw))
+    )
+      throw new HttpError(401, 'Invalid webhook signature.');
+    let parsed: z.infer<typeof pusherWebhookBodySchema>;
+    try {
+      parsed = pusherWebhookBodySchema.parse(JSON.parse(raw));
+    } catch {
+      throw new HttpError(422, 'The webhook body is not a Pusher webhook.');
+    }
+    // verified: from here on the body is what it says
+    request.body = parsed;
+    for (const event of parsed.events) {
+      if (event.channel === undefined) continue;
+      if (event.name === 'channel_occupied')
+        options.presenceService.channelOccupancy(event.channel, true);
+      else if (event.name === 'channel_vacated')
+        options.presenceService.channelOccupancy(event.channel, false);
+    }
+    return reply.code(200).send({});
+  });
+};
