@@ -12,6 +12,7 @@ import { connections } from './scenarios/connections.js';
 import { dataScale } from './scenarios/data-scale.js';
 import { notifications } from './scenarios/notifications.js';
 import { pageWeight } from './scenarios/page-weight.js';
+import { presence } from './scenarios/presence.js';
 import { sendThroughput } from './scenarios/send-throughput.js';
 import { sendToDeliver } from './scenarios/send-to-deliver.js';
 import { twoInstances } from './scenarios/two-instances.js';
@@ -44,6 +45,7 @@ describe('benchmarks at tiny size', () => {
       'data-scale',
       'page-weight',
       'notifications',
+      'presence',
     ]);
   });
 
@@ -150,5 +152,16 @@ describe('benchmarks at tiny size', () => {
       expect(result.checks.messagesFiles).toBeGreaterThan(0);
       expect(result.checks.messagesGzipBytes).toBeGreaterThan(0);
     }
+  });
+
+  it('presence: every online partner hears each change once', async () => {
+    const result = await run(presence);
+    expectCompleted(result);
+    const c = result.checks;
+    expect(c.partnersOnline).toBe(50);
+    expect(c.changes).toBe(4);
+    expect(c.arrivals).toBe(200);
+    expect(c.missing).toBe(0);
+    expect(c.duplicates).toBe(0);
   });
 });

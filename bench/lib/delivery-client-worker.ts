@@ -11,7 +11,11 @@ import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { CHAT_MESSAGE_EVENT, userChannelName } from '../../src/shared/events.js';
+import {
+  CHAT_MESSAGE_EVENT,
+  PRESENCE_CHANGED_EVENT,
+  userChannelName,
+} from '../../src/shared/events.js';
 import { paths } from '../../src/shared/paths.js';
 import { createHistogram, encodeHistogram, recordMs, type Histogram } from './histogram.js';
 import { serveWorker } from './worker-runtime.js';
@@ -152,6 +156,33 @@ const resetStats = (): void => {
 };
 
 const BENCH_TEXT = /^b:(\d+):(\d+(?:\.\d+)?)/;
+
+/** A `PresenceChanged` heard by one client: whose, which way, when (epoch ms). */
+export interface PresenceArrival {
+  receiverId: number;
+  userId: number;
+  online: boolean;
+  receivedAt: number;
+}
+let presenceArrivals: PresenceArrival[] = [];
+
+const onPresence = (client: Client, data: unknown): void => {
+  const receivedAt = nowMs();
+  try {
+    const event = (typeof data === 'string' ? JSON.parse(data) : data) as {
+      user_id: number;
+      online: boolean;
+    };
+    presenceArrivals.push({
+      receiverId: client.userId,
+      userId: event.user_id,
+      online: event.online,
+      receivedAt,
+    });
+  } catch {
+    // not a presence event
+  }
+};
 
 interface ChatPayload {
   chatMessage?: { id?: number; sender_id?: number; receiver_id?: number; message?: string };
@@ -316,6 +347,9 @@ const openClient = (
       switch (frame.event) {
         case CHAT_MESSAGE_EVENT:
           onChatMessage(client, frame.data);
+          return;
+        case PRESENCE_CHANGED_EVENT:
+          onPresence(client, frame.data);
           return;
         case 'pusher:connection_established': {
           const data = JSON.parse(String(frame.data)) as { socket_id: string };
@@ -590,6 +624,12 @@ serveWorker(
       return stats();
     },
     closeAll: () => closeAll(),
+    /** The PresenceChanged events heard since the last call (and forgets them). */
+    takePresence: () => {
+      const taken = presenceArrivals;
+      presenceArrivals = [];
+      return taken;
+    },
   },
   exitWorker,
 );

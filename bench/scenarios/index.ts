@@ -3,6 +3,7 @@ import { connections } from './connections.js';
 import { dataScale } from './data-scale.js';
 import { notifications } from './notifications.js';
 import { pageWeight } from './page-weight.js';
+import { presence } from './presence.js';
 import { sendThroughput } from './send-throughput.js';
 import { sendToDeliver } from './send-to-deliver.js';
 import { twoInstances } from './two-instances.js';
@@ -16,6 +17,7 @@ export const SCENARIOS: Scenario[] = [
   dataScale,
   pageWeight,
   notifications,
+  presence,
 ];
 
 export const scenarioNames = (): string[] => SCENARIOS.map((scenario) => scenario.name);
