@@ -84,6 +84,13 @@ export class RedisPresenceStore implements PresenceStore {
   private readonly redis: Redis;
   private readonly instanceId = randomUUID();
   private readonly heartbeat: NodeJS.Timeout;
+  /**
+   * The users this instance holds, also kept here: while Redis cannot be reached they are the
+   * answer (a send or a list never fails for presence), and when it is back they are written again.
+   */
+  private readonly local = new Set<number>();
+  /** Not connected yet, or lost: the next 'ready' writes this instance's holds (again). */
+  private outage = true;
 
   constructor(
     url: string,
@@ -92,10 +99,19 @@ export class RedisPresenceStore implements PresenceStore {
   ) {
     this.redis = new Redis(url, {
       connectionName: `presence:${prefix}`.slice(0, 100),
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: 2,
+      // a command fails at once while Redis is away (no queue to wait in), or after 500 ms
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 500,
     });
-    this.redis.on('error', () => undefined);
+    this.redis.on('error', () => {
+      this.outage = true;
+    });
+    this.redis.on('ready', () => {
+      if (!this.outage) return;
+      this.outage = false;
+      void beat().then(() => this.restore().catch(this.onError));
+    });
     this.redis.defineCommand('presenceHold', { numberOfKeys: 3, lua: HOLD_SCRIPT });
     this.redis.defineCommand('presenceRelease', { numberOfKeys: 3, lua: RELEASE_SCRIPT });
     const beat = () =>
@@ -104,8 +120,10 @@ export class RedisPresenceStore implements PresenceStore {
         .set(this.aliveKey(this.instanceId), '1', 'PX', ALIVE_MS)
         .sadd(this.key('instances'), this.instanceId)
         .exec()
-        .catch(this.onError);
-    void beat();
+        .catch((error: unknown) => {
+          if (!this.outage) this.onError(error);
+        });
+    // the first beat comes with the first 'ready'
     this.heartbeat = setInterval(() => void beat(), ALIVE_MS / 3).unref();
   }
 
@@ -126,6 +144,7 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   async hold(userId: number): Promise<boolean> {
+    this.local.add(userId);
     const holds = this.holdsKey(this.instanceId);
     return (
       (await this.commands.presenceHold(this.key('holders'), this.key('online'), holds, userId)) ===
@@ -134,7 +153,21 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   async release(userId: number): Promise<boolean> {
+    this.local.delete(userId);
     return this.releaseFor(this.instanceId, userId);
+  }
+
+  /**
+   * Redis is back after an outage: this instance's holds are written again, and what it let go of
+   * meanwhile is released (nobody is told: partners learn it from their lists and the next change).
+   */
+  private async restore(): Promise<void> {
+    const holds = this.holdsKey(this.instanceId);
+    const inRedis = (await this.redis.smembers(holds)).map(Number);
+    for (const userId of inRedis)
+      if (!this.local.has(userId)) await this.releaseFor(this.instanceId, userId);
+    for (const userId of this.local)
+      await this.commands.presenceHold(this.key('holders'), this.key('online'), holds, userId);
   }
 
   private async releaseFor(instanceId: string, userId: number): Promise<boolean> {
@@ -149,6 +182,17 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   async onlineAmong(ids: readonly number[]): Promise<Set<number>> {
+    try {
+      return await this.onlineInRedis(ids);
+    } catch (error) {
+      // Redis away: what this instance knows (said once per outage)
+      if (!this.outage) this.onError(error);
+      this.outage = true;
+      return new Set(ids.filter((id) => this.local.has(id)));
+    }
+  }
+
+  private async onlineInRedis(ids: readonly number[]): Promise<Set<number>> {
     const online = new Set<number>();
     // SMISMEMBER in slices: one round trip each, no huge command
     for (let start = 0; start < ids.length; start += 5_000) {
