@@ -280,14 +280,12 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     await app.register(ssoRoutes, { config, ssoService, onSessionEnded });
   }
   await app.register(messengerRoutes, { messengerService });
-  // A hosted Pusher owns the sockets: its channel webhooks feed presence.
-  if (config.pusher.external && config.pusher.secret) {
-    await app.register(pusherWebhookRoutes, {
-      key: config.pusher.key,
-      secret: config.pusher.secret,
-      presenceService,
-    });
-  }
+  // A hosted Pusher owns the sockets: its channel webhooks feed presence (404 without one).
+  await app.register(pusherWebhookRoutes, {
+    key: config.pusher.key,
+    secret: config.pusher.external ? config.pusher.secret : undefined,
+    presenceService,
+  });
   await app.register(settingsRoutes, { settingsService });
   await app.register(notificationsRoutes, { notificationsService });
   await app.register(openApiRoutes, {

@@ -593,13 +593,13 @@ export const operations: readonly OperationSpec[] = [
     path: paths.pusherWebhook,
     operationId: 'pusherWebhook',
     summary:
-      'With a hosted Pusher only: its signed `channel_occupied`/`channel_vacated` webhooks, which feed presence',
+      'With a hosted Pusher only (404 otherwise): its signed `channel_occupied`/`channel_vacated` webhooks, which feed presence',
     tag: 'broadcasting',
     security: security.pusherWebhook,
     body: pusherWebhookBodySchema,
     responses: {
       200: { description: 'Taken into account.', schema: z.object({}) },
-      ...errors(401, 413, 422),
+      ...errors(401, 404, 413, 422),
     },
   },
 

@@ -16,24 +16,27 @@ export const pusherWebhookBodySchema = z.object({
  * With a hosted Pusher the sockets are not on our instances: its `channel_occupied` and
  * `channel_vacated` webhooks (signed: `X-Pusher-Key` and `X-Pusher-Signature`, the HMAC-SHA256 of
  * the body with the app secret) tell presence when a user's own channel gains its first socket or
- * loses its last. Registered only in hosted mode.
+ * loses its last. Without a hosted Pusher it answers 404.
  */
 export const pusherWebhookRoutes = async (
   app: FastifyInstance,
-  options: { key: string; secret: string; presenceService: PresenceService },
+  /** `secret` undefined: no hosted Pusher, the route answers 404. */
+  options: { key: string; secret: string | undefined; presenceService: PresenceService },
 ) => {
   // the signature is over the body exactly as sent
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
     done(null, body),
   );
   app.post(paths.pusherWebhook, async (request, reply) => {
+    const { secret } = options;
+    if (secret === undefined) throw new HttpError(404, 'Not found.');
     const raw = typeof request.body === 'string' ? request.body : '';
     const key = request.headers['x-pusher-key'];
     const signature = request.headers['x-pusher-signature'];
     if (
       key !== options.key ||
       typeof signature !== 'string' ||
-      !safeEqual(signature, hmacSha256Hex(options.secret, raw))
+      !safeEqual(signature, hmacSha256Hex(secret, raw))
     )
       throw new HttpError(401, 'Invalid webhook signature.');
     let parsed: z.infer<typeof pusherWebhookBodySchema>;
