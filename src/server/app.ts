@@ -8,6 +8,10 @@ import { broadcasterSecret, unsubscribeSecret } from './db/app-settings.js';
 import { isDemoMode, listDemoAccounts } from './db/seed.js';
 import type { Db } from './db/database.js';
 import { createLimitStore } from './lib/limit-store.js';
+import { createAttachmentStorage } from './modules/attachments/attachment-storage.js';
+import { createAttachmentsRepository } from './modules/attachments/attachments.repository.js';
+import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
+import { createAttachmentsService } from './modules/attachments/attachments.service.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './modules/presence/presence-store.js';
 import { createPresenceRepository } from './modules/presence/presence.repository.js';
 import { createPresenceService } from './modules/presence/presence.service.js';
@@ -287,6 +291,14 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     presenceService,
   });
   await app.register(settingsRoutes, { settingsService });
+  await app.register(attachmentsRoutes, {
+    attachmentsService: createAttachmentsService({
+      db: db.kysely,
+      repository: createAttachmentsRepository(),
+      storage: createAttachmentStorage(config.storage.url, config.storage.credentials),
+      limits,
+    }),
+  });
   await app.register(notificationsRoutes, { notificationsService });
   await app.register(openApiRoutes, {
     document: createOpenApiDocument({ publicUrl: config.publicUrl }),

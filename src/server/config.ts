@@ -56,6 +56,9 @@ const envSchema = z.object({
   WEBHOOK_SECRET: z.string().optional(),
   /** How long a user stays online after their last live socket closed (contract: 15 s; tests shorten it). */
   PRESENCE_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(15),
+  STORAGE_URL: z.string().min(1).default('file:./data/uploads'),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
 });
 
 /** Fastify's `trustProxy`: off, on (every proxy), or the proxies' addresses / CIDRs. */
@@ -127,6 +130,11 @@ export interface Config {
   };
   /** Presence: online while a live socket is open, and for this long after the last one closed. */
   presenceGraceMs: number;
+  /** Where attachments live: `file:<dir>` or `s3://bucket?endpoint=…&region=…&forcePathStyle=true`. */
+  storage: {
+    url: string;
+    credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  };
   /** Reaching people who are not on the page (docs/notifications.md). */
   notifications: {
     /** Off: no notification e-mails and no `message.unseen` webhooks (`message.created` stays). */
@@ -299,6 +307,13 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       concurrency: env.OUTBOX_CONCURRENCY,
     },
     presenceGraceMs: env.PRESENCE_GRACE_SECONDS * 1000,
+    storage: {
+      url: env.STORAGE_URL,
+      credentials:
+        env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+          ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY }
+          : undefined,
+    },
     notifications: {
       enabled: env.NOTIFICATIONS === 'on',
       smtpUrl: toSmtpUrl(env.SMTP_URL),

@@ -239,3 +239,20 @@ export const errorResponseSchema = z.object({
   errors: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** Part 2: an upload as its uploader sees it (`POST /user/attachments` → 201). */
+export const uploadedAttachmentSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  mime: z.string(),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+});
+export type UploadedAttachment = z.infer<typeof uploadedAttachmentSchema>;
+export const uploadAttachmentResponseSchema = z.object({ attachment: uploadedAttachmentSchema });
+export type UploadAttachmentResponse = z.infer<typeof uploadAttachmentResponseSchema>;
+/** The multipart body of an upload: one file in the field `file`. */
+export const uploadAttachmentBodySchema = z.object({
+  file: z.string().optional().describe('The file (binary), at most 10 MiB.'),
+});

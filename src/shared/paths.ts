@@ -22,6 +22,9 @@ export const paths = {
   unarchive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/unarchive`,
   typing: (messengerUserId: number) => `/user/messenger/${messengerUserId}/typing`,
   settings: '/user/settings',
+  attachments: '/user/attachments',
+  attachment: (id: number) => `/user/attachments/${id}`,
+  attachmentThumbnail: (id: number) => `/user/attachments/${id}/thumbnail`,
   broadcastingAuth: '/broadcasting/auth',
   broadcastingUserAuth: '/broadcasting/user-auth',
   /** With a hosted Pusher: its webhooks (`channel_occupied`, `channel_vacated`) feed presence. */

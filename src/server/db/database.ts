@@ -22,6 +22,7 @@ import * as notifications from './migrations/005-notifications.js';
 import * as lists from './migrations/006-lists.js';
 import * as search from './migrations/007-search.js';
 import * as presence from './migrations/008-presence.js';
+import * as attachments from './migrations/009-attachments.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -257,6 +258,7 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '006-lists': { up: (db) => lists.up(db) },
   '007-search': { up: (db) => search.up(db, dialect) },
   '008-presence': { up: (db) => presence.up(db) },
+  '009-attachments': { up: (db) => attachments.up(db, dialect) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

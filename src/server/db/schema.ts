@@ -155,6 +155,23 @@ export interface NotificationRecipientsTable {
   last_email_key: string | null;
 }
 
+/** An upload; attached to a message once sent (`chat_id`). */
+export interface AttachmentsTable {
+  id: Generated<number>;
+  uploader_id: number;
+  chat_id: number | null;
+  /** The name as shown and downloaded (sanitized). */
+  name: string;
+  size: number;
+  /** Judged from the bytes. */
+  mime: string;
+  width: number | null;
+  height: number | null;
+  storage_key: string;
+  thumbnail_key: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   jobs: JobsTable;
@@ -169,6 +186,7 @@ export interface Database {
   sso_used_tokens: SsoUsedTokensTable;
   outbox: OutboxTable;
   notification_recipients: NotificationRecipientsTable;
+  attachments: AttachmentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

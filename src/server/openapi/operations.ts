@@ -19,6 +19,8 @@ import {
   tokenListResponseSchema,
   tokenRequestSchema,
   tokenResponseSchema,
+  uploadAttachmentBodySchema,
+  uploadAttachmentResponseSchema,
 } from '../../shared/api.js';
 import {
   applicationParamsSchema,
@@ -53,6 +55,7 @@ import {
   userAuthResponseSchema,
 } from '../modules/broadcasting/broadcasting.routes.js';
 import { demoImageParamsSchema, staticFileParamsSchema } from '../modules/pages/pages.routes.js';
+import { attachmentParamsSchema } from '../modules/attachments/attachments.routes.js';
 import { pusherWebhookBodySchema } from '../modules/presence/presence.routes.js';
 import { triggerParamsSchema, triggerResponseSchema } from '../realtime/trigger-api.js';
 import {
@@ -557,6 +560,40 @@ export const operations: readonly OperationSpec[] = [
       ...errors(...bodyErrors, ...pageCallErrors),
     },
   },
+
+  // Attachments
+  {
+    method: 'post',
+    path: paths.attachments,
+    operationId: 'uploadAttachment',
+    summary:
+      'Upload one file (multipart field `file`, at most 10 MiB; PDF, DOC/DOCX, ODT, RTF, TXT, PNG, JPEG, WEBP, GIF judged from its bytes)',
+    tag: 'messenger',
+    security: security.pageChange,
+    body: uploadAttachmentBodySchema,
+    bodyTypes: ['multipart/form-data'],
+    responses: {
+      201: { description: 'Stored, not yet sent.', schema: uploadAttachmentResponseSchema },
+      ...errors(...pageCallErrors, 413, 429),
+    },
+  },
+  ...(['file', 'thumbnail'] as const).map((variant): OperationSpec => ({
+    method: 'get',
+    path: variant === 'file' ? '/user/attachments/{id}' : '/user/attachments/{id}/thumbnail',
+    operationId: variant === 'file' ? 'downloadAttachment' : 'downloadAttachmentThumbnail',
+    summary:
+      variant === 'file'
+        ? 'An attachment, for its uploader or the two parties of its message (inline for images)'
+        : 'The thumbnail of an image attachment (WEBP, at most 480 px on the long side)',
+    tag: 'messenger',
+    security: security.pageRead,
+    params: attachmentParamsSchema,
+    responses: {
+      200: { description: 'The bytes.', media: { type: '*/*', binary: true } },
+      302: redirect('S3 storage: to a presigned address valid for at most 5 minutes'),
+      ...errors(401, 403, 404, 422, 503),
+    },
+  })),
 
   // Broadcasting
   {

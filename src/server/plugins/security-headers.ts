@@ -33,8 +33,10 @@ export const securityHeadersPlugin = fp(
       if (options.https) void reply.header('strict-transport-security', HSTS);
       if (request.viewer && !reply.hasHeader('cache-control'))
         void reply.header('cache-control', 'no-store');
+      // a route may set a stricter policy of its own (downloads: `sandbox`)
+      if (!reply.hasHeader('content-security-policy'))
+        void reply.header('content-security-policy', csp);
       void reply.headers({
-        'content-security-policy': csp,
         'x-content-type-options': 'nosniff',
         'x-frame-options': 'SAMEORIGIN',
         'referrer-policy': 'strict-origin-when-cross-origin',

@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { UploadAttachmentResponse } from '../../../shared/api.js';
+import { paths } from '../../../shared/paths.js';
+import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
+import { startS3Server } from '../../../../test-support/s3-server.js';
+import {
+  createTestApp,
+  signIn,
+  type Session,
+  type TestContext,
+} from '../../../../test-support/test-app.js';
+
+const dialect = inject('database');
+
+/** A multipart/form-data body with one file in the field `file`. */
+const multipartBody = (filename: string, bytes: Buffer, type = 'application/octet-stream') => {
+  const boundary = `----test${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, bytes, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+};
+
+const upload = (session: Session, filename: string, bytes: Buffer, type?: string) => {
+  const body = multipartBody(filename, bytes, type);
+  return session.call('POST', paths.attachments, body.payload, body.headers);
+};
+
+const png = () =>
+  sharp({ create: { width: 1200, height: 600, channels: 3, background: '#2266aa' } })
+    .png()
+    .toBuffer();
+
+describe(`attachments: upload and download (${dialect}, local storage)`, () => {
+  let ctx: TestContext;
+  let storageDir: string;
+  let sara: Session;
+  let acme: Session;
+  let omar: Session;
+
+  beforeAll(async () => {
+    storageDir = mkdtempSync(join(tmpdir(), 'attachments-'));
+    ctx = await createTestApp(dialect, { STORAGE_URL: `file:${storageDir}` });
+    sara = await signIn(ctx.app, SARA.email);
+    acme = await signIn(ctx.app, ACME.email);
+    omar = await signIn(ctx.app, OMAR.email);
+  });
+  afterAll(async () => {
+    await ctx.close();
+    rmSync(storageDir, { recursive: true, force: true });
+  });
+
+  it('takes each allowed kind, judged from its bytes; images get their size', async () => {
+    const cases: [string, Buffer, string][] = [
+      ['cv.pdf', Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'), 'application/pdf'],
+      ['notes.txt', Buffer.from('Hello,\nمرحبا\n'), 'text/plain'],
+      ['letter.rtf', Buffer.from('{\\rtf1\\ansi Dear team}'), 'application/rtf'],
+      ['photo.png', await png(), 'image/png'],
+      [
+        'photo.jpg',
+        await sharp({ create: { width: 20, height: 10, channels: 3, background: '#fff' } })
+          .jpeg()
+          .toBuffer(),
+        'image/jpeg',
+      ],
+    ];
+    for (const [name, bytes, mime] of cases) {
+      const response = await upload(sara, name, bytes);
+      expect(response.statusCode, name).toBe(201);
+      const { attachment } = response.json<UploadAttachmentResponse>();
+      expect(attachment).toMatchObject({ name, size: bytes.length, mime });
+    }
+    const image = (await upload(sara, 'wide.png', await png())).json<UploadAttachmentResponse>();
+    expect(image.attachment).toMatchObject({ width: 1200, height: 600 });
+  });
+
+  it('refuses HTML or an executable named .pdf, naming the kind found; an empty file; a missing file', async () => {
+    const html = await upload(sara, 'cv.pdf', Buffer.from('<html><script>alert(1)</script>'));
+    expect(html.statusCode).toBe(422);
+    expect(html.json<{ errors: { file: string[] } }>().errors.file[0]).toContain('(html)');
+    const elf = Buffer.alloc(128);
+    Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01]).copy(elf);
+    const executable = await upload(sara, 'cv.pdf', elf, 'application/pdf');
+    expect(executable.statusCode).toBe(422);
+    expect(executable.json<{ message: string }>().message).toContain('(elf)');
+    expect((await upload(sara, 'empty.txt', Buffer.alloc(0))).statusCode).toBe(422);
+    const notMultipart = await sara.call('POST', paths.attachments, { file: 'x' });
+    expect(notMultipart.statusCode).toBe(422);
+  });
+
+  it('answers 413 above 10 MiB, whether the length is declared or not', async () => {
+    const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x41);
+    const response = await upload(sara, 'big.txt', big);
+    expect(response.statusCode).toBe(413);
+    // a body whose declared length is far over the limit is refused before it is read
+    const declared = await sara.call('POST', paths.attachments, Buffer.alloc(16), {
+      'content-type': 'multipart/form-data; boundary=x',
+      'content-length': String(50 * 1024 * 1024),
+    });
+    expect(declared.statusCode).toBe(413);
+  });
+
+  it('downloads with the contract’s headers, only for the uploader before it is sent; 403 for others, 404 unknown', async () => {
+    const pdf = Buffer.from('%PDF-1.4\n% a CV\n');
+    const { attachment } = (
+      await upload(sara, '../../etc/\u202Eevil fdp.exe', pdf)
+    ).json<UploadAttachmentResponse>();
+    expect(attachment.name).toBe('evil fdp.exe');
+    const own = await sara.call('GET', paths.attachment(attachment.id));
+    expect(own.statusCode).toBe(200);
+    expect(own.rawPayload.equals(pdf)).toBe(true);
+    expect(own.headers).toMatchObject({
+      'content-type': 'application/pdf',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': 'sandbox',
+      'cache-control': 'private',
+    });
+    expect(String(own.headers['content-disposition'])).toMatch(/^attachment; filename="/);
+    expect(String(own.headers['content-disposition'])).toContain(
+      `filename*=UTF-8''${encodeURIComponent('evil fdp.exe')}`,
+    );
+    expect((await acme.call('GET', paths.attachment(attachment.id))).statusCode).toBe(403);
+    expect((await omar.call('GET', paths.attachment(attachment.id))).statusCode).toBe(403);
+    expect((await sara.call('GET', paths.attachment(2_000_000_000))).statusCode).toBe(404);
+    expect((await sara.call('GET', paths.attachmentThumbnail(attachment.id))).statusCode).toBe(404);
+  });
+
+  it('an image is shown inline and has a thumbnail of at most 480 px', async () => {
+    const { attachment } = (
+      await upload(sara, 'photo.png', await png())
+    ).json<UploadAttachmentResponse>();
+    const full = await sara.call('GET', paths.attachment(attachment.id));
+    expect(full.headers['content-type']).toBe('image/png');
+    expect(String(full.headers['content-disposition'])).toMatch(/^inline; /);
+    const thumb = await sara.call('GET', paths.attachmentThumbnail(attachment.id));
+    expect(thumb.statusCode).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/webp');
+    const meta = await sharp(thumb.rawPayload).metadata();
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(480);
+  });
+});
+
+describe(`attachments in an S3-compatible store (${dialect}, s3rver)`, () => {
+  let ctx: TestContext;
+  let s3: Awaited<ReturnType<typeof startS3Server>>;
+  let sara: Session;
+  let acme: Session;
+
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    ctx = await createTestApp(dialect, s3.env);
+    sara = await signIn(ctx.app, SARA.email);
+    acme = await signIn(ctx.app, ACME.email);
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await s3.close();
+  });
+
+  it('stores the bytes in the bucket and answers downloads with a presigned address valid ≤ 5 minutes', async () => {
+    const pdf = Buffer.from('%PDF-1.5\n% stored in S3\n');
+    const { attachment } = (await upload(sara, 'cv.pdf', pdf)).json<UploadAttachmentResponse>();
+    const answer = await sara.call('GET', paths.attachment(attachment.id));
+    expect(answer.statusCode).toBe(302);
+    const location = new URL(String(answer.headers.location));
+    expect(location.origin).toBe(s3.endpoint);
+    expect(Number(location.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(300);
+    const fetched = await fetch(location);
+    expect(fetched.status).toBe(200);
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(fetched.headers.get('content-type')).toBe('application/pdf');
+    expect(fetched.headers.get('content-disposition')).toMatch(/^attachment; filename="cv.pdf"/);
+    // still only for the uploader
+    expect((await acme.call('GET', paths.attachment(attachment.id))).statusCode).toBe(403);
+  });
+
+  it('an image and its thumbnail both go to the bucket', async () => {
+    const { attachment } = (
+      await upload(sara, 'photo.png', await png())
+    ).json<UploadAttachmentResponse>();
+    const answer = await sara.call('GET', paths.attachmentThumbnail(attachment.id));
+    expect(answer.statusCode).toBe(302);
+    const fetched = await fetch(String(answer.headers.location));
+    expect(fetched.headers.get('content-type')).toBe('image/webp');
+    const meta = await sharp(Buffer.from(await fetched.arrayBuffer())).metadata();
+    expect(meta.width).toBe(480);
+  });
+});

@@ -1,0 +1,194 @@
+import { open, rm, writeFile } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import sharp from 'sharp';
+import type { AuthUser } from '../../../shared/models.js';
+import type { Database } from '../../db/schema.js';
+import { randomToken } from '../../lib/crypto.js';
+import { HttpError, tooManyRequests } from '../../lib/http-error.js';
+import type { LimitStore } from '../../lib/limit-store.js';
+import { nowIso } from '../../lib/time.js';
+import type { AttachmentStorage, Opened } from './attachment-storage.js';
+import type { AttachmentsRepository } from './attachments.repository.js';
+import { judgeFileKind, SNIFF_BYTES } from './file-kind.js';
+
+/** The largest upload (contract: 10 MiB; 413 above). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Thumbnails of images: at most this many pixels on the long side. */
+export const THUMBNAIL_PX = 480;
+/** Uploads per user: a burst, then one every 2 s (429 beyond). */
+const UPLOAD_RATE = { burst: 20, perSecond: 0.5 };
+
+export interface AttachmentView {
+  id: number;
+  name: string;
+  size: number;
+  mime: string;
+  width?: number;
+  height?: number;
+}
+
+/** What a name may keep: no path, no control or direction-changing characters, at most 200 characters. */
+export const sanitizeFileName = (raw: string | undefined): string => {
+  const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  const cleaned = [...base.normalize('NFC')]
+    .filter((char) => {
+      const code = char.codePointAt(0) ?? 0;
+      return (
+        code >= 0x20 &&
+        code !== 0x7f &&
+        !(code >= 0x80 && code < 0xa0) &&
+        !(code >= 0x200b && code <= 0x200f) &&
+        !(code >= 0x202a && code <= 0x202e) &&
+        !(code >= 0x2066 && code <= 0x2069) &&
+        code !== 0xfeff
+      );
+    })
+    .join('')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .replace(/\s+/g, ' ');
+  const limited = [...cleaned].slice(0, 200).join('');
+  return limited || 'file';
+};
+
+/** `Content-Disposition` with the name in ASCII and in UTF-8 (RFC 6266 / 5987). */
+export const contentDisposition = (kind: 'attachment' | 'inline', name: string): string => {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+};
+
+export interface AttachmentsServiceOptions {
+  db: Kysely<Database>;
+  repository: AttachmentsRepository;
+  storage: AttachmentStorage;
+  limits: LimitStore;
+}
+
+/**
+ * Attachments (contract Part 2): an upload is judged from its bytes, its name sanitized, images
+ * measured and given a thumbnail, the bytes stored before the row is written (a row never points
+ * at missing bytes); only the uploader (before it is sent) and the two parties of its message may
+ * download it.
+ */
+export const createAttachmentsService = ({
+  db,
+  repository,
+  storage,
+  limits,
+}: AttachmentsServiceOptions) => {
+  /** 429 when the viewer uploads too fast. */
+  const checkRate = async (viewer: AuthUser): Promise<void> => {
+    const wait = await limits.take(
+      `upload:user:${viewer.id}`,
+      UPLOAD_RATE.burst,
+      UPLOAD_RATE.perSecond,
+    );
+    if (wait > 0) throw tooManyRequests(wait, 'Too many uploads. Please wait a moment.');
+  };
+
+  return {
+    checkRate,
+
+    /**
+     * Stores a finished upload (a local temporary file the caller removes afterwards) for the
+     * viewer; 422 naming the kind found when it is not one of the allowed kinds.
+     */
+    async upload(
+      viewer: AuthUser,
+      file: { path: string; size: number; name: string | undefined },
+    ): Promise<AttachmentView> {
+      if (file.size === 0)
+        throw new HttpError(422, 'The file is empty.', { file: ['The file is empty.'] });
+      const handle = await open(file.path, 'r');
+      const head = Buffer.alloc(Math.min(SNIFF_BYTES, file.size));
+      try {
+        await handle.read(head, 0, head.length, 0);
+      } finally {
+        await handle.close();
+      }
+      const kind = await judgeFileKind(head);
+      if (!kind.allowed) {
+        const message = `Files of this kind (${kind.found}) cannot be sent. Allowed: PDF, DOC, DOCX, ODT, RTF, TXT, PNG, JPEG, WEBP, GIF.`;
+        throw new HttpError(422, message, { file: [message] });
+      }
+      const name = sanitizeFileName(file.name);
+      const key = randomToken(18);
+      let width: number | null = null;
+      let height: number | null = null;
+      let thumbnailKey: string | null = null;
+      if (kind.image) {
+        let thumbnail: Buffer;
+        try {
+          const image = sharp(file.path, { animated: false, limitInputPixels: 50_000_000 });
+          const meta = await image.metadata();
+          width = meta.width ?? null;
+          height = meta.height ?? null;
+          thumbnail = await image
+            .rotate()
+            .resize(THUMBNAIL_PX, THUMBNAIL_PX, { fit: 'inside', withoutEnlargement: true })
+            .webp({ quality: 80 })
+            .toBuffer();
+        } catch {
+          const message = 'The image could not be read.';
+          throw new HttpError(422, message, { file: [message] });
+        }
+        thumbnailKey = `${key}-thumb`;
+        const thumbPath = `${file.path}.thumb`;
+        await writeFile(thumbPath, thumbnail);
+        try {
+          await storage.put(thumbnailKey, thumbPath, thumbnail.length, 'image/webp');
+        } finally {
+          await rm(thumbPath, { force: true });
+        }
+      }
+      await storage.put(key, file.path, file.size, kind.mime);
+      const id = await repository.insertAttachment(db, {
+        uploader_id: viewer.id,
+        chat_id: null,
+        name,
+        size: file.size,
+        mime: kind.mime,
+        width,
+        height,
+        storage_key: key,
+        thumbnail_key: thumbnailKey,
+        created_at: nowIso(),
+      });
+      return {
+        id,
+        name,
+        size: file.size,
+        mime: kind.mime,
+        ...(width !== null && height !== null ? { width, height } : {}),
+      };
+    },
+
+    /** The bytes (or a presigned address) for the uploader or a party of its message; 403/404. */
+    async download(
+      viewer: AuthUser,
+      id: number,
+      variant: 'file' | 'thumbnail',
+    ): Promise<Opened & { mime: string; disposition: string }> {
+      const row = await repository.findAttachment(db, id);
+      if (!row) throw new HttpError(404, 'Attachment not found.');
+      const allowed =
+        row.chat_id === null
+          ? row.uploader_id === viewer.id
+          : row.sender_id === viewer.id || row.receiver_id === viewer.id;
+      if (!allowed) throw new HttpError(403, 'This attachment is not yours to see.');
+      const thumbnail = variant === 'thumbnail';
+      if (thumbnail && row.thumbnail_key === null) throw new HttpError(404, 'No thumbnail.');
+      const mime = thumbnail ? 'image/webp' : row.mime;
+      const disposition = contentDisposition(
+        mime.startsWith('image/') ? 'inline' : 'attachment',
+        row.name,
+      );
+      const opened = await storage.open(thumbnail ? (row.thumbnail_key ?? '') : row.storage_key, {
+        mime,
+        disposition,
+      });
+      return { ...opened, mime, disposition };
+    },
+  };
+};
+
+export type AttachmentsService = ReturnType<typeof createAttachmentsService>;
