@@ -136,24 +136,56 @@ export const getMessageResponseSchema = z.object({
 });
 export type GetMessageResponse = z.infer<typeof getMessageResponseSchema>;
 
-export const sendMessageBodySchema = z.object({
-  receiver_id: id,
-  messenger_user: id,
-  job_id: nullableJobId,
-  message: storableText('message')
-    .transform((value) => value.trim())
-    .pipe(
-      z
-        .string()
-        // Only spaces, zero-width characters or bidi marks: nothing to show, so nothing to send.
-        .refine(hasVisibleText, { message: 'The message field is required.', abort: true })
-        .max(
-          MESSAGE_MAX_LENGTH,
-          `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`,
-        ),
-    ),
-  client_id: z.string().uuid().optional(),
-});
+/** A message's text that must show something (the integration API's `message.text`). */
+export const visibleMessageTextSchema = storableText('message')
+  .transform((value) => value.trim())
+  .pipe(
+    z
+      .string()
+      // Only spaces, zero-width characters or bidi marks: nothing to show, so nothing to send.
+      .refine(hasVisibleText, { message: 'The message field is required.', abort: true })
+      .max(
+        MESSAGE_MAX_LENGTH,
+        `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`,
+      ),
+  );
+
+/** Part 2: at most this many files with one message. */
+export const ATTACHMENTS_PER_MESSAGE = 5;
+
+export const sendMessageBodySchema = z
+  .object({
+    receiver_id: id,
+    messenger_user: id,
+    job_id: nullableJobId,
+    message: storableText('message')
+      .transform((value) => value.trim())
+      .pipe(
+        z
+          .string()
+          .max(
+            MESSAGE_MAX_LENGTH,
+            `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`,
+          ),
+      ),
+    client_id: z.string().uuid().optional(),
+    /** Part 2: the sender's own unused uploads; with them the text may be empty. */
+    attachment_ids: z
+      .array(id)
+      .max(ATTACHMENTS_PER_MESSAGE, `At most ${ATTACHMENTS_PER_MESSAGE} files per message.`)
+      .refine((ids) => new Set(ids).size === ids.length, 'Each file may be attached once.')
+      .optional(),
+  })
+  .superRefine((body, context) => {
+    // Only spaces, zero-width characters or bidi marks: nothing to show; fine only with files.
+    const hasFiles = (body.attachment_ids?.length ?? 0) > 0;
+    if (hasVisibleText(body.message) || (hasFiles && body.message === '')) return;
+    context.addIssue({
+      code: 'custom',
+      path: ['message'],
+      message: 'The message field is required.',
+    });
+  });
 export type SendMessageBody = z.input<typeof sendMessageBodySchema>;
 
 export const sendMessageResponseSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sendMessageBodySchema } from './api.js';
+import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
 import { messengerUserSchema, roleSchema } from './models.js';
 import { containsNul } from './text.js';
 
@@ -139,7 +139,7 @@ export const startConversationBodySchema = z
     message: z
       .object({
         from: z.enum(['company', 'candidate']),
-        text: sendMessageBodySchema.shape.message,
+        text: visibleMessageTextSchema,
         client_id: sendMessageBodySchema.shape.client_id,
       })
       .strict()

@@ -51,6 +51,19 @@ export const messengerUserSchema = z.object({
 export { DELETED_USER_NAME } from './text.js';
 export type MessengerUser = z.infer<typeof messengerUserSchema>;
 
+/** Part 2: a file sent with a message; `url` (and `thumbnail_url` for images) answer only its two parties. */
+export const chatAttachmentSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  mime: z.string(),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+  url: z.string(),
+  thumbnail_url: z.string().optional(),
+});
+export type ChatAttachment = z.infer<typeof chatAttachmentSchema>;
+
 export const chatSchema = z.object({
   id: z.number().int(),
   sender_id: z.number().int(),
@@ -64,6 +77,8 @@ export const chatSchema = z.object({
   seen_at: z.string().nullable(),
   client_id: z.string().nullable(),
   sender: z.object({ id: z.number().int(), name: z.string() }),
+  /** Part 2: the files sent with the message (empty for text only). */
+  attachments: z.array(chatAttachmentSchema),
 });
 export type Chat = z.infer<typeof chatSchema>;
 

@@ -586,7 +586,7 @@ export const operations: readonly OperationSpec[] = [
         ? 'An attachment, for its uploader or the two parties of its message (inline for images)'
         : 'The thumbnail of an image attachment (WEBP, at most 480 px on the long side)',
     tag: 'messenger',
-    security: security.pageRead,
+    security: security.viewerRead,
     params: attachmentParamsSchema,
     responses: {
       200: { description: 'The bytes.', media: { type: '*/*', binary: true } },

@@ -114,6 +114,7 @@ export const createFakeApi = (scenario: Scenario) => {
         seen_at: null,
         client_id: body.client_id ?? null,
         sender: { id: state.auth.id, name: state.auth.name },
+        attachments: [],
       };
       state.chats.set(item.id, [...(state.chats.get(item.id) ?? []), message]);
       if (body.client_id) state.sentClientIds.set(body.client_id, message);

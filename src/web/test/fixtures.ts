@@ -102,6 +102,7 @@ export const makeChat = (
     seen_at: null,
     client_id: options.clientId ?? null,
     sender: { id: from.id, name: from.name },
+    attachments: [],
   };
 };
 

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { UploadAttachmentResponse } from '../../../shared/api.js';
+import type {
+  GetMessageResponse,
+  InitialDataResponse,
+  SendMessageResponse,
+  UploadAttachmentResponse,
+} from '../../../shared/api.js';
 import { paths } from '../../../shared/paths.js';
 import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
 import { startS3Server } from '../../../../test-support/s3-server.js';
@@ -192,5 +197,98 @@ describe(`attachments in an S3-compatible store (${dialect}, s3rver)`, () => {
     expect(fetched.headers.get('content-type')).toBe('image/webp');
     const meta = await sharp(Buffer.from(await fetched.arrayBuffer())).metadata();
     expect(meta.width).toBe(480);
+  });
+});
+
+describe(`sending files (${dialect})`, () => {
+  let ctx: TestContext;
+  let storageDir: string;
+  let sara: Session;
+  let acme: Session;
+  let omar: Session;
+
+  beforeAll(async () => {
+    storageDir = mkdtempSync(join(tmpdir(), 'attachments-send-'));
+    ctx = await createTestApp(dialect, { STORAGE_URL: `file:${storageDir}` });
+    sara = await signIn(ctx.app, SARA.email);
+    acme = await signIn(ctx.app, ACME.email);
+    omar = await signIn(ctx.app, OMAR.email);
+  });
+  afterAll(async () => {
+    await ctx.close();
+    rmSync(storageDir, { recursive: true, force: true });
+  });
+
+  /** Sara's conversation with Acme (as Sara sees it). */
+  const saraWithAcme = async () => {
+    const data = (await sara.call('GET', paths.initialData)).json<InitialDataResponse>();
+    const row = data.messengerUsers.find((item) => item.company_id === acme.user.id)!;
+    return { id: row.id, receiverId: row.company_id, jobId: row.job_id };
+  };
+  const sendWith = async (ids: number[], message = '') => {
+    const conversation = await saraWithAcme();
+    return sara.call('POST', paths.sendMessage, {
+      receiver_id: conversation.receiverId,
+      messenger_user: conversation.id,
+      job_id: conversation.jobId,
+      message,
+      attachment_ids: ids,
+    });
+  };
+  const uploadId = async (session: Session, name: string, bytes: Buffer) =>
+    (await upload(session, name, bytes)).json<UploadAttachmentResponse>().attachment.id;
+
+  it('a message of files only: the list preview names the first file, the other party downloads them', async () => {
+    const cv = await uploadId(sara, 'Sara Haddad CV.pdf', Buffer.from('%PDF-1.4\n% CV\n'));
+    const photo = await uploadId(sara, 'portfolio.png', await png());
+    const sent = await sendWith([cv, photo]);
+    expect(sent.statusCode).toBe(200);
+    const { message, messengerUser } = sent.json<SendMessageResponse>();
+    expect(message.message).toBe('');
+    expect(message.attachments.map((file) => file.name)).toEqual([
+      'Sara Haddad CV.pdf',
+      'portfolio.png',
+    ]);
+    expect(message.attachments[1]).toMatchObject({
+      mime: 'image/png',
+      width: 1200,
+      height: 600,
+      url: paths.attachment(photo),
+      thumbnail_url: paths.attachmentThumbnail(photo),
+    });
+    expect(messengerUser.last_message).toBe('Sara Haddad CV.pdf');
+    // the other party downloads them; a stranger still cannot
+    expect((await acme.call('GET', paths.attachment(cv))).statusCode).toBe(200);
+    expect((await acme.call('GET', paths.attachmentThumbnail(photo))).statusCode).toBe(200);
+    expect((await omar.call('GET', paths.attachment(cv))).statusCode).toBe(403);
+    // and the history carries them
+    const conversation = await saraWithAcme();
+    const history = (
+      await acme.call('POST', paths.getMessage, {
+        receiver_id: sara.user.id,
+        job_id: conversation.jobId,
+      })
+    ).json<GetMessageResponse>();
+    const chat = history.messages.flatMap((group) => group.chats).find((c) => c.id === message.id);
+    expect(chat?.attachments.map((file) => file.id)).toEqual([cv, photo]);
+  });
+
+  it('refuses a used upload, someone else’s, more than five, and an empty message without files', async () => {
+    const mine = await uploadId(sara, 'a.txt', Buffer.from('a'));
+    expect((await sendWith([mine], 'first')).statusCode).toBe(200);
+    const reused = await sendWith([mine], 'again');
+    expect(reused.statusCode).toBe(422);
+    expect(Object.keys(reused.json<{ errors: object }>().errors)).toEqual(['attachment_ids']);
+    const theirs = await uploadId(omar, 'b.txt', Buffer.from('b'));
+    expect((await sendWith([theirs], 'not mine')).statusCode).toBe(422);
+    // nothing was half-written: the file is still Omar's, unused
+    expect((await omar.call('GET', paths.attachment(theirs))).statusCode).toBe(200);
+    const six = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => uploadId(sara, `f${i}.txt`, Buffer.from(`f${i}`))),
+    );
+    expect((await sendWith(six, 'too many')).statusCode).toBe(422);
+    const empty = await sendWith([], '');
+    expect(empty.statusCode).toBe(422);
+    expect(Object.keys(empty.json<{ errors: object }>().errors)).toEqual(['message']);
   });
 });

@@ -55,7 +55,7 @@ export const attachmentsRoutes = async (
   options: { attachmentsService: AttachmentsService },
 ) => {
   const service = options.attachmentsService;
-  app.addHook('onRequest', app.requireAppKey);
+  // downloads are plain links (an <img>, an <a download>): signed in is enough, no app key
   app.addHook('onRequest', app.requireViewer);
   await app.register(multipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 },
@@ -64,10 +64,13 @@ export const attachmentsRoutes = async (
   app.post(
     paths.attachments,
     {
-      onRequest: async (request) => {
-        const declared = Number(request.headers['content-length'] ?? 0);
-        if (declared > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) throw tooLarge();
-      },
+      onRequest: [
+        app.requireAppKey,
+        async (request) => {
+          const declared = Number(request.headers['content-length'] ?? 0);
+          if (declared > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) throw tooLarge();
+        },
+      ],
     },
     async (request, reply) => {
       const viewer = viewerOf(request).user;

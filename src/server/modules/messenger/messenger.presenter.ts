@@ -1,4 +1,11 @@
-import type { Chat, Job, MessageGroup, MessengerUser } from '../../../shared/models.js';
+import type {
+  Chat,
+  ChatAttachment,
+  Job,
+  MessageGroup,
+  MessengerUser,
+} from '../../../shared/models.js';
+import { paths } from '../../../shared/paths.js';
 import { displayRelative, displayTime, isoDate } from '../../lib/time.js';
 import type { ChatRowWithSender, ConversationRow, Side } from './messenger.repository.js';
 
@@ -100,7 +107,36 @@ export const presentConversation = (
   ...otherPresence(row, side, online),
 });
 
-export const presentChat = (row: ChatRowWithSender): Chat => ({
+/** An attachment row as a message carries it (its download addresses answer only the two parties). */
+export interface AttachmentRow {
+  id: number;
+  chat_id: number | null;
+  name: string;
+  size: number;
+  mime: string;
+  width: number | null;
+  height: number | null;
+  thumbnail_key: string | null;
+}
+
+export const presentAttachment = (row: AttachmentRow): ChatAttachment => ({
+  id: row.id,
+  name: row.name,
+  size: row.size,
+  mime: row.mime,
+  ...(row.width !== null && row.height !== null ? { width: row.width, height: row.height } : {}),
+  url: paths.attachment(row.id),
+  ...(row.thumbnail_key !== null ? { thumbnail_url: paths.attachmentThumbnail(row.id) } : {}),
+});
+
+/** The preview of a message in the list: its text, or the first file's name when it has none. */
+export const previewOfMessage = (message: string, attachmentNames: readonly string[]): string =>
+  previewOf(message === '' ? (attachmentNames[0] ?? '') : message);
+
+export const presentChat = (
+  row: ChatRowWithSender,
+  attachments: readonly AttachmentRow[] = [],
+): Chat => ({
   id: row.id,
   sender_id: row.sender_id,
   receiver_id: row.receiver_id,
@@ -113,6 +149,7 @@ export const presentChat = (row: ChatRowWithSender): Chat => ({
   seen_at: row.seen_at,
   client_id: row.client_id,
   sender: { id: row.sender_id, name: row.sender_name },
+  attachments: attachments.map(presentAttachment),
 });
 
 /** Date groups, oldest first; `chats` must be oldest first. */

@@ -449,6 +449,38 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
       return seen.reduce<number | null>((last, row) => Math.max(last ?? 0, row.id), null);
     },
 
+    /** The attachments of these messages, oldest first. */
+    attachmentsOfChats: (executor: Executor, chatIds: readonly number[]) =>
+      chatIds.length === 0
+        ? Promise.resolve([])
+        : executor
+            .selectFrom('attachments')
+            .select(['id', 'chat_id', 'name', 'size', 'mime', 'width', 'height', 'thumbnail_key'])
+            .where('chat_id', 'in', [...chatIds])
+            .orderBy('id')
+            .execute(),
+
+    /**
+     * Attaches the sender's own unused uploads to a new message (in its transaction); the rows
+     * attached, in the order asked (fewer than asked: some were not the sender's, or used).
+     */
+    claimAttachments: async (
+      executor: Executor,
+      ids: readonly number[],
+      uploaderId: number,
+      chatId: number,
+    ) => {
+      const rows = await executor
+        .updateTable('attachments')
+        .set({ chat_id: chatId })
+        .where('id', 'in', [...ids])
+        .where('uploader_id', '=', uploaderId)
+        .where('chat_id', 'is', null)
+        .returning(['id', 'chat_id', 'name', 'size', 'mime', 'width', 'height', 'thumbnail_key'])
+        .execute();
+      return [...rows].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+    },
+
     insertChat: async (executor: Executor, chat: NewChat) =>
       only(
         await q.insertChat(

@@ -44,7 +44,8 @@ import {
   presentChat,
   presentConversation,
   presentJob,
-  previewOf,
+  previewOfMessage,
+  type AttachmentRow,
 } from './messenger.presenter.js';
 import { decodeListCursor, encodeListCursor } from './list-cursor.js';
 
@@ -70,7 +71,11 @@ export interface MessengerServiceOptions {
    * Called inside the send's transaction with the new message (notifications enqueue their work
    * there, so it exists exactly when the message does). A throw undoes the send.
    */
-  onMessageStored?: (trx: Executor, chat: ChatRowWithSender) => Promise<void>;
+  onMessageStored?: (
+    trx: Executor,
+    chat: ChatRowWithSender,
+    attachments: readonly AttachmentRow[],
+  ) => Promise<void>;
 }
 
 export interface SendInput {
@@ -79,6 +84,8 @@ export interface SendInput {
   job_id: number | null;
   message: string;
   client_id?: string | undefined;
+  /** Part 2: the sender's own unused uploads to send with the message. */
+  attachment_ids?: number[] | undefined;
 }
 
 export interface GetMessageInput {
@@ -262,10 +269,18 @@ export const createMessengerService = ({
       const side = sideOf(viewer);
       // the receiver keeps their reading to themselves: the viewer's own messages never look seen
       const hideSeen = !otherShowsReceipts(row, side);
-      const chats = page
-        .slice(0, limit)
-        .reverse()
-        .map(presentChat)
+      const shown = page.slice(0, limit).reverse();
+      const files = await repository.attachmentsOfChats(
+        db,
+        shown.map((chat) => chat.id),
+      );
+      const chats = shown
+        .map((chat) =>
+          presentChat(
+            chat,
+            files.filter((file) => file.chat_id === chat.id),
+          ),
+        )
         .map((chat) =>
           hideSeen && chat.sender_id === viewer.id ? { ...chat, seen_at: null } : chat,
         );
@@ -297,7 +312,13 @@ export const createMessengerService = ({
         db.transaction().execute(async (trx) => {
           if (input.client_id) {
             const existing = await repository.findChatByClientId(trx, viewer.id, input.client_id);
-            if (existing) return { chat: existing, created: false, conversation: undefined };
+            if (existing)
+              return {
+                chat: existing,
+                files: await repository.attachmentsOfChats(trx, [existing.id]),
+                created: false,
+                conversation: undefined,
+              };
           }
           const conversation = await repository.findConversation(trx, input.messenger_user);
           if (!conversation) throw notFound('Conversation not found.');
@@ -324,11 +345,24 @@ export const createMessengerService = ({
             created_at: createdAt,
             seen_at: null,
           });
+          const attachmentIds = input.attachment_ids ?? [];
+          const files =
+            attachmentIds.length === 0
+              ? []
+              : await repository.claimAttachments(trx, attachmentIds, viewer.id, id);
+          if (files.length !== attachmentIds.length)
+            throw validationFailed(
+              'attachment_ids',
+              'Only your own files not yet sent can be attached.',
+            );
           const updated = await repository.recordSend(
             trx,
             conversation.id,
             receiverSide,
-            previewOf(input.message),
+            previewOfMessage(
+              input.message,
+              files.map((file) => file.name),
+            ),
             createdAt,
           );
           const chat = {
@@ -343,8 +377,8 @@ export const createMessengerService = ({
             seen_at: null,
             sender_name: viewer.name,
           };
-          await onMessageStored?.(trx, chat);
-          return { chat, created: true, conversation: { ...conversation, ...updated } };
+          await onMessageStored?.(trx, chat, files);
+          return { chat, files, created: true, conversation: { ...conversation, ...updated } };
         });
 
       let stored: Awaited<ReturnType<typeof store>>;
@@ -355,14 +389,19 @@ export const createMessengerService = ({
         if (!input.client_id || !isUniqueViolation(error)) throw error;
         const existing = await repository.findChatByClientId(db, viewer.id, input.client_id);
         if (!existing) throw error;
-        stored = { chat: existing, created: false, conversation: undefined };
+        stored = {
+          chat: existing,
+          files: await repository.attachmentsOfChats(db, [existing.id]),
+          created: false,
+          conversation: undefined,
+        };
       }
       if (stored.chat.messenger_user_id !== input.messenger_user) {
         throw new HttpError(422, 'The client_id was already used for another conversation.', {
           client_id: ['The client_id was already used for another conversation.'],
         });
       }
-      const message: Chat = presentChat(stored.chat);
+      const message: Chat = presentChat(stored.chat, stored.files);
       // each party's view shows whether the other one is online
       const online = await presence.onlineAmong([message.receiver_id, message.sender_id]);
       // A new message: the conversation as the send's own update left it; a replay: read it again.

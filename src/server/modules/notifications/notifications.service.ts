@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db, Executor } from '../../db/database.js';
 import type { Outbox } from '../../outbox/outbox.js';
 import type { OutboxWorker } from '../../outbox/outbox-worker.js';
-import { presentChat } from '../messenger/messenger.presenter.js';
+import { presentChat, type AttachmentRow } from '../messenger/messenger.presenter.js';
 import type { ChatRowWithSender } from '../messenger/messenger.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { Mailer } from './mailer.js';
@@ -300,7 +300,11 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
      * Called in the send's transaction for every new message: the receiver's e-mail rule is due
      * when the message has been unseen for the delay, and the host hears of it at once.
      */
-    messageStored: async (trx: Executor, chat: ChatRowWithSender): Promise<void> => {
+    messageStored: async (
+      trx: Executor,
+      chat: ChatRowWithSender,
+      attachments: readonly AttachmentRow[] = [],
+    ): Promise<void> => {
       if (options.enabled) {
         await outbox.enqueue(trx, {
           kind: TASK.due,
@@ -311,7 +315,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       }
       // The Chat shape is built only when there is a webhook to post it to (every send passes here).
       if (!webhook) return;
-      const message: Chat = presentChat(chat);
+      const message: Chat = presentChat(chat, attachments);
       await enqueueWebhook(trx, `webhook:message.created:${chat.id}`, {
         type: 'message.created',
         timestamp: chat.created_at,

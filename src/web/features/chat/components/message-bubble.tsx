@@ -1,6 +1,6 @@
 import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Chat } from '../../../../shared/models.js';
+import type { Chat, ChatAttachment } from '../../../../shared/models.js';
 import { formatFullDateTime, formatMessageTime, shownName } from '../../../lib/format.js';
 import { linkify } from '../utils/linkify.js';
 
@@ -87,11 +87,65 @@ export const MessageBubble = memo(function MessageBubble({
             </time>
           </p>
         )}
-        <MessageText text={chat.message} />
+        {chat.message ? <MessageText text={chat.message} /> : null}
+        {chat.attachments.length > 0 ? <MessageFiles files={chat.attachments} /> : null}
       </div>
     </BubbleFrame>
   );
 });
+
+const KIND_LABELS: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'application/msword': 'DOC',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'DOCX',
+  'application/vnd.oasis.opendocument.text': 'ODT',
+  'application/rtf': 'RTF',
+  'text/plain': 'TXT',
+};
+
+/** The files of a message: images as thumbnails opening full size, other files as cards (name, kind, size). */
+const MessageFiles = ({ files }: { files: ChatAttachment[] }) => {
+  const { i18n } = useTranslation();
+  const size = (bytes: number) =>
+    new Intl.NumberFormat(i18n.language, {
+      style: 'unit',
+      unit: bytes >= 1024 * 1024 ? 'megabyte' : 'kilobyte',
+      unitDisplay: 'short',
+      maximumFractionDigits: 1,
+    }).format(bytes >= 1024 * 1024 ? bytes / (1024 * 1024) : Math.max(0.1, bytes / 1024));
+  return (
+    <ul className="message__files" data-testid="message-files">
+      {files.map((file) =>
+        file.thumbnail_url ? (
+          <li key={file.id}>
+            <a href={file.url} target="_blank" rel="noopener" className="message__image">
+              <img
+                src={file.thumbnail_url}
+                alt={file.name}
+                width={file.width && file.height ? Math.min(240, file.width) : 240}
+                height={
+                  file.width && file.height
+                    ? Math.round((Math.min(240, file.width) * file.height) / file.width)
+                    : 160
+                }
+                loading="lazy"
+              />
+            </a>
+          </li>
+        ) : (
+          <li key={file.id}>
+            <a href={file.url} download={file.name} className="message__file" dir="auto">
+              <span className="message__file-name">{file.name}</span>
+              <span className="message__file-meta">
+                {KIND_LABELS[file.mime] ?? file.mime} · {size(file.size)}
+              </span>
+            </a>
+          </li>
+        ),
+      )}
+    </ul>
+  );
+};
 
 /** An own message on its way to the server: shown at once, marked "Sending…" until it is confirmed. */
 export const PendingBubble = ({ text, continued }: { text: string; continued: boolean }) => {
