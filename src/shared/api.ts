@@ -7,6 +7,7 @@ import {
   messengerUserSchema,
   receiverSchema,
   roleSchema,
+  uploadedAttachmentSchema,
 } from './models.js';
 
 import { MESSAGE_MAX_LENGTH, PAGE_LIMIT_MAX } from './paths.js';
@@ -272,15 +273,7 @@ export const errorResponseSchema = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
-/** Part 2: an upload as its uploader sees it (`POST /user/attachments` → 201). */
-export const uploadedAttachmentSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  size: z.number().int(),
-  mime: z.string(),
-  width: z.number().int().optional(),
-  height: z.number().int().optional(),
-});
+export { uploadedAttachmentSchema };
 export type UploadedAttachment = z.infer<typeof uploadedAttachmentSchema>;
 export const uploadAttachmentResponseSchema = z.object({ attachment: uploadedAttachmentSchema });
 export type UploadAttachmentResponse = z.infer<typeof uploadAttachmentResponseSchema>;

@@ -51,14 +51,18 @@ export const messengerUserSchema = z.object({
 export { DELETED_USER_NAME } from './text.js';
 export type MessengerUser = z.infer<typeof messengerUserSchema>;
 
-/** Part 2: a file sent with a message; `url` (and `thumbnail_url` for images) answer only its two parties. */
-export const chatAttachmentSchema = z.object({
+/** Part 2: an upload as its uploader sees it (`POST /user/attachments` → 201). */
+export const uploadedAttachmentSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   size: z.number().int(),
   mime: z.string(),
   width: z.number().int().optional(),
   height: z.number().int().optional(),
+});
+
+/** Part 2: a file sent with a message; `url` (and `thumbnail_url` for images) answer only its two parties. */
+export const chatAttachmentSchema = uploadedAttachmentSchema.extend({
   url: z.string(),
   thumbnail_url: z.string().optional(),
 });
