@@ -7,7 +7,7 @@ import type {
 } from '../src/shared/api.js';
 import type { Chat, MessengerUser } from '../src/shared/models.js';
 import { paths } from '../src/shared/paths.js';
-import type { HttpSession } from './http-session.js';
+import { DEFAULT_APP_KEY, withKey, type HttpSession } from './http-session.js';
 
 /** The messaging calls the page makes, over HTTP against a running server. */
 
@@ -72,7 +72,7 @@ export const sendMessage = async (
   session: HttpSession,
   conversation: Conversation,
   message: string,
-  options: { clientId?: string; socketId?: string | undefined } = {},
+  options: { clientId?: string; socketId?: string | undefined; attachmentIds?: number[] } = {},
 ): Promise<SendOutcome> => {
   let response: Response;
   try {
@@ -85,6 +85,7 @@ export const sendMessage = async (
         job_id: conversation.jobId,
         message,
         client_id: options.clientId ?? newClientId(),
+        ...(options.attachmentIds ? { attachment_ids: options.attachmentIds } : {}),
       },
       options.socketId ? { 'x-socket-id': options.socketId } : {},
     );
@@ -137,4 +138,26 @@ export const fetchHistory = async (
 export const messengerConfig = async (baseUrl: string): Promise<MessengerConfig> => {
   const response = await fetch(`${baseUrl}${paths.config}`);
   return (await response.json()) as MessengerConfig;
+};
+
+/** POST /user/attachments as the page does (multipart, field `file`); the stored upload's id. */
+export const uploadFile = async (
+  baseUrl: string,
+  session: HttpSession,
+  name: string,
+  bytes: Buffer,
+  appKey = DEFAULT_APP_KEY,
+): Promise<number> => {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  const response = await fetch(`${baseUrl}${withKey(paths.attachments, appKey)}`, {
+    method: 'POST',
+    headers: session.cookie
+      ? { cookie: session.cookie, 'x-xsrf-token': session.csrf }
+      : { authorization: `Bearer ${(session as { token?: string }).token ?? ''}` },
+    body: form,
+  });
+  if (response.status !== 201)
+    throw new Error(`upload: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { attachment: { id: number } }).attachment.id;
 };

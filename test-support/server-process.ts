@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { serverEnvironment } from './settings.js';
 
 const MAIN = resolve(import.meta.dirname, '../dist/server/main.js');
@@ -70,18 +71,24 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
   const port = options.port ?? (await freePort());
   let output = '';
+  // uploads of its own (the sweep of unused files must never see a developer's ./data/uploads)
+  const uploads = options.env?.STORAGE_URL ? undefined : mkdtempSync(join(tmpdir(), 'uploads-'));
   const child = spawn(process.execPath, [MAIN], {
     env: serverEnvironment({
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      ...(uploads ? { STORAGE_URL: `file:${uploads}` } : {}),
       ...options.env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolveExit) =>
-    child.once('exit', (code) => resolveExit(code)),
+    child.once('exit', (code) => {
+      if (uploads) rmSync(uploads, { recursive: true, force: true });
+      resolveExit(code);
+    }),
   );
   await new Promise<void>((resolveReady, reject) => {
     const timer = setTimeout(

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Fastify, {
   type FastifyInstance,
   type InjectOptions,
@@ -46,7 +49,10 @@ export const createTestApp = async (
 ): Promise<TestContext> => {
   const database = await createTestDatabase(dialect);
   await seedDemo(database.db);
+  // uploads of its own (the sweep of unused files must never see a developer's ./data/uploads)
+  const uploads = mkdtempSync(join(tmpdir(), 'uploads-'));
   const config = loadConfig({
+    STORAGE_URL: `file:${uploads}`,
     APP_KEY: APP_KEY,
     LOG_LEVEL: 'silent',
     DEMO_SEED: 'on',
@@ -79,6 +85,7 @@ export const createTestApp = async (
     close: async () => {
       await app.close();
       await database.drop();
+      rmSync(uploads, { recursive: true, force: true });
       assertExchangesMatchDocument(recorder.exchanges);
     },
   };

@@ -291,13 +291,29 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     presenceService,
   });
   await app.register(settingsRoutes, { settingsService });
-  await app.register(attachmentsRoutes, {
-    attachmentsService: createAttachmentsService({
-      db: db.kysely,
-      repository: createAttachmentsRepository(),
-      storage: createAttachmentStorage(config.storage.url, config.storage.credentials),
-      limits,
-    }),
+  const attachmentsService = createAttachmentsService({
+    db: db.kysely,
+    repository: createAttachmentsRepository(),
+    storage: createAttachmentStorage(config.storage.url, config.storage.credentials),
+    limits,
+  });
+  await app.register(attachmentsRoutes, { attachmentsService });
+  // Unused uploads expire (every instance sweeps; deleting twice is harmless).
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    sweeping = attachmentsService
+      .expire()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'attachments: the sweep failed'));
+  };
+  let sweeper: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    sweep();
+    sweeper = setInterval(sweep, config.storage.sweepMs);
+    sweeper.unref();
+  });
+  app.addHook('preClose', async () => {
+    clearInterval(sweeper);
+    await sweeping;
   });
   await app.register(notificationsRoutes, { notificationsService });
   await app.register(openApiRoutes, {

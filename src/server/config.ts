@@ -57,6 +57,8 @@ const envSchema = z.object({
   /** How long a user stays online after their last live socket closed (contract: 15 s; tests shorten it). */
   PRESENCE_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(15),
   STORAGE_URL: z.string().min(1).default('file:./data/uploads'),
+  /** How often unused uploads (and bytes nothing points at) are looked for; tests shorten it. */
+  ATTACHMENT_SWEEP_SECONDS: z.coerce.number().positive().default(3600),
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
 });
@@ -133,6 +135,7 @@ export interface Config {
   /** Where attachments live: `file:<dir>` or `s3://bucket?endpoint=…&region=…&forcePathStyle=true`. */
   storage: {
     url: string;
+    sweepMs: number;
     credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
   };
   /** Reaching people who are not on the page (docs/notifications.md). */
@@ -309,6 +312,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     presenceGraceMs: env.PRESENCE_GRACE_SECONDS * 1000,
     storage: {
       url: env.STORAGE_URL,
+      sweepMs: env.ATTACHMENT_SWEEP_SECONDS * 1000,
       credentials:
         env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
           ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY }

@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -32,6 +33,8 @@ export interface AttachmentStorage {
   open(key: string, delivery: Delivery): Promise<Opened>;
   /** Removes the bytes; nothing happens when they are already gone. */
   delete(key: string): Promise<void>;
+  /** Every stored key last written before `before` (the sweep of bytes no row points at). */
+  listOlderThan(before: Date): AsyncIterable<string>;
 }
 
 /** The default: files in a directory (`file:./data/uploads`). */
@@ -62,6 +65,27 @@ export class LocalAttachmentStorage implements AttachmentStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async *listOlderThan(before: Date): AsyncIterable<string> {
+    let folders: string[];
+    try {
+      folders = await readdir(this.root);
+    } catch {
+      return;
+    }
+    for (const folder of folders) {
+      let names: string[];
+      try {
+        names = await readdir(join(this.root, folder));
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const info = await stat(join(this.root, folder, name)).catch(() => undefined);
+        if (info?.isFile() && info.mtime < before) yield name;
+      }
+    }
   }
 }
 
@@ -121,6 +145,18 @@ export class S3AttachmentStorage implements AttachmentStorage {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: key }));
+  }
+
+  async *listOlderThan(before: Date): AsyncIterable<string> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.location.bucket, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? [])
+        if (object.Key && object.LastModified && object.LastModified < before) yield object.Key;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   destroy(): void {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -12,6 +12,7 @@ import type {
 import { paths } from '../../../shared/paths.js';
 import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
 import { startS3Server } from '../../../../test-support/s3-server.js';
+import { until } from '../../../../test-support/wait.js';
 import {
   createTestApp,
   signIn,
@@ -290,5 +291,82 @@ describe(`sending files (${dialect})`, () => {
     const empty = await sendWith([], '');
     expect(empty.statusCode).toBe(422);
     expect(Object.keys(empty.json<{ errors: object }>().errors)).toEqual(['message']);
+  });
+});
+
+describe(`unused uploads expire after 24 h, bytes included (${dialect})`, () => {
+  let ctx: TestContext;
+  let storageDir: string;
+  let sara: Session;
+
+  beforeAll(async () => {
+    storageDir = mkdtempSync(join(tmpdir(), 'attachments-expiry-'));
+    ctx = await createTestApp(dialect, {
+      STORAGE_URL: `file:${storageDir}`,
+      ATTACHMENT_SWEEP_SECONDS: '0.2',
+    });
+    sara = await signIn(ctx.app, SARA.email);
+  });
+  afterAll(async () => {
+    await ctx.close();
+    rmSync(storageDir, { recursive: true, force: true });
+  });
+
+  const storedFiles = () =>
+    readdirSync(storageDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
+
+  it('deletes an upload never sent (row and bytes, thumbnail too); a sent one stays', async () => {
+    const db = ctx.database.db.kysely;
+    const unused = (await upload(sara, 'old.png', await png())).json<UploadAttachmentResponse>();
+    const kept = (
+      await upload(sara, 'kept.txt', Buffer.from('kept'))
+    ).json<UploadAttachmentResponse>();
+    const acme = (await sara.call('GET', paths.initialData)).json<InitialDataResponse>()
+      .messengerUsers[0]!;
+    const sent = await sara.call('POST', paths.sendMessage, {
+      receiver_id: acme.company_id,
+      messenger_user: acme.id,
+      job_id: acme.job_id,
+      message: '',
+      attachment_ids: [kept.attachment.id],
+    });
+    expect(sent.statusCode).toBe(200);
+    const keys = await db
+      .selectFrom('attachments')
+      .select(['id', 'storage_key', 'thumbnail_key'])
+      .where('id', '=', unused.attachment.id)
+      .executeTakeFirstOrThrow();
+    expect(storedFiles()).toEqual(expect.arrayContaining([keys.storage_key, keys.thumbnail_key]));
+    const dayAgo = new Date(Date.now() - 25 * 3600 * 1000).toISOString();
+    await db.updateTable('attachments').set({ created_at: dayAgo }).execute();
+
+    await until(
+      async () =>
+        (await db
+          .selectFrom('attachments')
+          .select('id')
+          .where('id', '=', unused.attachment.id)
+          .executeTakeFirst()) === undefined,
+      'the unused upload deleted',
+    );
+    await until(() => !storedFiles().includes(keys.storage_key), 'its bytes deleted');
+    expect(storedFiles()).not.toContain(keys.thumbnail_key);
+    expect((await sara.call('GET', paths.attachment(unused.attachment.id))).statusCode).toBe(404);
+    expect((await sara.call('GET', paths.attachment(kept.attachment.id))).statusCode).toBe(200);
+  });
+
+  it('deletes bytes no row points at once they are old (a crash between storing and recording)', async () => {
+    const folder = join(storageDir, 'zz');
+    mkdirSync(folder, { recursive: true });
+    const old = join(folder, 'zzOrphanFromACrash');
+    const fresh = join(folder, 'zzStillBeingRecorded');
+    writeFileSync(old, 'orphan');
+    writeFileSync(fresh, 'fresh');
+    const longAgo = new Date(Date.now() - 26 * 3600 * 1000);
+    utimesSync(old, longAgo, longAgo);
+    await until(() => !storedFiles().includes('zzOrphanFromACrash'), 'the orphan deleted');
+    expect(storedFiles()).toContain('zzStillBeingRecorded');
   });
 });

@@ -4,6 +4,7 @@ import type { AttachmentsTable } from '../../db/schema.js';
 
 /** All SQL of attachments. */
 export const createAttachmentsRepository = () => ({
+  ...expiryQueries,
   insertAttachment: async (executor: Executor, values: Insertable<AttachmentsTable>) =>
     (
       await executor
@@ -35,5 +36,49 @@ export const createAttachmentsRepository = () => ({
       .where('a.id', '=', id)
       .executeTakeFirst(),
 });
+
+/** The attachments of these messages, oldest first (the columns a message shows). */
+export const attachmentsOfChats = (executor: Executor, chatIds: readonly number[]) =>
+  chatIds.length === 0
+    ? Promise.resolve([])
+    : executor
+        .selectFrom('attachments')
+        .select(['id', 'chat_id', 'name', 'size', 'mime', 'width', 'height', 'thumbnail_key'])
+        .where('chat_id', 'in', [...chatIds])
+        .orderBy('id')
+        .execute();
+
+/** Unused uploads removed per sweep, at most (the next sweep takes the rest). */
+export const EXPIRY_BATCH = 500;
+
+export const expiryQueries = {
+  /** Removes unused uploads made before `cutoff`; their storage keys (the bytes go next). */
+  deleteUnusedBefore: (executor: Executor, cutoff: string) =>
+    executor
+      .deleteFrom('attachments')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('attachments')
+          .select('id')
+          .where('chat_id', 'is', null)
+          .where('created_at', '<', cutoff)
+          .limit(EXPIRY_BATCH),
+      )
+      .returning(['storage_key', 'thumbnail_key'])
+      .execute(),
+
+  /** Which of these storage keys some row still points at. */
+  keysInUse: async (executor: Executor, keys: readonly string[]): Promise<Set<string>> => {
+    if (keys.length === 0) return new Set();
+    const rows = await executor
+      .selectFrom('attachments')
+      .select(['storage_key', 'thumbnail_key'])
+      .where((eb) =>
+        eb.or([eb('storage_key', 'in', [...keys]), eb('thumbnail_key', 'in', [...keys])]),
+      )
+      .execute();
+    return new Set(rows.flatMap((row) => [row.storage_key, row.thumbnail_key ?? '']));
+  },
+};
 
 export type AttachmentsRepository = ReturnType<typeof createAttachmentsRepository>;

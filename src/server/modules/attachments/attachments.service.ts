@@ -10,11 +10,16 @@ import { nowIso } from '../../lib/time.js';
 import type { AttachmentStorage, Opened } from './attachment-storage.js';
 import type { AttachmentsRepository } from './attachments.repository.js';
 import { judgeFileKind, SNIFF_BYTES } from './file-kind.js';
+import { EXPIRY_BATCH } from './attachments.repository.js';
 
 /** The largest upload (contract: 10 MiB; 413 above). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Thumbnails of images: at most this many pixels on the long side. */
 export const THUMBNAIL_PX = 480;
+/** An upload not sent within this is deleted, bytes included (contract: 24 h). */
+export const UNUSED_TTL_MS = 24 * 3600 * 1000;
+/** Bytes no row points at are deleted once this old (well past any upload still being recorded). */
+export const ORPHAN_AGE_MS = UNUSED_TTL_MS + 3600 * 1000;
 /** Uploads per user: a burst, then one every 2 s (429 beyond). */
 const UPLOAD_RATE = { burst: 20, perSecond: 0.5 };
 
@@ -160,6 +165,44 @@ export const createAttachmentsService = ({
         mime: kind.mime,
         ...(width !== null && height !== null ? { width, height } : {}),
       };
+    },
+
+    /**
+     * Deletes uploads never sent within 24 h (the row first, in one statement, then the bytes), and
+     * bytes no row points at (a crash between storing and recording them, or between deleting a
+     * row and its bytes): nothing is left that nothing will ever delete, and no message can point
+     * at bytes this deletes (a sent upload is never expired).
+     */
+    async expire(now = new Date()): Promise<{ uploads: number; orphans: number }> {
+      const cutoff = new Date(now.getTime() - UNUSED_TTL_MS).toISOString();
+      let uploads = 0;
+      for (;;) {
+        const removed = await repository.deleteUnusedBefore(db, cutoff);
+        for (const row of removed) {
+          await storage.delete(row.storage_key);
+          if (row.thumbnail_key !== null) await storage.delete(row.thumbnail_key);
+        }
+        uploads += removed.length;
+        if (removed.length < EXPIRY_BATCH) break;
+      }
+      let orphans = 0;
+      const dropOrphans = async (keys: string[]) => {
+        const used = await repository.keysInUse(db, keys);
+        for (const key of keys.filter((candidate) => !used.has(candidate))) {
+          await storage.delete(key);
+          orphans += 1;
+        }
+      };
+      let batch: string[] = [];
+      for await (const key of storage.listOlderThan(new Date(now.getTime() - ORPHAN_AGE_MS))) {
+        batch.push(key);
+        if (batch.length >= EXPIRY_BATCH) {
+          await dropOrphans(batch);
+          batch = [];
+        }
+      }
+      await dropOrphans(batch);
+      return { uploads, orphans };
     },
 
     /** The bytes (or a presigned address) for the uploader or a party of its message; 403/404. */

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { prepareQuery, type DialectName, type Executor } from '../../db/database.js';
 import type { Database, NewChat } from '../../db/schema.js';
+import { attachmentsOfChats } from '../attachments/attachments.repository.js';
 
 /** The side of a conversation a viewer is on: which id column, unread counter and archive flag are theirs. */
 export interface Side {
@@ -450,15 +451,7 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
     },
 
     /** The attachments of these messages, oldest first. */
-    attachmentsOfChats: (executor: Executor, chatIds: readonly number[]) =>
-      chatIds.length === 0
-        ? Promise.resolve([])
-        : executor
-            .selectFrom('attachments')
-            .select(['id', 'chat_id', 'name', 'size', 'mime', 'width', 'height', 'thumbnail_key'])
-            .where('chat_id', 'in', [...chatIds])
-            .orderBy('id')
-            .execute(),
+    attachmentsOfChats,
 
     /**
      * Attaches the sender's own unused uploads to a new message (in its transaction); the rows

@@ -3,7 +3,7 @@ import { paths } from '../../../shared/paths.js';
 import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
 import { signInOverHttp, type HttpSession } from '../../../../test-support/http-session.js';
 import { TestMailServer } from '../../../../test-support/mail-server.js';
-import { conversationWith, sendMessage } from '../../../../test-support/messaging.js';
+import { conversationWith, sendMessage, uploadFile } from '../../../../test-support/messaging.js';
 import { listenForEvents, type EventListener } from '../../../../test-support/pusher-js.js';
 import {
   APP_KEY,
@@ -84,5 +84,26 @@ describe('notification e-mails wait while the receiver is online', { timeout: 30
     // not before the grace had passed (he could have come back)
     expect(email!.receivedAt - leftAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 100);
     expect(email!.parsed.text ?? '').toContain('We would like to invite you to an interview');
+  });
+
+  it('a message of files only is e-mailed naming its files', async () => {
+    const acme = await signIn(ACME.email);
+    const omar = await signIn(OMAR.email);
+    const before = mail.to(OMAR.email).length;
+    const offer = await uploadFile(
+      baseUrl,
+      acme,
+      'Offer letter.pdf',
+      Buffer.from('%PDF-1.4\n%\n'),
+      APP_KEY,
+    );
+    const outcome = await sendMessage(acme, await conversationWith(acme, omar.userId), '', {
+      attachmentIds: [offer],
+    });
+    expect(outcome.ok).toBe(true);
+    const emails = await mail.waitFor(before + 1, OMAR.email, 15_000);
+    const email = emails[emails.length - 1]!;
+    expect(email.parsed.text ?? '').toContain('📎 Offer letter.pdf');
+    expect(String(email.parsed.html ?? '')).toContain('📎 Offer letter.pdf');
   });
 });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Db, Executor } from '../../db/database.js';
 import type { Outbox } from '../../outbox/outbox.js';
 import type { OutboxWorker } from '../../outbox/outbox-worker.js';
+import { attachmentsOfChats } from '../attachments/attachments.repository.js';
 import { presentChat, type AttachmentRow } from '../messenger/messenger.presenter.js';
 import type { ChatRowWithSender } from '../messenger/messenger.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -118,6 +119,17 @@ const isPermanentSmtpRefusal = (error: unknown): boolean => {
  * rule, notification e-mails and webhooks. Every piece of work goes through the durable outbox,
  * enqueued in the transaction that decided it.
  */
+/** A message as an e-mail shows it: its text, then its files by name. */
+const withFileNames = <T extends { id: number; message: string }>(
+  chat: T,
+  files: readonly AttachmentRow[],
+): T => {
+  const names = files.filter((file) => file.chat_id === chat.id).map((file) => file.name);
+  if (names.length === 0) return chat;
+  const line = `📎 ${names.join(', ')}`;
+  return { ...chat, message: chat.message ? `${chat.message}\n${line}` : line };
+};
+
 export const createNotificationsService = (options: NotificationsServiceOptions) => {
   const { db, repository, outbox, mailer, webhook, publicUrl } = options;
   const gatherMs = gatheringWindowMs(options.emailDelayMs);
@@ -233,13 +245,19 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           runAt: nowText,
         });
       }
+      const dueFiles = webhook ? await attachmentsOfChats(trx, chatIds) : [];
       await enqueueWebhook(trx, `webhook:message.unseen:${receiverId}:${lastId}`, {
         type: 'message.unseen',
         timestamp: nowText,
         data: {
           receiver_id: receiverId,
           receiver_external_id: recipient.external_id,
-          messages: due.map((chat) => presentChat(chat)),
+          messages: due.map((chat) =>
+            presentChat(
+              chat,
+              dueFiles.filter((file) => file.chat_id === chat.id),
+            ),
+          ),
         },
       });
     });
@@ -254,8 +272,14 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
     const recipient = await repository.findEmailRecipient(db.kysely, receiverId);
     if (!recipient?.email || recipient.erased_at !== null || recipient.email_notifications === 0)
       return;
-    const messages = await repository.unseenMessages(db.kysely, chatIds);
-    if (messages.length === 0) return;
+    const unseen = await repository.unseenMessages(db.kysely, chatIds);
+    if (unseen.length === 0) return;
+    // files are named in the e-mail (a message may be files only)
+    const files = await attachmentsOfChats(
+      db.kysely,
+      unseen.map((chat) => chat.id),
+    );
+    const messages = unseen.map((chat) => withFileNames(chat, files));
     const locale: Locale = recipient.locale === 'ar' ? 'ar' : 'en';
     const token = (await unsubscribeTokens()).tokenFor(receiverId);
     const unsubscribeUrl = new URL('/unsubscribe', publicUrl);
