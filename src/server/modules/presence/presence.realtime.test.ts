@@ -342,8 +342,12 @@ describe('through a hosted Pusher (the official `pusher` package triggers; webho
   };
 
   /** What the hosted service posts when a channel gains its first socket or loses its last. */
-  const webhook = (events: { name: string; channel: string }[], secret = HOSTED.PUSHER_SECRET) => {
-    const body = JSON.stringify({ time_ms: Date.now(), events });
+  const webhook = (
+    events: { name: string; channel: string }[],
+    secret = HOSTED.PUSHER_SECRET,
+    timeMs = Date.now(),
+  ) => {
+    const body = JSON.stringify({ time_ms: timeMs, events });
     return fetch(`${baseUrl}${paths.pusherWebhook}`, {
       method: 'POST',
       headers: {
@@ -369,6 +373,13 @@ describe('through a hosted Pusher (the official `pusher` package triggers; webho
       'not-the-secret',
     );
     expect(forged.status).toBe(401);
+    // a genuine but old body (a replay) is refused too
+    const replayed = await webhook(
+      [{ name: 'channel_occupied', channel: `private-chat.${sara.userId}` }],
+      HOSTED.PUSHER_SECRET,
+      Date.now() - 10 * 60 * 1000,
+    );
+    expect(replayed.status).toBe(401);
     expect((await rowWith(acme, sara)).other_online).toBe(false);
 
     expect(

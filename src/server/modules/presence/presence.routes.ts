@@ -6,6 +6,9 @@ import { HttpError } from '../../lib/http-error.js';
 import { hmacSha256Hex } from '../../realtime/signatures.js';
 import type { PresenceService } from './presence.service.js';
 
+/** A webhook older (or further in the future) than this is refused: no replays. */
+const WEBHOOK_MAX_AGE_MS = 5 * 60 * 1000;
+
 /** What a hosted Pusher posts (its "channel existence" webhooks; other kinds are ignored). */
 export const pusherWebhookBodySchema = z.object({
   time_ms: z.number(),
@@ -45,6 +48,9 @@ export const pusherWebhookRoutes = async (
     } catch {
       throw new HttpError(422, 'The webhook body is not a Pusher webhook.');
     }
+    // a signed body captured and sent again later changes nothing
+    if (Math.abs(Date.now() - parsed.time_ms) > WEBHOOK_MAX_AGE_MS)
+      throw new HttpError(401, 'The webhook is too old.');
     // verified: from here on the body is what it says
     request.body = parsed;
     for (const event of parsed.events) {
