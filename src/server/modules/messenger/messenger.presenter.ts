@@ -6,6 +6,8 @@ import type {
   MessengerUser,
 } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
+import type { Selectable } from 'kysely';
+import type { AttachmentsTable } from '../../db/schema.js';
 import { displayRelative, displayTime, isoDate } from '../../lib/time.js';
 import type { ChatRowWithSender, ConversationRow, Side } from './messenger.repository.js';
 
@@ -108,16 +110,10 @@ export const presentConversation = (
 });
 
 /** An attachment row as a message carries it (its download addresses answer only the two parties). */
-export interface AttachmentRow {
-  id: number;
-  chat_id: number | null;
-  name: string;
-  size: number;
-  mime: string;
-  width: number | null;
-  height: number | null;
-  thumbnail_key: string | null;
-}
+export type AttachmentRow = Pick<
+  Selectable<AttachmentsTable>,
+  'id' | 'chat_id' | 'name' | 'size' | 'mime' | 'width' | 'height' | 'thumbnail_key'
+>;
 
 export const presentAttachment = (row: AttachmentRow): ChatAttachment => ({
   id: row.id,
