@@ -33,3 +33,16 @@ export const decodeListCursor = (text: string): ListCursor => {
   if (!parsed.success) throw validationFailed('cursor', BAD_CURSOR);
   return parsed.data;
 };
+
+/** A first page is read with no snapshot moment: later than any timestamp a row can carry. */
+export const END_OF_TIME = '9999-12-31T23:59:59.999Z';
+
+/**
+ * The snapshot moment for the pages after a first page read at `readAt`: just after the read and
+ * after every row the page showed (a row written by an instance whose clock runs ahead must count
+ * as before it, or a later page would show it again at its older place).
+ */
+export const momentAfter = (shownAt: readonly string[], readAt: string): string => {
+  const latest = shownAt.reduce((max, at) => (at > max ? at : max), readAt);
+  return new Date(Date.parse(latest) + 1).toISOString();
+};

@@ -218,6 +218,37 @@ describe(`conversation list pages (${dialect})`, () => {
     conversationIds = [...conversationIds, id];
   });
 
+  it('puts on the first page a message from a clock running ahead (or of this very millisecond), once', async () => {
+    // Another instance whose clock is 3 s ahead wrote the newest message of one conversation.
+    const db = ctx.database.db.kysely;
+    const ahead = new Date(Date.now() + 3000).toISOString();
+    const target = (await list(company, { limit: 200 })).messengerUsers.at(-1);
+    if (!target) throw new Error('no conversation');
+    await db
+      .updateTable('messenger_users')
+      .set({ last_message: 'from the future', last_message_at: ahead, activity_at: ahead })
+      .where('id', '=', target.id)
+      .execute();
+    await db
+      .insertInto('chats')
+      .values({
+        messenger_user_id: target.id,
+        sender_id: target.candidate_id,
+        receiver_id: company.user.id,
+        job_id: target.job_id,
+        message: 'from the future',
+        created_at: ahead,
+        seen_at: ahead,
+      })
+      .execute();
+    const first = await list(company, { limit: 5 });
+    expect(first.messengerUsers[0]?.id).toBe(target.id);
+    const ids = (await allPages({ limit: 5 })).map((item) => item.id);
+    expect(ids.filter((id) => id === target.id)).toHaveLength(1);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(conversationIds.length);
+  });
+
   it('searches (case-insensitive contains) on the other party’s name and the job title, with the job filter', async () => {
     const everything = (await list(company)).messengerUsers;
     const matching = (text: string, jobId: number | null = null) =>

@@ -47,7 +47,7 @@ import {
   previewOfMessage,
   type AttachmentRow,
 } from './messenger.presenter.js';
-import { decodeListCursor, encodeListCursor } from './list-cursor.js';
+import { END_OF_TIME, decodeListCursor, encodeListCursor, momentAfter } from './list-cursor.js';
 
 export interface Publisher {
   publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void>;
@@ -205,8 +205,10 @@ export const createMessengerService = ({
       if (query.cursor !== undefined && limit === undefined)
         throw validationFailed('cursor', 'The cursor needs a limit.');
       const cursor = query.cursor === undefined ? undefined : decodeListCursor(query.cursor);
-      // The first page's moment: this and every later page of the list are read as of it.
-      const t0 = cursor?.t0 ?? nowIso();
+      // A first page is the list as it is now: every committed message counts, even one written
+      // in this very millisecond or by an instance whose clock runs a little ahead.
+      const t0 = cursor?.t0 ?? END_OF_TIME;
+      const readAt = nowIso();
       const [jobs, rows, counts] = await Promise.all([
         viewer.role === 'candidate'
           ? repository.jobsOfCandidateConversations(db, viewer.id)
@@ -233,7 +235,16 @@ export const createMessengerService = ({
           : {
               next_cursor:
                 rows.length > limit && last && 'list_at' in last
-                  ? encodeListCursor({ t0, at: String(last.list_at), id: last.id })
+                  ? encodeListCursor({
+                      t0:
+                        cursor?.t0 ??
+                        momentAfter(
+                          page.flatMap((row) => ('list_at' in row ? [String(row.list_at)] : [])),
+                          readAt,
+                        ),
+                      at: String(last.list_at),
+                      id: last.id,
+                    })
                   : null,
             }),
       };

@@ -138,7 +138,12 @@ describe('live updates', () => {
     const nile = page.fake.state.conversations.find((item) => item.id === 2)!;
     const chat = makeChat(nile, users.nile, 'Counted on the server', { id: 7030 });
     act(() =>
-      page.realtime.emit(chat, { ...nile, last_message: chat.message, is_seen_messages_count: 5 }),
+      page.realtime.emit(chat, {
+        ...nile,
+        last_message: chat.message,
+        last_message_at: chat.created_at,
+        is_seen_messages_count: 5,
+      }),
     );
     const row = await waitFor(() => rowFor(/^Nile Software, 5 unread/, conversationList()));
     expect(within(row).getByText('Counted on the server')).toBeInTheDocument();

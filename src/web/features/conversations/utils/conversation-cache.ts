@@ -256,7 +256,7 @@ export const setCachedUnread = (
 /**
  * A live `ChatMessage` event (or a send's answer): its `messengerUser` (the conversation as the
  * viewer sees it, with the new preview and the viewer's unread count) replaces the row and moves it
- * to the top of the first page, newest activity first as the server orders the list; a
+ * where the server now orders it (newest activity first, ties: the higher id): the top; a
  * conversation a list doesn't hold yet is added at the top of every cached list that shows it. The
  * unread counter moves by the difference; for a conversation no list holds, by one when `chat` (the
  * event's message) was received by the viewer. An event older than the cached row (see
@@ -277,15 +277,8 @@ export const applyChatEventToLists = (
     const shows = listShows(list.filter, updated, list.role);
     if (!current && !shows) continue;
     const pages = withoutId(list.data.pages, record.id);
-    const [first, ...rest] = pages;
-    if (shows && first)
-      pages.splice(
-        0,
-        pages.length,
-        { ...first, messengerUsers: [updated, ...first.messengerUsers] },
-        ...rest,
-      );
-    setPages(queryClient, list, pages);
+    // In the server's order: on top, unless another message came in the same millisecond.
+    setPages(queryClient, list, shows ? insertInOrder(pages, updated) : pages);
   }
   const viewer = lists[0];
   if (!viewer) return;
