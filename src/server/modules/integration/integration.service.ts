@@ -81,7 +81,7 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
       externalId: string,
       body: UpsertUserBody,
     ): Promise<{ created: boolean; user: IntegrationUser }> {
-      return retryOnUniqueViolation(() =>
+      const outcome = await retryOnUniqueViolation(() =>
         db.transaction().execute(async (trx) => {
           const existing = await repository.findUserByExternalId(trx, externalId);
           if (existing?.erased_at)
@@ -128,10 +128,16 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
               erased_at: null,
             });
           }
-          if (body.settings) await settingsService.updateSettingsIn(trx, row.id, body.settings);
-          return { created: !existing, user: presentUser(row) };
+          const settings = body.settings
+            ? await settingsService.updateSettingsIn(trx, row.id, body.settings)
+            : undefined;
+          return { created: !existing, user: presentUser(row), userId: row.id, settings };
         }),
       );
+      // Committed: online partners see the user appear or vanish, as when they switch it themselves.
+      if (outcome.settings && body.settings?.show_online !== undefined)
+        await settingsService.showOnlineChanged(outcome.userId, outcome.settings.show_online);
+      return { created: outcome.created, user: outcome.user };
     },
 
     async getUser(externalId: string): Promise<IntegrationUser> {

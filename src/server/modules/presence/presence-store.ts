@@ -18,29 +18,73 @@ export interface PresenceStore {
    * returned when nobody else holds them (they went offline). The memory store has none.
    */
   sweep(): Promise<number[]>;
+  /**
+   * Hosted Pusher: its webhook says the user's channel has sockets there. They are held by one
+   * holder shared by every instance (a webhook may land on any of them), and a release pending
+   * from an earlier `leaveHosted` is called off. True when nobody held them before.
+   */
+  holdHosted(userId: number): Promise<boolean>;
+  /** Hosted Pusher: the user's channel lost its last socket there; let go at `releaseAt` (ms). */
+  leaveHosted(userId: number, releaseAt: number): Promise<void>;
+  /**
+   * The hosted releases due by `now` (ms), done at once by whichever instance asks first: the users
+   * who went offline, each with the moment their release was due.
+   */
+  releaseDueHosted(now: number): Promise<{ userId: number; releaseAt: number }[]>;
   close(): Promise<void>;
 }
 
 /** One instance: the holds are this process's. */
 export class MemoryPresenceStore implements PresenceStore {
   private readonly held = new Set<number>();
+  /** Held for the hosted Pusher's sockets, and when those are let go if not back by then. */
+  private readonly hosted = new Set<number>();
+  private readonly hostedLeaving = new Map<number, number>();
+
+  private isOnline(userId: number): boolean {
+    return this.held.has(userId) || this.hosted.has(userId);
+  }
 
   async hold(userId: number): Promise<boolean> {
     if (this.held.has(userId)) return false;
+    const before = this.isOnline(userId);
     this.held.add(userId);
-    return true;
+    return !before;
   }
 
   async release(userId: number): Promise<boolean> {
-    return this.held.delete(userId);
+    return this.held.delete(userId) && !this.isOnline(userId);
   }
 
   async onlineAmong(ids: readonly number[]): Promise<Set<number>> {
-    return new Set(ids.filter((id) => this.held.has(id)));
+    return new Set(ids.filter((id) => this.isOnline(id)));
   }
 
   async sweep(): Promise<number[]> {
     return [];
+  }
+
+  async holdHosted(userId: number): Promise<boolean> {
+    this.hostedLeaving.delete(userId);
+    if (this.hosted.has(userId)) return false;
+    const before = this.isOnline(userId);
+    this.hosted.add(userId);
+    return !before;
+  }
+
+  async leaveHosted(userId: number, releaseAt: number): Promise<void> {
+    if (this.hosted.has(userId)) this.hostedLeaving.set(userId, releaseAt);
+  }
+
+  async releaseDueHosted(now: number): Promise<{ userId: number; releaseAt: number }[]> {
+    const released: { userId: number; releaseAt: number }[] = [];
+    for (const [userId, releaseAt] of this.hostedLeaving) {
+      if (releaseAt > now) continue;
+      this.hostedLeaving.delete(userId);
+      this.hosted.delete(userId);
+      if (!this.isOnline(userId)) released.push({ userId, releaseAt });
+    }
+    return released;
   }
 
   async close(): Promise<void> {
@@ -66,12 +110,96 @@ end
 return 0
 `;
 
+// KEYS: holders, online, the hosted holds (set), the hosted releases (sorted set). ARGV: user id.
+const HOLD_HOSTED_SCRIPT = `
+redis.call('ZREM', KEYS[4], ARGV[1])
+if redis.call('SADD', KEYS[3], ARGV[1]) == 0 then return 0 end
+local holders = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+if holders == 1 then redis.call('SADD', KEYS[2], ARGV[1]) return 1 end
+return 0
+`;
+// KEYS: the hosted holds, the hosted releases. ARGV: user id, release moment (ms).
+const LEAVE_HOSTED_SCRIPT = `
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
+return 0
+`;
+// KEYS: holders, online, the hosted holds, the hosted releases. ARGV: now (ms), at most this many.
+// Returns user id, release moment, … for those who went offline.
+const RELEASE_DUE_HOSTED_SCRIPT = `
+local due = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
+local gone = {}
+for i = 1, #due, 2 do
+  local user = due[i]
+  redis.call('ZREM', KEYS[4], user)
+  if redis.call('SREM', KEYS[3], user) == 1 then
+    local holders = redis.call('HINCRBY', KEYS[1], user, -1)
+    if holders <= 0 then
+      redis.call('HDEL', KEYS[1], user)
+      redis.call('SREM', KEYS[2], user)
+      table.insert(gone, user)
+      table.insert(gone, due[i + 1])
+    end
+  end
+end
+return gone
+`;
+// KEYS: holders, online, the instances (set), the dead instance's holds, its alive key.
+// ARGV: its id. Takes the holds of a dead instance (only if it is still dead and still listed:
+// one sweeper, and never an instance that came back) and returns who went offline.
+const SWEEP_INSTANCE_SCRIPT = `
+if redis.call('EXISTS', KEYS[5]) == 1 then return {} end
+if redis.call('SREM', KEYS[3], ARGV[1]) == 0 then return {} end
+local gone = {}
+for _, user in ipairs(redis.call('SMEMBERS', KEYS[4])) do
+  local holders = redis.call('HINCRBY', KEYS[1], user, -1)
+  if holders <= 0 then
+    redis.call('HDEL', KEYS[1], user)
+    redis.call('SREM', KEYS[2], user)
+    table.insert(gone, user)
+  end
+end
+redis.call('DEL', KEYS[4])
+return gone
+`;
+
+/** Hosted releases done per script call (one short script at a time). */
+const RELEASE_DUE_BATCH = 500;
+
 /** An instance's heartbeat lives this long; it is renewed three times as often. */
 const ALIVE_MS = 30_000;
 
 interface PresenceCommands {
   presenceHold(holders: string, online: string, mine: string, userId: number): Promise<number>;
   presenceRelease(holders: string, online: string, mine: string, userId: number): Promise<number>;
+  presenceHoldHosted(
+    holders: string,
+    online: string,
+    hosted: string,
+    leaving: string,
+    userId: number,
+  ): Promise<number>;
+  presenceLeaveHosted(
+    hosted: string,
+    leaving: string,
+    userId: number,
+    releaseAt: number,
+  ): Promise<number>;
+  presenceReleaseDueHosted(
+    holders: string,
+    online: string,
+    hosted: string,
+    leaving: string,
+    now: number,
+    limit: number,
+  ): Promise<string[]>;
+  presenceSweepInstance(
+    holders: string,
+    online: string,
+    instances: string,
+    holds: string,
+    alive: string,
+    instanceId: string,
+  ): Promise<string[]>;
 }
 
 /**
@@ -104,27 +232,51 @@ export class RedisPresenceStore implements PresenceStore {
       maxRetriesPerRequest: 0,
       commandTimeout: 500,
     });
-    this.redis.on('error', () => {
+    const lost = () => {
       this.outage = true;
-    });
-    this.redis.on('ready', () => {
-      if (!this.outage) return;
-      this.outage = false;
-      void beat().then(() => this.restore().catch(this.onError));
-    });
+    };
+    this.redis.on('error', lost);
+    this.redis.on('close', lost);
+    this.redis.on('end', lost);
+    this.redis.on('ready', () => void beat());
     this.redis.defineCommand('presenceHold', { numberOfKeys: 3, lua: HOLD_SCRIPT });
     this.redis.defineCommand('presenceRelease', { numberOfKeys: 3, lua: RELEASE_SCRIPT });
-    const beat = () =>
-      this.redis
-        .multi()
-        .set(this.aliveKey(this.instanceId), '1', 'PX', ALIVE_MS)
-        .sadd(this.key('instances'), this.instanceId)
-        .exec()
-        .catch((error: unknown) => {
-          if (!this.outage) this.onError(error);
-        });
+    this.redis.defineCommand('presenceHoldHosted', { numberOfKeys: 4, lua: HOLD_HOSTED_SCRIPT });
+    this.redis.defineCommand('presenceLeaveHosted', { numberOfKeys: 2, lua: LEAVE_HOSTED_SCRIPT });
+    this.redis.defineCommand('presenceReleaseDueHosted', {
+      numberOfKeys: 4,
+      lua: RELEASE_DUE_HOSTED_SCRIPT,
+    });
+    this.redis.defineCommand('presenceSweepInstance', {
+      numberOfKeys: 5,
+      lua: SWEEP_INSTANCE_SCRIPT,
+    });
+    // A beat after an outage (a lost connection, a command that timed out), or one that finds this
+    // instance swept as dead (it was paused too long), writes its holds again.
+    const beat = async () => {
+      try {
+        const results = await this.redis
+          .multi()
+          .set(this.aliveKey(this.instanceId), '1', 'PX', ALIVE_MS)
+          .sadd(this.key('instances'), this.instanceId)
+          .exec();
+        const listedAgain = results?.[1]?.[1] === 1;
+        if (!this.outage && !listedAgain) return;
+        this.outage = false;
+        await this.restore();
+      } catch (error) {
+        if (!this.outage) this.onError(error);
+        this.outage = true;
+      }
+    };
     // the first beat comes with the first 'ready'
     this.heartbeat = setInterval(() => void beat(), ALIVE_MS / 3).unref();
+  }
+
+  /** Resolves once connected (commands fail at once before that: there is no offline queue). */
+  ready(): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => this.redis.once('ready', () => resolve()));
   }
 
   private key(name: string): string {
@@ -212,16 +364,57 @@ export class RedisPresenceStore implements PresenceStore {
     for (const instanceId of instances) {
       if (instanceId === this.instanceId) continue;
       if ((await this.redis.exists(this.aliveKey(instanceId))) === 1) continue;
-      // Only one sweeper takes a dead instance's holds.
-      const claimed = await this.redis.srem(this.key('instances'), instanceId);
-      if (claimed === 0) continue;
-      const holds = await this.redis.smembers(this.holdsKey(instanceId));
-      for (const userId of holds.map(Number)) {
-        if (await this.releaseFor(instanceId, userId)) wentOffline.push(userId);
-      }
-      await this.redis.del(this.holdsKey(instanceId));
+      // Re-checked and done in one script: one sweeper, and not an instance that is back.
+      const gone = await this.commands.presenceSweepInstance(
+        this.key('holders'),
+        this.key('online'),
+        this.key('instances'),
+        this.holdsKey(instanceId),
+        this.aliveKey(instanceId),
+        instanceId,
+      );
+      wentOffline.push(...gone.map(Number));
     }
     return wentOffline;
+  }
+
+  async holdHosted(userId: number): Promise<boolean> {
+    return (
+      (await this.commands.presenceHoldHosted(
+        this.key('holders'),
+        this.key('online'),
+        this.key('hosted'),
+        this.key('hosted-leaving'),
+        userId,
+      )) === 1
+    );
+  }
+
+  async leaveHosted(userId: number, releaseAt: number): Promise<void> {
+    await this.commands.presenceLeaveHosted(
+      this.key('hosted'),
+      this.key('hosted-leaving'),
+      userId,
+      releaseAt,
+    );
+  }
+
+  async releaseDueHosted(now: number): Promise<{ userId: number; releaseAt: number }[]> {
+    const released: { userId: number; releaseAt: number }[] = [];
+    for (;;) {
+      const flat = await this.commands.presenceReleaseDueHosted(
+        this.key('holders'),
+        this.key('online'),
+        this.key('hosted'),
+        this.key('hosted-leaving'),
+        now,
+        RELEASE_DUE_BATCH,
+      );
+      for (let index = 0; index + 1 < flat.length; index += 2)
+        released.push({ userId: Number(flat[index]), releaseAt: Number(flat[index + 1]) });
+      // a full batch: more may be due
+      if (flat.length < RELEASE_DUE_BATCH * 2) return released;
+    }
   }
 
   async close(): Promise<void> {

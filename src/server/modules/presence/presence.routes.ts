@@ -56,9 +56,9 @@ export const pusherWebhookRoutes = async (
     for (const event of parsed.events) {
       if (event.channel === undefined) continue;
       if (event.name === 'channel_occupied')
-        options.presenceService.channelOccupancy(event.channel, true);
+        await options.presenceService.hostedOccupancy(event.channel, true);
       else if (event.name === 'channel_vacated')
-        options.presenceService.channelOccupancy(event.channel, false);
+        await options.presenceService.hostedOccupancy(event.channel, false);
     }
     return reply.code(200).send({});
   });

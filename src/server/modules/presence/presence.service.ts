@@ -53,16 +53,25 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
   /** One change at a time per user (a hold and a release must not cross in the store). */
   const queues = new Map<number, Promise<void>>();
 
-  const serially = (userId: number, work: () => Promise<void>): Promise<void> => {
+  /**
+   * Runs `work` after what is queued for the user. A failure is logged; with `rethrow` the caller
+   * gets it too (a webhook answers 5xx, and the hosted service sends it again).
+   */
+  const serially = (
+    userId: number,
+    work: () => Promise<void>,
+    { rethrow = false } = {},
+  ): Promise<void> => {
     const previous = queues.get(userId) ?? Promise.resolve();
-    const next = previous.then(work).catch((error: unknown) => {
+    const run = previous.then(work);
+    const next = run.catch((error: unknown) => {
       logger?.warn({ err: error, userId }, 'presence: a change could not be recorded');
     });
     queues.set(userId, next);
     void next.finally(() => {
       if (queues.get(userId) === next) queues.delete(userId);
     });
-    return next;
+    return rethrow ? run : next;
   };
 
   /** Tells the user's online partners; nothing for a user who hides it or was erased. */
@@ -123,11 +132,46 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
     leaving.set(userId, timer);
   };
 
+  /**
+   * Users the store let go of without this instance holding them (a crashed instance's, the hosted
+   * service's): told one after another through each user's queue, and only if still offline then
+   * (they may have come back here meanwhile).
+   */
+  const announceReleased = async (released: readonly { userId: number; at: string }[]) => {
+    for (const { userId, at } of released)
+      await serially(userId, async () => {
+        if ((await store.onlineAmong([userId])).has(userId)) return;
+        await wentOffline(userId, at);
+      });
+  };
+
+  /** Hosted releases that are due, by whichever instance comes first (one that crashed too). */
+  const releaseDueHosted = async () => {
+    const due = await store.releaseDueHosted(Date.now());
+    await announceReleased(
+      due.map(({ userId, releaseAt }) => ({
+        userId,
+        at: new Date(releaseAt - graceMs).toISOString(),
+      })),
+    );
+  };
+
+  const logFailure = (what: string) => (error: unknown) =>
+    logger?.warn({ err: error }, `presence: ${what} failed`);
+
+  let sweeping = false;
   const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    const at = nowIso();
     store
       .sweep()
-      .then((userIds) => Promise.all(userIds.map((userId) => wentOffline(userId, nowIso()))))
-      .catch((error: unknown) => logger?.warn({ err: error }, 'presence: sweep failed'));
+      .then((userIds) => announceReleased(userIds.map((userId) => ({ userId, at }))))
+      .then(releaseDueHosted)
+      .catch(logFailure('sweep'))
+      .finally(() => {
+        sweeping = false;
+      });
   }, options.sweepIntervalMs ?? 10_000);
   sweeper.unref();
 
@@ -140,6 +184,36 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
       else left(userId);
     },
 
+    /**
+     * From a hosted Pusher's webhooks (its sockets are not on any instance, and its webhooks may
+     * land on any instance): held by one holder shared by every instance, let go `graceMs` after
+     * the channel was vacated unless occupied again meanwhile. An instance that stops does not let
+     * these users go (the hosted service keeps their sockets).
+     */
+    hostedOccupancy(channel: string, occupied: boolean): Promise<void> {
+      const userId = parseUserChannel(channel);
+      if (userId === null) return Promise.resolve();
+      if (occupied)
+        return serially(
+          userId,
+          async () => {
+            if (await store.holdHosted(userId))
+              void serially(userId, () =>
+                announce(userId, { user_id: userId, online: true, last_seen_at: null }).then(
+                  () => undefined,
+                ),
+              );
+          },
+          { rethrow: true },
+        );
+      const releaseAt = Date.now() + graceMs;
+      const timer = setTimeout(() => {
+        releaseDueHosted().catch(logFailure('a hosted release'));
+      }, graceMs + 10);
+      timer.unref();
+      return serially(userId, () => store.leaveHosted(userId, releaseAt), { rethrow: true });
+    },
+
     /** Resolves once what is under way for the user is recorded (tests). */
     settled: (userId: number): Promise<void> => queues.get(userId) ?? Promise.resolve(),
 
@@ -148,15 +222,19 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
       ids.length === 0 ? Promise.resolve(new Set()) : store.onlineAmong(ids),
 
     /** Tells the online partners of an online user who switched `show_online`: they appear or vanish. */
-    async visibilityChanged(userId: number, showOnline: boolean): Promise<void> {
-      if (!(await store.onlineAmong([userId])).has(userId)) return;
-      await announce(
-        userId,
-        showOnline
-          ? { user_id: userId, online: true, last_seen_at: null }
-          : { user_id: userId, online: false, last_seen_at: null },
-        { evenIfHidden: true },
-      );
+    visibilityChanged(userId: number, showOnline: boolean): Promise<void> {
+      // In the user's queue (not crossing a change of presence); a failure is logged, never the
+      // caller's: the setting is saved whatever happens to the announcement.
+      return serially(userId, async () => {
+        if (!(await store.onlineAmong([userId])).has(userId)) return;
+        await announce(
+          userId,
+          showOnline
+            ? { user_id: userId, online: true, last_seen_at: null }
+            : { user_id: userId, online: false, last_seen_at: null },
+          { evenIfHidden: true },
+        );
+      });
     },
 
     /** The fan-out of one change, for the benchmark: how many partners were told. */

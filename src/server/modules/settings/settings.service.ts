@@ -68,8 +68,15 @@ export const createSettingsService = (options: SettingsServiceOptions) => {
       return settings;
     },
 
-    /** The same change inside the caller's transaction (the integration API's user upsert). */
+    /**
+     * The same change inside the caller's transaction (the integration API's user upsert); once it
+     * is committed, the caller passes a `show_online` change to `showOnlineChanged`.
+     */
     updateSettingsIn: updateSettings,
+
+    /** Tells who needs to know that the user now shows (or hides) being online. */
+    showOnlineChanged: async (userId: number, showOnline: boolean): Promise<void> =>
+      options.onShowOnlineChanged?.(userId, showOnline),
   };
 };
 

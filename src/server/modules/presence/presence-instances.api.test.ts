@@ -1,0 +1,192 @@
+/**
+ * Presence over several instances sharing Redis, with the real database and real Redis (review of
+ * issue 15): a hosted Pusher's webhooks may land on any instance, an instance that stops must not
+ * let the hosted service's users go, and a crashed instance's holds are taken by one sweeper only,
+ * never from an instance that is back.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { ACME, SARA } from '../../../../test-support/accounts.js';
+import { settings } from '../../../../test-support/settings.js';
+import { createTestApp, type TestContext } from '../../../../test-support/test-app.js';
+import { until } from '../../../../test-support/wait.js';
+import { PRESENCE_CHANGED_EVENT, userChannelName } from '../../../shared/events.js';
+import { createPresenceRepository } from './presence.repository.js';
+import { createPresenceService, type PresenceService } from './presence.service.js';
+import { RedisPresenceStore } from './presence-store.js';
+
+const dialect = inject('database');
+const GRACE_MS = 300;
+
+interface Told {
+  channels: string[];
+  data: unknown;
+}
+
+describe(`presence over several instances (${dialect})`, () => {
+  let ctx: TestContext;
+  let saraId: number;
+  let acmeId: number;
+  const told: Told[] = [];
+  const services: PresenceService[] = [];
+  let prefix: string;
+  let redis: Redis;
+
+  /** One instance's presence: its own store connection, all on the same Redis keys. */
+  const instance = async (sweepIntervalMs = 60_000) => {
+    const store = new RedisPresenceStore(settings.redisUrl, prefix);
+    await store.ready();
+    const service = createPresenceService({
+      db: ctx.database.db.kysely,
+      repository: createPresenceRepository(),
+      store,
+      publisher: {
+        publish: async (channels, event, data) => {
+          if (event === PRESENCE_CHANGED_EVENT) told.push({ channels, data });
+        },
+      },
+      graceMs: GRACE_MS,
+      sweepIntervalMs,
+    });
+    services.push(service);
+    return service;
+  };
+
+  /** What Acme (online) was told about Sara. */
+  const toldAcme = () =>
+    told
+      .filter((entry) => entry.channels.includes(userChannelName(acmeId)))
+      .map((entry) => entry.data as { user_id: number; online: boolean })
+      .filter((event) => event.user_id === saraId)
+      .map((event) => event.online);
+
+  beforeAll(async () => {
+    ctx = await createTestApp(dialect);
+    const users = await ctx.database.db.kysely
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('email', 'in', [SARA.email, ACME.email])
+      .execute();
+    saraId = users.find((user) => user.email === SARA.email)!.id;
+    acmeId = users.find((user) => user.email === ACME.email)!.id;
+    redis = new Redis(settings.redisUrl);
+  });
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((service) => service.close()));
+    told.length = 0;
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await ctx.close();
+  });
+
+  const fresh = async () => {
+    prefix = `presence-test-${randomUUID()}`;
+    const a = await instance();
+    const b = await instance();
+    // Acme is on the page through instance A: it is told about Sara.
+    a.channelOccupancy(userChannelName(acmeId), true);
+    await a.settled(acmeId);
+    return { a, b };
+  };
+
+  it('hosted: occupied on one instance, vacated on another, the user goes offline after the grace', async () => {
+    const { a, b } = await fresh();
+    await a.hostedOccupancy(userChannelName(saraId), true);
+    expect((await b.onlineAmong([saraId])).has(saraId)).toBe(true);
+    await a.settled(saraId);
+    expect(toldAcme()).toEqual([true]);
+    await b.hostedOccupancy(userChannelName(saraId), false);
+    await until(async () => !(await a.onlineAmong([saraId])).has(saraId), 'Sara offline');
+    await until(() => toldAcme().length === 2, 'Acme told she left');
+    expect(toldAcme()).toEqual([true, false]);
+    const { last_seen_at } = await ctx.database.db.kysely
+      .selectFrom('users')
+      .select('last_seen_at')
+      .where('id', '=', saraId)
+      .executeTakeFirstOrThrow();
+    expect(last_seen_at).not.toBeNull();
+  });
+
+  it('hosted: back within the grace through another instance, nobody is told anything', async () => {
+    const { a, b } = await fresh();
+    await a.hostedOccupancy(userChannelName(saraId), true);
+    await a.hostedOccupancy(userChannelName(saraId), false);
+    await b.hostedOccupancy(userChannelName(saraId), true);
+    await Promise.all([a.settled(saraId), b.settled(saraId)]);
+    await new Promise((resolve) => setTimeout(resolve, GRACE_MS * 2));
+    expect((await a.onlineAmong([saraId])).has(saraId)).toBe(true);
+    expect(toldAcme()).toEqual([true]);
+  });
+
+  it('hosted: an instance that stops does not let the hosted service’s users go', async () => {
+    const { a, b } = await fresh();
+    await b.hostedOccupancy(userChannelName(saraId), true);
+    await b.settled(saraId);
+    services.splice(services.indexOf(b), 1);
+    await b.close();
+    expect((await a.onlineAmong([saraId])).has(saraId)).toBe(true);
+    expect(toldAcme()).toEqual([true]);
+  });
+
+  it('a crashed instance’s holds are released once, by one sweeper, and never while it is alive', async () => {
+    prefix = `presence-test-${randomUUID()}`;
+    // the watcher, online through it, and a sweeper that sweeps often
+    const watcher = await instance();
+    watcher.channelOccupancy(userChannelName(acmeId), true);
+    await watcher.settled(acmeId);
+    const crashing = new RedisPresenceStore(settings.redisUrl, prefix);
+    await crashing.ready();
+    await until(
+      async () => (await redis.smembers(`${prefix}:presence:instances`)).length === 2,
+      'both instances listed',
+    );
+    expect(await crashing.hold(saraId)).toBe(true);
+    // alive: a sweep takes nothing
+    const sweepers = [
+      new RedisPresenceStore(settings.redisUrl, prefix),
+      new RedisPresenceStore(settings.redisUrl, prefix),
+    ];
+    await Promise.all(sweepers.map((store) => store.ready()));
+    expect(await sweepers[0]!.sweep()).toEqual([]);
+    expect((await watcher.onlineAmong([saraId])).has(saraId)).toBe(true);
+    // it crashes (no clean stop: its heartbeat key simply expires; here, at once)
+    const aliveKeys = await redis.keys(`${prefix}:presence:alive:*`);
+    for (const key of aliveKeys) {
+      const id = key.split(':').at(-1)!;
+      const holds = await redis.smembers(`${prefix}:presence:holds:${id}`);
+      if (holds.includes(String(saraId))) await redis.del(key);
+    }
+    const swept = await Promise.all(sweepers.map((store) => store.sweep()));
+    // exactly one of the two concurrent sweeps released her
+    expect(swept.flat()).toEqual([saraId]);
+    expect((await watcher.onlineAmong([saraId])).has(saraId)).toBe(false);
+    for (const store of [...sweepers, crashing]) await store.close();
+  });
+
+  it('the sweep tells online partners one by one, through each user’s queue', async () => {
+    prefix = `presence-test-${randomUUID()}`;
+    const sweeper = await instance(100);
+    sweeper.channelOccupancy(userChannelName(acmeId), true);
+    await sweeper.settled(acmeId);
+    const crashing = new RedisPresenceStore(settings.redisUrl, prefix);
+    await crashing.ready();
+    await until(
+      async () => (await redis.smembers(`${prefix}:presence:instances`)).length === 2,
+      'both instances listed',
+    );
+    await crashing.hold(saraId);
+    const aliveKeys = await redis.keys(`${prefix}:presence:alive:*`);
+    for (const key of aliveKeys) {
+      const id = key.split(':').at(-1)!;
+      const holds = await redis.smembers(`${prefix}:presence:holds:${id}`);
+      if (holds.includes(String(saraId))) await redis.del(key);
+    }
+    await until(() => toldAcme().length === 1, 'Acme told Sara left');
+    expect(toldAcme()).toEqual([false]);
+    await crashing.close();
+  });
+});
