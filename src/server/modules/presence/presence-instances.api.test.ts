@@ -83,6 +83,15 @@ describe(`presence over several instances (${dialect})`, () => {
     await ctx.close();
   });
 
+  /** The instance holding the user crashes: no clean stop, its heartbeat key expires (here, at once). */
+  const crashHolderOf = async (userId: number) => {
+    for (const key of await redis.keys(`${prefix}:presence:alive:*`)) {
+      const id = key.split(':').at(-1)!;
+      const holds = await redis.smembers(`${prefix}:presence:holds:${id}`);
+      if (holds.includes(String(userId))) await redis.del(key);
+    }
+  };
+
   const fresh = async () => {
     prefix = `presence-test-${randomUUID()}`;
     const a = await instance();
@@ -153,13 +162,7 @@ describe(`presence over several instances (${dialect})`, () => {
     await Promise.all(sweepers.map((store) => store.ready()));
     expect(await sweepers[0]!.sweep()).toEqual([]);
     expect((await watcher.onlineAmong([saraId])).has(saraId)).toBe(true);
-    // it crashes (no clean stop: its heartbeat key simply expires; here, at once)
-    const aliveKeys = await redis.keys(`${prefix}:presence:alive:*`);
-    for (const key of aliveKeys) {
-      const id = key.split(':').at(-1)!;
-      const holds = await redis.smembers(`${prefix}:presence:holds:${id}`);
-      if (holds.includes(String(saraId))) await redis.del(key);
-    }
+    await crashHolderOf(saraId);
     const swept = await Promise.all(sweepers.map((store) => store.sweep()));
     // exactly one of the two concurrent sweeps released her
     expect(swept.flat()).toEqual([saraId]);
@@ -179,12 +182,7 @@ describe(`presence over several instances (${dialect})`, () => {
       'both instances listed',
     );
     await crashing.hold(saraId);
-    const aliveKeys = await redis.keys(`${prefix}:presence:alive:*`);
-    for (const key of aliveKeys) {
-      const id = key.split(':').at(-1)!;
-      const holds = await redis.smembers(`${prefix}:presence:holds:${id}`);
-      if (holds.includes(String(saraId))) await redis.del(key);
-    }
+    await crashHolderOf(saraId);
     await until(() => toldAcme().length === 1, 'Acme told Sara left');
     expect(toldAcme()).toEqual([false]);
     await crashing.close();
