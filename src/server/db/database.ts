@@ -23,6 +23,7 @@ import * as lists from './migrations/006-lists.js';
 import * as search from './migrations/007-search.js';
 import * as presence from './migrations/008-presence.js';
 import * as attachments from './migrations/009-attachments.js';
+import * as privateReads from './migrations/010-private-reads.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -259,6 +260,7 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '007-search': { up: (db) => search.up(db, dialect) },
   '008-presence': { up: (db) => presence.up(db) },
   '009-attachments': { up: (db) => attachments.up(db, dialect) },
+  '010-private-reads': { up: (db) => privateReads.up(db) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

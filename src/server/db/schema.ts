@@ -74,6 +74,8 @@ export interface ChatsTable {
   client_id: string | null;
   created_at: string;
   seen_at: string | null;
+  /** 1: read while the reader had `read_receipts` off; never shown to the sender as seen. */
+  seen_privately: Generated<number>;
   /** When the notification rule took this unseen message (e-mail / `message.unseen`); null: not yet. */
   notified_at: Generated<string | null>;
 }

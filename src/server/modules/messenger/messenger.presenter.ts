@@ -66,10 +66,6 @@ const otherPresence = (
   };
 };
 
-/** Whether the other party's reading is shown to the viewer (their `read_receipts`, on by default). */
-export const otherShowsReceipts = (row: ConversationRow, side: Side): boolean =>
-  (side.party === 'candidate_id' ? row.company_read_receipts : row.candidate_read_receipts) !== 0;
-
 /**
  * A conversation as the viewer on `side` sees it (unread count is theirs); `online`: who among the
  * other parties is online now (presence).
@@ -129,9 +125,14 @@ export const presentAttachment = (row: AttachmentRow): ChatAttachment => ({
 export const previewOfMessage = (message: string, attachmentNames: readonly string[]): string =>
   previewOf(message === '' ? (attachmentNames[0] ?? '') : message);
 
+/**
+ * A message as `viewerId` sees it (undefined: a host's view, webhooks). Read while its reader had
+ * `read_receipts` off (decided when read), it looks unseen to everyone but the reader.
+ */
 export const presentChat = (
   row: ChatRowWithSender,
   attachments: readonly AttachmentRow[] = [],
+  viewerId?: number,
 ): Chat => ({
   id: row.id,
   sender_id: row.sender_id,
@@ -142,7 +143,7 @@ export const presentChat = (
   messaging_date: isoDate(row.created_at),
   messaging_time: messagingTime(row.created_at),
   created_at: row.created_at,
-  seen_at: row.seen_at,
+  seen_at: row.seen_privately !== 0 && viewerId !== row.receiver_id ? null : row.seen_at,
   client_id: row.client_id,
   sender: { id: row.sender_id, name: row.sender_name },
   attachments: attachments.map(presentAttachment),

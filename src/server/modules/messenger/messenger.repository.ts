@@ -77,6 +77,7 @@ export const chatQuery = (db: Executor) =>
       'c.client_id',
       'c.created_at',
       'c.seen_at',
+      'c.seen_privately',
       's.name as sender_name',
     ]);
 
@@ -218,14 +219,16 @@ const preparedQueries = (db: Kysely<Database>) => ({
         .where('id', '=', conversationId),
     ),
   ),
-  markSeenChats: prepareQuery(3, (now: string, conversationId: number, viewerId: number) =>
-    db
-      .updateTable('chats')
-      .set({ seen_at: now })
-      .where('messenger_user_id', '=', conversationId)
-      .where('receiver_id', '=', viewerId)
-      .where('seen_at', 'is', null)
-      .returning('id'),
+  markSeenChats: prepareQuery(
+    4,
+    (now: string, privately: number, conversationId: number, viewerId: number) =>
+      db
+        .updateTable('chats')
+        .set({ seen_at: now, seen_privately: privately })
+        .where('messenger_user_id', '=', conversationId)
+        .where('receiver_id', '=', viewerId)
+        .where('seen_at', 'is', null)
+        .returning('id'),
   ),
   insertChat: prepareQuery(
     8,
@@ -443,9 +446,17 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
       viewerId: number,
       side: Side,
       now: string,
+      /** The reader has `read_receipts` off: the sender is never shown these as seen. */
+      privately: boolean,
     ) => {
       await q.markSeenCounter(side)(executor, conversationId);
-      const seen = await q.markSeenChats(executor, now, conversationId, viewerId);
+      const seen = await q.markSeenChats(
+        executor,
+        now,
+        privately ? 1 : 0,
+        conversationId,
+        viewerId,
+      );
       // the newest message marked seen now (null: there was nothing to mark)
       return seen.reduce<number | null>((last, row) => Math.max(last ?? 0, row.id), null);
     },

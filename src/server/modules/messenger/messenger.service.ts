@@ -40,7 +40,6 @@ import {
 import {
   groupByDate,
   otherPartyId,
-  otherShowsReceipts,
   presentChat,
   presentConversation,
   presentJob,
@@ -155,13 +154,16 @@ export const createMessengerService = ({
   const markSeen = async (viewer: AuthUser, conversation: ConversationRow) => {
     const side = sideOf(viewer);
     const seenAt = nowIso();
-    const lastSeenId = await db
-      .transaction()
-      .execute((trx) => repository.markSeen(trx, conversation.id, viewer.id, side, seenAt));
     const readerShowsReceipts =
       (side.party === 'candidate_id'
         ? conversation.candidate_read_receipts
         : conversation.company_read_receipts) !== 0;
+    // recorded with the messages: switching receipts on later reveals nothing read meanwhile
+    const lastSeenId = await db
+      .transaction()
+      .execute((trx) =>
+        repository.markSeen(trx, conversation.id, viewer.id, side, seenAt, !readerShowsReceipts),
+      );
     if (lastSeenId === null || !readerShowsReceipts) return;
     const event: MessagesSeenEvent = {
       messenger_user_id: conversation.id,
@@ -278,23 +280,18 @@ export const createMessengerService = ({
       ]);
       if (!row || !receiver) throw notFound('Conversation not found.');
       const side = sideOf(viewer);
-      // the receiver keeps their reading to themselves: the viewer's own messages never look seen
-      const hideSeen = !otherShowsReceipts(row, side);
       const shown = page.slice(0, limit).reverse();
       const files = await repository.attachmentsOfChats(
         db,
         shown.map((chat) => chat.id),
       );
-      const chats = shown
-        .map((chat) =>
-          presentChat(
-            chat,
-            files.filter((file) => file.chat_id === chat.id),
-          ),
-        )
-        .map((chat) =>
-          hideSeen && chat.sender_id === viewer.id ? { ...chat, seen_at: null } : chat,
-        );
+      const chats = shown.map((chat) =>
+        presentChat(
+          chat,
+          files.filter((file) => file.chat_id === chat.id),
+          viewer.id,
+        ),
+      );
       const online = await onlineOthers([row], side);
       return {
         receiver: isCandidate
@@ -386,6 +383,7 @@ export const createMessengerService = ({
             client_id: input.client_id ?? null,
             created_at: createdAt,
             seen_at: null,
+            seen_privately: 0,
             sender_name: viewer.name,
           };
           await onMessageStored?.(trx, chat, files);
@@ -412,7 +410,8 @@ export const createMessengerService = ({
           client_id: ['The client_id was already used for another conversation.'],
         });
       }
-      const message: Chat = presentChat(stored.chat, stored.files);
+      // a replay shows the message as it is now, as the sender may see it
+      const message: Chat = presentChat(stored.chat, stored.files, viewer.id);
       // each party's view shows whether the other one is online
       const online = await presence.onlineAmong([message.receiver_id, message.sender_id]);
       // A new message: the conversation as the send's own update left it; a replay: read it again.
