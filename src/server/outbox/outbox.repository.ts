@@ -164,6 +164,18 @@ export const createOutboxRepository = (db: Kysely<Database>, dialect: DialectNam
      * Adds a task; false when one with the same dedupe key exists (done or not). With `rearm`, a
      * finished task of that key is made due again instead (a pending one is left as it is).
      */
+    /** A waiting task (not done) made due at `now` if it was due later; false: nothing changed. */
+    runNow: async (executor: Executor, dedupeKey: string, now: string): Promise<boolean> => {
+      const result = await executor
+        .updateTable('outbox')
+        .set({ run_at: now })
+        .where('dedupe_key', '=', dedupeKey)
+        .where('done_at', 'is', null)
+        .where('run_at', '>', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     insert: async (
       executor: Executor,
       task: NewOutboxTask,

@@ -37,6 +37,10 @@ export const createOutbox = (options: OutboxOptions) => {
       options: { rearm?: boolean } = {},
     ): Promise<boolean> => repository.insert(executor, task, nowIso(), options.rearm ?? false),
 
+    /** The waiting task with this dedupe key becomes due now (if it was due later). */
+    runNow: (dedupeKey: string, executor: Executor = db.kysely): Promise<boolean> =>
+      repository.runNow(executor, dedupeKey, nowIso()),
+
     /** Leases up to `limit` due tasks of `kinds` to `workerId` for `leaseMs`, oldest due first. */
     claim: (
       workerId: string,

@@ -12,6 +12,10 @@ import {
   type TestContext,
 } from '../../../../test-support/test-app.js';
 import { sleep } from '../../../../test-support/wait.js';
+import {
+  TEST_WEBHOOK_SECRET,
+  TestWebhookReceiver,
+} from '../../../../test-support/webhook-receiver.js';
 
 const DELAY_SECONDS = 1;
 const GRACE_SECONDS = 1;
@@ -19,17 +23,22 @@ const GRACE_SECONDS = 1;
 /**
  * Issue 15: while the receiver is on the page, their notification e-mail waits until they leave;
  * what they read meanwhile is never e-mailed (the e-mail rule's usual delay and interval apply).
+ * The host's `message.unseen` webhook does not wait: it fires when the rule fires (contract).
  */
 describe('notification e-mails wait while the receiver is online', { timeout: 30_000 }, () => {
   let ctx: TestContext;
   let mail: TestMailServer;
+  let hooks: TestWebhookReceiver;
   let baseUrl: string;
   const listeners: EventListener[] = [];
 
   beforeAll(async () => {
     mail = await TestMailServer.start();
+    hooks = await TestWebhookReceiver.start();
     ctx = await createTestApp('sqlite', {
       SMTP_URL: mail.url,
+      WEBHOOK_URL: hooks.url,
+      WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
       NOTIFY_EMAIL_DELAY_SECONDS: String(DELAY_SECONDS),
       NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: '0',
       PRESENCE_GRACE_SECONDS: String(GRACE_SECONDS),
@@ -41,6 +50,7 @@ describe('notification e-mails wait while the receiver is online', { timeout: 30
     listeners.forEach((listener) => listener.disconnect());
     await ctx.close();
     await mail.close();
+    await hooks.close();
   });
 
   const signIn = (email: string) => signInOverHttp(baseUrl, email, { appKey: APP_KEY });
@@ -59,7 +69,16 @@ describe('notification e-mails wait while the receiver is online', { timeout: 30
     const acme = await signIn(ACME.email);
     const saraOnPage = await online(sara);
     await send(acme, sara, 'Are you free on Monday?');
-    // well past the delay: Sara is on the page, nothing is sent
+    // the rule fires on time: the host hears of the unseen message although she is on the page …
+    const [unseen] = await hooks.waitFor<{ receiver_id: number; messages: { message: string }[] }>(
+      1,
+      'message.unseen',
+      15_000,
+    );
+    expect(unseen!.data.receiver_id).toBe(sara.userId);
+    // (with the demo's older unread messages)
+    expect(unseen!.data.messages.map((chat) => chat.message)).toContain('Are you free on Monday?');
+    // … but, well past the delay, no e-mail while she is there
     await sleep(DELAY_SECONDS * 1000 + 1500);
     expect(mail.to(SARA.email)).toHaveLength(0);
     // she reads it, then leaves

@@ -109,6 +109,25 @@ export const createNotificationsRepository = (db: Kysely<Database>, dialect: Dia
         : q.recordNotified(trx, receiverId, now));
     },
 
+    /** The receiver's e-mail waits as another task (postponed while they are online). */
+    recordEmailKey: async (executor: Executor, receiverId: number, emailKey: string) => {
+      await executor
+        .updateTable('notification_recipients')
+        .set({ last_email_key: emailKey })
+        .where('user_id', '=', receiverId)
+        .execute();
+    },
+
+    /** The task of the receiver's last e-mail (undefined: none yet). */
+    lastEmailKey: async (executor: Executor, receiverId: number) =>
+      (
+        await executor
+          .selectFrom('notification_recipients')
+          .select('last_email_key')
+          .where('user_id', '=', receiverId)
+          .executeTakeFirst()
+      )?.last_email_key ?? undefined,
+
     /** The receiver's e-mail went out now: the minimum interval runs from here. */
     recordEmailSent: async (executor: Executor, receiverId: number, now: string) => {
       await q.recordEmailSent(executor, receiverId, now);

@@ -63,6 +63,8 @@ const dueTaskSchema = z.object({ receiverId: z.number().int().positive() });
 const emailTaskSchema = z.object({
   receiverId: z.number().int().positive(),
   chatIds: z.array(z.number().int().positive()).min(1),
+  /** When the rule took the batch (postponement while online counts from here). */
+  decidedAt: z.string().optional(),
 });
 const webhookTaskSchema = z.object({
   id: z.string().min(1),
@@ -102,6 +104,12 @@ export interface NotificationsServiceOptions {
 
 /** While the receiver is online, their due e-mail is looked at again this often (and when they go offline). */
 export const ONLINE_RECHECK_MS = 60_000;
+
+/**
+ * An e-mail waits for a receiver who is online at most this long: a page left open in a background
+ * tab is not someone reading (what they read meanwhile is left out, and nothing read: no e-mail).
+ */
+export const ONLINE_POSTPONE_MAX_MS = 30 * 60_000;
 
 /** An SMTP answer that will not change on a retry (the address does not exist, …); not a login failure. */
 const isPermanentSmtpRefusal = (error: unknown): boolean => {
@@ -202,8 +210,6 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           { rearm: true },
         );
       };
-      // On the page now: they will see it there; decide again later or once they have gone.
-      if (await options.isOnline?.(receiverId)) return retryAt(now.getTime() + ONLINE_RECHECK_MS);
       // The interval runs from the last batch, or from when its e-mail went out if that was later.
       const last = Math.max(
         recipient.last_notified_at ? Date.parse(recipient.last_notified_at) : 0,
@@ -218,7 +224,11 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
         const previous = await outbox.findByDedupeKey(recipient.last_email_key, trx);
         if (previous && previous.done_at === null)
           return retryAt(
-            now.getTime() + Math.max(options.emailMinIntervalMs, PENDING_EMAIL_RECHECK_MS),
+            Math.max(
+              // postponed while the receiver is online: not before it is looked at again
+              Date.parse(previous.run_at),
+              now.getTime() + Math.max(options.emailMinIntervalMs, PENDING_EMAIL_RECHECK_MS),
+            ),
           );
       }
       // A burst (several messages within moments) goes out as one e-mail: wait for its last
@@ -238,11 +248,13 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           : null;
       await repository.markNotified(trx, receiverId, chatIds, nowText, emailKey);
       if (emailKey) {
+        // On the page now: the e-mail waits (the host's webhook below does not).
+        const online = (await options.isOnline?.(receiverId)) ?? false;
         await outbox.enqueue(trx, {
           kind: TASK.email,
           dedupeKey: emailKey,
-          payload: { receiverId, chatIds },
-          runAt: nowText,
+          payload: { receiverId, chatIds, decidedAt: nowText },
+          runAt: online ? new Date(now.getTime() + ONLINE_RECHECK_MS).toISOString() : nowText,
         });
       }
       const dueFiles = webhook ? await attachmentsOfChats(trx, chatIds) : [];
@@ -265,8 +277,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
 
   /** Sends one batch's e-mail, leaving out what was seen (or switched off) since it was decided. */
   const sendEmail = async (
-    receiverId: number,
-    chatIds: number[],
+    { receiverId, chatIds, decidedAt }: z.infer<typeof emailTaskSchema>,
     signal: AbortSignal,
   ): Promise<void> => {
     const recipient = await repository.findEmailRecipient(db.kysely, receiverId);
@@ -274,6 +285,27 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       return;
     const unseen = await repository.unseenMessages(db.kysely, chatIds);
     if (unseen.length === 0) return;
+    // Still on the page (and not for too long): wait as a new task, which the rule waits for.
+    const now = outbox.now().getTime();
+    if (
+      decidedAt !== undefined &&
+      now - Date.parse(decidedAt) < ONLINE_POSTPONE_MAX_MS &&
+      (await options.isOnline?.(receiverId))
+    ) {
+      const runAt = new Date(now + ONLINE_RECHECK_MS).toISOString();
+      const stillUnseen = unseen.map((chat) => chat.id);
+      const laterKey = `${TASK.email}:${receiverId}:${stillUnseen.at(-1)}:after:${runAt}`;
+      await db.kysely.transaction().execute(async (trx) => {
+        await outbox.enqueue(trx, {
+          kind: TASK.email,
+          dedupeKey: laterKey,
+          payload: { receiverId, chatIds: stillUnseen, decidedAt },
+          runAt,
+        });
+        await repository.recordEmailKey(trx, receiverId, laterKey);
+      });
+      return;
+    }
     // files are named in the e-mail (a message may be files only)
     const files = await attachmentsOfChats(
       db.kysely,
@@ -347,16 +379,11 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       });
     },
 
-    /** The receiver left the page: what was held back while they were there is decided now. */
+    /** The receiver left the page: an e-mail that waited while they were there goes now. */
     receiverWentOffline: async (receiverId: number): Promise<void> => {
       if (!options.enabled) return;
-      const runAt = outbox.now().toISOString();
-      await outbox.enqueue(db.kysely, {
-        kind: TASK.due,
-        dedupeKey: `${TASK.due}:${receiverId}:offline:${runAt}`,
-        payload: { receiverId },
-        runAt,
-      });
+      const emailKey = await repository.lastEmailKey(db.kysely, receiverId);
+      if (emailKey) await outbox.runNow(emailKey);
     },
 
     /** Gives the outbox worker this module's handlers. */
@@ -371,7 +398,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       );
       worker.register<z.infer<typeof emailTaskSchema>>(
         TASK.email,
-        ({ receiverId, chatIds }, { signal }) => sendEmail(receiverId, chatIds, signal),
+        (task, { signal }) => sendEmail(task, signal),
         {
           parse: (payload) => emailTaskSchema.parse(payload),
           maxAttempts: EMAIL_MIN_ATTEMPTS,
