@@ -35,6 +35,15 @@ export interface StoredOutboxTask {
  * A fresh database for the server processes of one test file (they migrate it), with direct reads
  * and writes for the test.
  */
+export interface StoredAttachment {
+  id: number;
+  chat_id: number | null;
+  uploader_id: number;
+  storage_key: string;
+}
+
+const ATTACHMENT_SQL = 'select id, chat_id, uploader_id, storage_key from attachments order by id';
+
 export interface FaultDatabase {
   dialect: 'sqlite' | 'postgres';
   url: string;
@@ -42,6 +51,8 @@ export interface FaultDatabase {
   name?: string;
   /** Every chat of a conversation (or all), by id. */
   chats(conversationId?: number): Promise<StoredChat[]>;
+  /** Every upload row (attached to a message or not), by id. */
+  attachments(): Promise<StoredAttachment[]>;
   /** The outbox's tasks of one kind (or all), by id. */
   outbox(kind?: string): Promise<StoredOutboxTask[]>;
   /** Renames a user directly in the database (names are not editable through the product). */
@@ -87,6 +98,7 @@ export const freshSqlite = (): FaultDatabase => {
               .prepare(`select ${CHAT_COLUMNS} from chats where messenger_user_id = ? order by id`)
               .all(conversationId) as StoredChat[]),
       ),
+    attachments: async () => read((db) => db.prepare(ATTACHMENT_SQL).all() as StoredAttachment[]),
     outbox: async (kind) =>
       read((db) =>
         kind === undefined
@@ -135,6 +147,16 @@ export const freshPostgres = async (): Promise<FaultDatabase> => {
                 [conversationId],
               );
         return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+      }),
+    attachments: () =>
+      on(async (client) => {
+        const result = await client.query<StoredAttachment>(ATTACHMENT_SQL);
+        return result.rows.map((row) => ({
+          ...row,
+          id: Number(row.id),
+          chat_id: row.chat_id === null ? null : Number(row.chat_id),
+          uploader_id: Number(row.uploader_id),
+        }));
       }),
     outbox: (kind) =>
       on(async (client) => {

@@ -61,6 +61,8 @@ export class Sender {
       socketId?: () => string | undefined;
       onAck?: (outcome: SendOutcome) => void;
       pauseMs?: number;
+      /** The uploads the `index`-th message carries (every retry sends the same ones). */
+      attachmentIds?: (index: number) => number[];
     } = {},
   ): Promise<void> {
     for (let i = 0; i < count && !this.stopped; i++) {
@@ -72,11 +74,13 @@ export class Sender {
         statuses: [],
       };
       this.records.push(record);
+      const attachmentIds = options.attachmentIds?.(i);
       for (;;) {
         record.attempts += 1;
         const outcome = await sendMessage(this.session, this.conversation, record.text, {
           clientId: record.clientId,
           socketId: options.socketId?.(),
+          ...(attachmentIds ? { attachmentIds } : {}),
         });
         record.statuses.push(outcome.status);
         if (outcome.ok) {

@@ -11,6 +11,7 @@ import { createLimitStore } from './lib/limit-store.js';
 import { createAttachmentStorage } from './modules/attachments/attachment-storage.js';
 import { createAttachmentsRepository } from './modules/attachments/attachments.repository.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
+import { removeAbandonedUploads } from './modules/attachments/upload-temp.js';
 import { createAttachmentsService } from './modules/attachments/attachments.service.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './modules/presence/presence-store.js';
 import { createPresenceRepository } from './modules/presence/presence.repository.js';
@@ -297,13 +298,18 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     storage: createAttachmentStorage(config.storage.url, config.storage.credentials),
     limits,
   });
-  await app.register(attachmentsRoutes, { attachmentsService });
-  // Unused uploads expire (every instance sweeps; deleting twice is harmless).
+  await app.register(attachmentsRoutes, {
+    attachmentsService,
+    uploadTempDir: config.storage.uploadTempDir,
+  });
+  // Unused uploads expire, and uploads cut off by a killed process are deleted (every instance
+  // sweeps; deleting twice is harmless).
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
-    sweeping = attachmentsService
-      .expire()
-      .catch((error: unknown) => app.log.warn({ err: error }, 'attachments: the sweep failed'));
+    sweeping = Promise.all([
+      attachmentsService.expire(),
+      removeAbandonedUploads(config.storage.uploadTempDir),
+    ]).catch((error: unknown) => app.log.warn({ err: error }, 'attachments: the sweep failed'));
   };
   let sweeper: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {

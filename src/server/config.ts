@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Secrets published in earlier versions' defaults: never accepted, in any environment. */
 const WELL_KNOWN_PUSHER_SECRETS = new Set(['local-pusher-secret']);
@@ -59,6 +61,8 @@ const envSchema = z.object({
   STORAGE_URL: z.string().min(1).default('file:./data/uploads'),
   /** How often unused uploads (and bytes nothing points at) are looked for; tests shorten it. */
   ATTACHMENT_SWEEP_SECONDS: z.coerce.number().positive().default(3600),
+  /** Where uploads are streamed before they are stored (one directory per upload). */
+  UPLOAD_TMP_DIR: z.string().min(1).optional(),
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
 });
@@ -136,6 +140,8 @@ export interface Config {
   storage: {
     url: string;
     sweepMs: number;
+    /** Where uploads are streamed before they are stored (`UPLOAD_TMP_DIR`). */
+    uploadTempDir: string;
     credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
   };
   /** Reaching people who are not on the page (docs/notifications.md). */
@@ -313,6 +319,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     storage: {
       url: env.STORAGE_URL,
       sweepMs: env.ATTACHMENT_SWEEP_SECONDS * 1000,
+      uploadTempDir: env.UPLOAD_TMP_DIR ?? join(tmpdir(), 'messenger-uploads'),
       credentials:
         env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
           ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY }

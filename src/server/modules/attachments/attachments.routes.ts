@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
@@ -12,6 +11,7 @@ import { parseInput } from '../../lib/validation.js';
 import { viewerOf } from '../../plugins/auth.js';
 import type { AttachmentsService } from './attachments.service.js';
 import { MAX_UPLOAD_BYTES } from './attachments.service.js';
+import { createUploadDir } from './upload-temp.js';
 
 export const attachmentParamsSchema = z.object({
   id: z
@@ -52,7 +52,8 @@ const sendDownload = async (
  */
 export const attachmentsRoutes = async (
   app: FastifyInstance,
-  options: { attachmentsService: AttachmentsService },
+  /** `uploadTempDir`: where uploads are streamed before they are stored (see upload-temp.ts). */
+  options: { attachmentsService: AttachmentsService; uploadTempDir: string },
 ) => {
   const service = options.attachmentsService;
   // downloads are plain links (an <img>, an <a download>): signed in is enough, no app key
@@ -79,7 +80,7 @@ export const attachmentsRoutes = async (
         throw new HttpError(422, 'Send the file as multipart/form-data in the field "file".', {
           file: ['The file is required.'],
         });
-      const dir = await mkdtemp(join(tmpdir(), 'upload-'));
+      const dir = await createUploadDir(options.uploadTempDir);
       try {
         let part: Awaited<ReturnType<typeof request.file>>;
         try {
