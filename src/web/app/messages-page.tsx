@@ -7,6 +7,7 @@ import { LiveRegion, useAnnouncer } from '../components/live-region.js';
 import { Drawer } from '../components/drawer.js';
 import { Spinner } from '../components/spinner.js';
 import { ChatPane, type OpenConversation } from '../features/chat/components/chat-pane.js';
+import { useThread } from '../features/chat/hooks/use-thread.js';
 import { ConversationPanel } from '../features/conversations/components/conversation-panel.js';
 import { useArchiveConversation } from '../features/conversations/hooks/use-archive-conversation.js';
 import {
@@ -162,6 +163,26 @@ export const MessagesPage = () => {
     if (staleUnread && openId !== undefined) setCachedUnread(queryClient, openId, 0);
   }, [staleUnread, openId, queryClient]);
 
+  /**
+   * Opens the conversation an address names. One the loaded list pages do not hold (a link from
+   * an e-mail to a conversation far down a long list) is asked of the server (the unseen call,
+   * which opening does anyway): its job is needed to load its messages.
+   */
+  const openWanted = useCallback(
+    (wanted: { target: number; tab: number }, history: 'replace' | 'none') => {
+      const item = findCachedConversation(queryClient, wanted.tab);
+      if (item) {
+        open(item, history);
+        return;
+      }
+      api.markUnseen(wanted.tab).then(
+        ({ messengerUser }) => open(messengerUser, history),
+        () => setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab }),
+      );
+    },
+    [api, open, queryClient],
+  );
+
   // ?target=&tab= open a conversation once the list is there (the focus stays where it is)
   const openedFromUrl = useRef(false);
   useEffect(() => {
@@ -169,10 +190,8 @@ export const MessagesPage = () => {
     openedFromUrl.current = true;
     const wanted = readSelectionFromSearch(services.initialSearch);
     if (!wanted) return;
-    const item = findCachedConversation(queryClient, wanted.tab);
-    if (item) open(item, 'replace');
-    else setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab });
-  }, [data, open, queryClient, services.initialSearch]);
+    openWanted(wanted, 'replace');
+  }, [data, openWanted, services.initialSearch]);
 
   // Back and Forward: the address says which conversation is open, or none (the list)
   useEffect(() => {
@@ -183,13 +202,11 @@ export const MessagesPage = () => {
         setOpenedFrom(null);
         return;
       }
-      const item = findCachedConversation(queryClient, wanted.tab);
-      if (item) open(item, 'none');
-      else setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab });
+      openWanted(wanted, 'none');
     };
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
-  }, [open, queryClient]);
+  }, [openWanted]);
 
   /** The chat's back arrow (small screens): the same as Back when the page opened it. */
   const backToList = useCallback(() => {
@@ -245,11 +262,27 @@ export const MessagesPage = () => {
     services.navigate(pagePaths.login);
   };
 
+  // The open conversation's thread (the chat pane's query): its record is the fallback when no
+  // loaded list page holds the conversation (opened from a link), kept current by live events.
+  const threadParts = useMemo(
+    () =>
+      selection
+        ? {
+            conversationId: selection.selectedItem,
+            receiverId: selection.receiverId,
+            jobId: selection.jobId,
+          }
+        : null,
+    [selection],
+  );
+  const threadRecord = useThread(threadParts).data?.pages[0]?.messengerUser;
+
   const openConversation: OpenConversation | null = useMemo(() => {
     if (!selection) return null;
     const item =
       openRow ??
       findCachedConversation(queryClient, selection.selectedItem) ??
+      (threadRecord?.id === selection.selectedItem ? threadRecord : undefined) ??
       (openedFrom?.id === selection.selectedItem ? openedFrom : undefined);
     const party = item && auth ? otherPartyOf(item, auth.role) : null;
     return {
@@ -264,7 +297,7 @@ export const MessagesPage = () => {
       lastSeenAt: item?.other_last_seen_at ?? null,
       typing: typingIn.has(selection.selectedItem),
     };
-  }, [selection, openRow, queryClient, openedFrom, auth, typingIn]);
+  }, [selection, openRow, queryClient, threadRecord, openedFrom, auth, typingIn]);
 
   const panel = (inDrawer: boolean) =>
     auth ? (

@@ -4,9 +4,11 @@ import { useTranslation } from 'react-i18next';
 import type { AuthUser, Chat } from '../../../shared/models.js';
 import {
   appendChat,
+  applyPresenceToThread,
   markOwnSeen,
   mergeLatestPage,
   threadKeys,
+  type ThreadData,
 } from '../../features/chat/utils/thread-cache.js';
 import type { ChatMessageEvent } from '../../../shared/events.js';
 import {
@@ -161,7 +163,12 @@ export const useLiveUpdates = ({
     const stopListening = connection.listenForChatMessages(auth.id, onChat, resync);
     const viewerId = auth.id;
     const stopActivity = connection.listenForActivity(viewerId, {
-      presence: (event) => applyPresenceToLists(queryClient, event),
+      presence: (event) => {
+        applyPresenceToLists(queryClient, event);
+        queryClient.setQueriesData<ThreadData>({ queryKey: threadKeys.all }, (data) =>
+          applyPresenceToThread(data, event, viewerId),
+        );
+      },
       seen: (event) =>
         queryClient.setQueriesData<Parameters<typeof markOwnSeen>[0]>(
           { queryKey: [...threadKeys.all, event.messenger_user_id] },

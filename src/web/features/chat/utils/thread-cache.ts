@@ -87,6 +87,26 @@ export const setThreadConversation = (
 };
 
 /**
+ * A `PresenceChanged` event for a thread whose other party is that user: its conversation record
+ * shows it (the chat header reads it when the list's loaded pages do not hold the conversation).
+ */
+export const applyPresenceToThread = (
+  data: ThreadData | undefined,
+  event: { user_id: number; online: boolean; last_seen_at: string | null },
+  viewerId: number,
+): ThreadData | undefined => {
+  const record = data?.pages[0]?.messengerUser;
+  if (!record) return data;
+  const other = record.candidate_id === viewerId ? record.company_id : record.candidate_id;
+  if (other !== event.user_id) return data;
+  return setThreadConversation(data, {
+    ...record,
+    other_online: event.online,
+    other_last_seen_at: event.online ? null : event.last_seen_at,
+  });
+};
+
+/**
  * Merges a freshly fetched latest page (after a reconnect or the tab coming back) so that
  * nothing missed stays missing and nothing shows twice. When the fresh page does not reach
  * back to what is loaded (more messages were missed than a page holds), it replaces everything.

@@ -101,4 +101,26 @@ describe('the conversation list, a page at a time', () => {
     await page.user.type(screen.getByPlaceholderText('search company'), 'robotics eng');
     await waitFor(() => expect(rowIds(conversationList())).toEqual([1, 2, 3]));
   });
+
+  it('a conversation opened from a link beyond the loaded pages: its header follows presence', async () => {
+    // conversation 100 (Company 100) is not on the first page, and later pages never come
+    const page = await renderMessagesPage({
+      scenario: manyConversations(120),
+      holdLaterPages: true,
+      search: '?target=1099&tab=100',
+    });
+    const status = () => screen.getByTestId('presence-status');
+    // asked of the server (its job is needed to load its messages), then opened
+    await waitFor(() => expect(page.api.markUnseen).toHaveBeenCalledWith(100));
+    await waitFor(() => expect(page.api.getMessages).toHaveBeenCalled());
+    await screen.findByTestId('presence-status');
+    expect(status()).not.toHaveTextContent('online');
+    act(() => page.realtime.emitPresence({ user_id: 1099, online: true, last_seen_at: null }));
+    await waitFor(() => expect(status()).toHaveTextContent('online'));
+    const fiveMinutesAgo = new Date(Date.now() - 5 * 60_000).toISOString();
+    act(() =>
+      page.realtime.emitPresence({ user_id: 1099, online: false, last_seen_at: fiveMinutesAgo }),
+    );
+    await waitFor(() => expect(status()).toHaveTextContent('last seen 5 minutes ago'));
+  });
 });
