@@ -4,6 +4,7 @@ import { logout } from '../features/auth/api/logout.js';
 import { getMessages } from '../features/chat/api/get-messages.js';
 import { sendMessage } from '../features/chat/api/send-message.js';
 import { sendTyping } from '../features/chat/api/send-typing.js';
+import { uploadAttachment } from '../features/chat/api/upload-attachment.js';
 import {
   archiveConversation,
   unarchiveConversation,
@@ -23,6 +24,7 @@ export const createApi = (client: ApiClient): Api => ({
   getInitialData: (params) => getInitialData(client, params),
   getMessages: (body) => getMessages(client, body),
   sendMessage: (body) => sendMessage(client, body),
+  uploadAttachment: (file, options) => uploadAttachment(client, file, options),
   markUnseen: (id) => markUnseen(client, id),
   sendTyping: (id) => sendTyping(client, id),
   archiveConversation: (id) => archiveConversation(client, id),

@@ -103,6 +103,97 @@ describe('api client', () => {
     await expect(client.get('/x')).rejects.toMatchObject({ status: 0 });
   });
 
+  describe('upload (XMLHttpRequest: fetch reports no upload progress)', () => {
+    /** Just enough of XMLHttpRequest: what was opened, sent and set, and a way to answer. */
+    class FakeXhr extends EventTarget {
+      static last: FakeXhr;
+      readonly upload = new EventTarget();
+      method = '';
+      url = '';
+      headers: Record<string, string> = {};
+      body: unknown;
+      status = 0;
+      statusText = '';
+      responseText = '';
+      constructor() {
+        super();
+        FakeXhr.last = this;
+      }
+      open(method: string, url: string) {
+        this.method = method;
+        this.url = url;
+      }
+      setRequestHeader(name: string, value: string) {
+        this.headers[name] = value;
+      }
+      send(body: unknown) {
+        this.body = body;
+      }
+      abort() {
+        this.dispatchEvent(new Event('abort'));
+      }
+      progress(loaded: number, total: number) {
+        const event = Object.assign(new Event('progress'), {
+          lengthComputable: true,
+          loaded,
+          total,
+        });
+        this.upload.dispatchEvent(event);
+      }
+      answer(status: number, body: unknown) {
+        this.status = status;
+        this.responseText = JSON.stringify(body);
+        this.dispatchEvent(new Event('load'));
+      }
+    }
+    const clientWithXhr = (onUnauthorized = vi.fn()) =>
+      createApiClient({
+        defaultQuery: () => ({ key: 'k', token: '' }),
+        createXhr: () => new FakeXhr() as unknown as XMLHttpRequest,
+        onUnauthorized,
+      });
+    const file = new File(['hello'], 'cv.txt', { type: 'text/plain' });
+
+    it('POSTs the file as multipart in the named field, with the key, the CSRF header and progress', async () => {
+      document.cookie = 'XSRF-TOKEN=up-token';
+      const onProgress = vi.fn();
+      const answer = clientWithXhr().upload(paths.attachments, 'file', file, { onProgress });
+      const xhr = FakeXhr.last;
+      expect(xhr.method).toBe('POST');
+      expect(xhr.url).toBe('/user/attachments?key=k&token='); // the exact URL on the wire
+      expect(xhr.headers).toMatchObject({ 'X-XSRF-TOKEN': 'up-token', Accept: 'application/json' });
+      expect(xhr.headers).not.toHaveProperty('Content-Type'); // the browser adds the boundary
+      expect((xhr.body as FormData).get('file')).toBeInstanceOf(File);
+      xhr.progress(2, 5);
+      expect(onProgress).toHaveBeenCalledWith(2, 5);
+      const attachment = { id: 1, name: 'cv.txt', size: 5, mime: 'text/plain' };
+      xhr.answer(201, { attachment });
+      await expect(answer).resolves.toEqual({ attachment });
+    });
+
+    it('a refusal is a typed error with the server message; 401 calls onUnauthorized; abort is an AbortError', async () => {
+      const onUnauthorized = vi.fn();
+      const client = clientWithXhr(onUnauthorized);
+      const refused = client.upload(paths.attachments, 'file', file);
+      FakeXhr.last.answer(422, { message: 'Files of this kind (html) cannot be sent.' });
+      await expect(refused).rejects.toMatchObject({
+        status: 422,
+        message: 'Files of this kind (html) cannot be sent.',
+      });
+      const signedOut = client.upload(paths.attachments, 'file', file);
+      FakeXhr.last.answer(401, { message: 'Unauthenticated.' });
+      await expect(signedOut).rejects.toBeInstanceOf(ApiError);
+      expect(onUnauthorized).toHaveBeenCalledTimes(1);
+      const controller = new AbortController();
+      const aborted = client.upload(paths.attachments, 'file', file, { signal: controller.signal });
+      controller.abort();
+      await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
+      const offline = client.upload(paths.attachments, 'file', file);
+      FakeXhr.last.dispatchEvent(new Event('error'));
+      await expect(offline).rejects.toMatchObject({ status: 0 });
+    });
+  });
+
   it('signInUrl carries the current path and query as next', () => {
     expect(signInUrl({ pathname: '/messages', search: '?target=1&tab=2' })).toBe(
       // The exact URL, encoding included (the literal is what this test is about).

@@ -23,10 +23,19 @@ export interface RequestOptions {
   csrf?: boolean;
 }
 
+/** An upload's options: its progress (bytes sent of the whole request) and a way to stop it. */
+export interface UploadOptions {
+  onProgress?: (loaded: number, total: number) => void;
+  /** Aborting rejects with a DOMException named `AbortError`. */
+  signal?: AbortSignal;
+}
+
 export interface ApiClient {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
   patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
+  /** POST of one file as multipart/form-data in the field `field`, with upload progress. */
+  upload<T>(path: string, field: string, file: File, options?: UploadOptions): Promise<T>;
 }
 
 export interface ApiClientOptions {
@@ -37,6 +46,8 @@ export interface ApiClientOptions {
   /** Called on a 401 before the error is thrown (the page sends the visitor to sign in). */
   onUnauthorized?: () => void;
   fetchImpl?: typeof fetch;
+  /** Uploads use XMLHttpRequest: fetch reports no upload progress. */
+  createXhr?: () => XMLHttpRequest;
 }
 
 const buildUrl = (path: string, query: Record<string, QueryValue>): string => {
@@ -49,33 +60,42 @@ const buildUrl = (path: string, query: Record<string, QueryValue>): string => {
   return search ? `${path}?${search}` : path;
 };
 
-const readError = async (response: Response): Promise<ApiError> => {
+const errorFromBody = (status: number, text: string, statusText: string): ApiError => {
   let body: Partial<ErrorResponse> | null;
   try {
-    body = (await response.json()) as Partial<ErrorResponse>;
+    body = JSON.parse(text) as Partial<ErrorResponse>;
   } catch {
     body = null;
   }
-  const message =
-    typeof body?.message === 'string' ? body.message : response.statusText || 'Request failed';
-  return new ApiError(response.status, message, body?.errors);
+  const message = typeof body?.message === 'string' ? body.message : statusText || 'Request failed';
+  return new ApiError(status, message, body?.errors);
 };
 
+const readError = async (response: Response): Promise<ApiError> =>
+  errorFromBody(response.status, await response.text().catch(() => ''), response.statusText);
+
+const abortError = () => new DOMException('The upload was aborted.', 'AbortError');
+
 export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
+  const headersFor = (method: 'GET' | 'POST' | 'PATCH', csrf: boolean | undefined) => {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'X-Requested-With': 'XMLHttpRequest',
+    };
+    if (method !== 'GET' || csrf) Object.assign(headers, csrfHeaders());
+    const socketId = options.socketId?.();
+    if (socketId) headers['X-Socket-ID'] = socketId;
+    return headers;
+  };
+
   const request = async <T>(
     method: 'GET' | 'POST' | 'PATCH',
     path: string,
     body: unknown,
     requestOptions: RequestOptions = {},
   ) => {
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      'X-Requested-With': 'XMLHttpRequest',
-    };
+    const headers = headersFor(method, requestOptions.csrf);
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (method !== 'GET' || requestOptions.csrf) Object.assign(headers, csrfHeaders());
-    const socketId = options.socketId?.();
-    if (socketId) headers['X-Socket-ID'] = socketId;
 
     const url = buildUrl(path, { ...options.defaultQuery?.(), ...requestOptions.query });
     const doFetch = options.fetchImpl ?? fetch;
@@ -100,7 +120,53 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
     return (text ? JSON.parse(text) : undefined) as T;
   };
 
+  // The browser sets the multipart Content-Type (with its boundary) from the FormData.
+  const upload = <T>(path: string, field: string, file: File, uploadOptions: UploadOptions = {}) =>
+    new Promise<T>((resolve, reject) => {
+      const { onProgress, signal } = uploadOptions;
+      if (signal?.aborted) {
+        reject(abortError());
+        return;
+      }
+      const xhr = options.createXhr?.() ?? new XMLHttpRequest();
+      xhr.open('POST', buildUrl(path, { ...options.defaultQuery?.() }));
+      for (const [name, value] of Object.entries(headersFor('POST', false)))
+        xhr.setRequestHeader(name, value);
+      const onAbort = () => xhr.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = () => signal?.removeEventListener('abort', onAbort);
+      if (onProgress)
+        xhr.upload.addEventListener('progress', (event) => {
+          if (event.lengthComputable) onProgress(event.loaded, event.total);
+        });
+      xhr.addEventListener('load', () => {
+        settle();
+        if (xhr.status >= 200 && xhr.status < 300) {
+          try {
+            resolve((xhr.responseText ? JSON.parse(xhr.responseText) : undefined) as T);
+          } catch {
+            reject(new ApiError(xhr.status, 'The answer could not be read.'));
+          }
+          return;
+        }
+        if (xhr.status === 401) options.onUnauthorized?.();
+        reject(errorFromBody(xhr.status, xhr.responseText, xhr.statusText));
+      });
+      xhr.addEventListener('error', () => {
+        settle();
+        reject(new ApiError(0, 'Network error'));
+      });
+      xhr.addEventListener('abort', () => {
+        settle();
+        reject(abortError());
+      });
+      const form = new FormData();
+      form.append(field, file, file.name);
+      xhr.send(form);
+    });
+
   return {
+    upload,
     get: (path, requestOptions) => request('GET', path, undefined, requestOptions),
     post: (path, body, requestOptions) => request('POST', path, body ?? {}, requestOptions),
     patch: (path, body, requestOptions) => request('PATCH', path, body, requestOptions),

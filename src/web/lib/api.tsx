@@ -6,9 +6,11 @@ import type {
   MessengerUserResponse,
   SendMessageBody,
   SendMessageResponse,
+  UploadedAttachment,
 } from '../../shared/api.js';
 import type { UserSettingsPatch, UserSettingsResponse } from '../../shared/integration.js';
 import type { AuthUser, Role } from '../../shared/models.js';
+import type { UploadOptions } from './api-client.js';
 
 /** Which conversations to ask for; with `limit`, one page of them (contract Part 2). */
 export interface InitialDataParams {
@@ -39,6 +41,8 @@ export interface Api {
   getInitialData(params: InitialDataParams): Promise<InitialDataResponse>;
   getMessages(body: GetMessageBody): Promise<GetMessageResponse>;
   sendMessage(body: SendMessageBody): Promise<SendMessageResponse>;
+  /** One file (`POST /user/attachments`), with its progress; sent later by id with a message. */
+  uploadAttachment(file: File, options?: UploadOptions): Promise<UploadedAttachment>;
   markUnseen(messengerUserId: number): Promise<MessengerUserResponse>;
   /** The viewer is typing in that conversation (the server coalesces to one broadcast per 2 s). */
   sendTyping(messengerUserId: number): Promise<void>;

@@ -8,3 +8,11 @@ export const pagePaths = {
   messages: '/messages',
   login: '/login',
 } as const;
+
+/**
+ * Attachments (contract Part 2). Copied, not imported: `src/shared/api.ts` holds zod; kept equal to
+ * it by `features/chat/components/chat-attachments.test.tsx`.
+ */
+export const ATTACHMENTS_PER_MESSAGE = 5;
+/** The largest upload the server takes (413 above): larger files are refused before uploading. */
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;

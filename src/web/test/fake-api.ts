@@ -1,9 +1,9 @@
 import { vi } from 'vitest';
-import type { GetMessageBody, SendMessageBody } from '../../shared/api.js';
+import type { GetMessageBody, SendMessageBody, UploadedAttachment } from '../../shared/api.js';
 import { DEFAULT_USER_SETTINGS, type UserSettingsPatch } from '../../shared/integration.js';
 import type { Chat, MessengerUser } from '../../shared/models.js';
 import { groupChatsByDate } from '../features/chat/utils/thread-cache.js';
-import { ApiError } from '../lib/api-client.js';
+import { ApiError, type UploadOptions } from '../lib/api-client.js';
 import type { Api, InitialDataParams } from '../lib/api.js';
 import { isArchivedFor, matchesSearch } from '../features/conversations/utils/conversation-view.js';
 import type { Scenario } from './fixtures.js';
@@ -20,6 +20,9 @@ export const createFakeApi = (scenario: Scenario) => {
     nextId: 90_000,
     sentClientIds: new Map<string, Chat>(),
     settings: { ...DEFAULT_USER_SETTINGS },
+    /** Uploads not sent yet, by id (a send claims them). */
+    uploads: new Map<number, UploadedAttachment>(),
+    nextUploadId: 5_000,
   };
   const isCandidate = state.auth.role === 'candidate';
   const find = (id: number): MessengerUser => {
@@ -31,6 +34,18 @@ export const createFakeApi = (scenario: Scenario) => {
     const item = find(id);
     Object.assign(item, change);
     return { ...item };
+  };
+
+  /** An upload the server accepted: what `POST /user/attachments` answers. */
+  const storeUpload = (file: File): UploadedAttachment => {
+    const upload = {
+      id: state.nextUploadId++,
+      name: file.name,
+      size: file.size,
+      mime: file.type || 'application/octet-stream',
+    };
+    state.uploads.set(upload.id, upload);
+    return upload;
   };
 
   const api = {
@@ -100,6 +115,11 @@ export const createFakeApi = (scenario: Scenario) => {
       const item = find(Number(body.messenger_user));
       const repeated = body.client_id ? state.sentClientIds.get(body.client_id) : undefined;
       if (repeated) return { message: repeated, messengerUser: { ...item } };
+      const files = (body.attachment_ids ?? []).map((id) => state.uploads.get(Number(id)));
+      if (files.some((file) => !file))
+        throw new ApiError(422, 'The given data was invalid.', {
+          attachment_ids: ['Unknown or used upload.'],
+        });
       const now = new Date().toISOString();
       const message: Chat = {
         id: state.nextId++,
@@ -114,12 +134,23 @@ export const createFakeApi = (scenario: Scenario) => {
         seen_at: null,
         client_id: body.client_id ?? null,
         sender: { id: state.auth.id, name: state.auth.name },
-        attachments: [],
+        attachments: files.map((file) => ({ ...file!, url: `/user/attachments/${file!.id}` })),
       };
+      for (const file of files) state.uploads.delete(file!.id);
       state.chats.set(item.id, [...(state.chats.get(item.id) ?? []), message]);
       if (body.client_id) state.sentClientIds.set(body.client_id, message);
-      const record = update(item.id, { last_message: message.message, last_message_at: now });
+      const record = update(item.id, {
+        last_message: message.message || (message.attachments[0]?.name ?? ''),
+        last_message_at: now,
+      });
       return { message, messengerUser: record };
+    }),
+    /** Takes every file at once (half, then all of it sent); tests hold or refuse uploads with mockImplementation. */
+    uploadAttachment: vi.fn(async (file: File, options?: UploadOptions) => {
+      if (options?.signal?.aborted) throw new DOMException('Aborted', 'AbortError');
+      options?.onProgress?.(file.size / 2, file.size);
+      options?.onProgress?.(file.size, file.size);
+      return storeUpload(file);
     }),
     sendTyping: vi.fn(async () => undefined),
     markUnseen: vi.fn(async (id: number) => ({
@@ -164,7 +195,7 @@ export const createFakeApi = (scenario: Scenario) => {
     return item ? { ...item } : undefined;
   };
 
-  return { api, state, receive, viewAfter };
+  return { api, state, receive, viewAfter, storeUpload };
 };
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -1,7 +1,24 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
-import { MESSAGE_MAX_LENGTH, hasVisibleText } from '../../../lib/contract.js';
+import type { UploadedAttachment } from '../../../../shared/api.js';
+import { useAnnouncer } from '../../../components/live-region.js';
+import {
+  ATTACHMENTS_PER_MESSAGE,
+  MESSAGE_MAX_LENGTH,
+  hasVisibleText,
+} from '../../../lib/contract.js';
+import type { AttachmentUploads } from '../hooks/use-attachment-uploads.js';
 import { readDraft, updateDraft } from '../utils/draft-store.js';
+import { AttachmentChips } from './attachment-chips.js';
+import { LineIcon } from '../../../components/line-icon.js';
 
 /** The character counter shows from this length on (the limit is MESSAGE_MAX_LENGTH). */
 const COUNTER_FROM = MESSAGE_MAX_LENGTH - 500;
@@ -13,18 +30,28 @@ interface ChatFooterProps {
   failed: boolean;
   /** Whose draft this is: typed text is kept per viewer and conversation. */
   draftOf: { viewerId: number; conversationId: number };
-  onSend: (text: string) => Promise<boolean>;
+  /** The files of the message being written (the pane holds them: files dropped on it land here too). */
+  uploads: AttachmentUploads;
+  /** The files of the failed message ("Not sent"): they leave the composer when Retry sends them. */
+  failedAttachments: readonly UploadedAttachment[];
+  onSend: (text: string, attachments: readonly UploadedAttachment[]) => Promise<boolean>;
   onRetry: () => Promise<boolean>;
   /** The user typed something (the other party is told, at most every 2 s). */
   onTyping?: () => void;
 }
 
-/** The textarea and Send: Enter sends, Shift+Enter adds a line; a quiet notice when a send failed. */
+/**
+ * The textarea, the attach button and Send: Enter sends, Shift+Enter adds a line; files come from
+ * the button, a paste, or a drop on the pane, and show as chips above the box; a quiet notice when
+ * a send failed.
+ */
 export const ChatFooter = ({
   loading,
   sending,
   failed,
   draftOf,
+  uploads,
+  failedAttachments,
   onSend,
   onRetry,
   onTyping,
@@ -44,24 +71,50 @@ export const ChatFooter = ({
   const length = draft.trim().length;
   const tooLong = length > MESSAGE_MAX_LENGTH;
   // A send in flight does not hold the next one: it is queued and goes out after it, in order.
-  const canSend = !loading && !tooLong && hasVisibleText(draft);
+  // Files alone make a message; but Send waits for every upload, so none is left behind unsent.
+  const canSend =
+    !loading &&
+    !tooLong &&
+    (hasVisibleText(draft) || uploads.uploaded.length > 0) &&
+    !uploads.uploading &&
+    !uploads.overLimit;
   const counterId = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [announcement, announce] = useAnnouncer();
+
+  // A finished upload has no alert of its own (only a refusal does): it is said politely.
+  const announced = useRef(new Set<string>());
+  useEffect(() => {
+    for (const item of uploads.items) {
+      if (item.status !== 'done' || !item.file || announced.current.has(item.key)) continue;
+      announced.current.add(item.key);
+      announce(t('chat.files.uploaded', { name: item.name }));
+    }
+  }, [uploads.items, announce, t]);
 
   const clearIfUnchanged = (sent: string) =>
     setDraft((current) => (current.trim() === sent.trim() ? '' : current));
 
   // The message shows at once as a pending bubble, so the box empties at once; if it fails, its
   // text comes back into an empty box next to "Not sent. Retry".
+  // The files go the same way: into the pending bubble at once, back as chips if it fails.
   const submit = async () => {
     if (!canSend) return;
     const text = draft;
+    const files = uploads.take();
     setDraft('');
-    if (!(await onSend(text))) setDraft((current) => (current.trim() === '' ? text : current));
+    if (await onSend(text, files)) return;
+    setDraft((current) => (current.trim() === '' ? text : current));
+    uploads.restore(files);
   };
 
   const retry = async () => {
     const text = draft;
-    if (await onRetry()) clearIfUnchanged(text);
+    const files = failedAttachments.map((file) => file.id);
+    if (await onRetry()) {
+      clearIfUnchanged(text);
+      uploads.removeSent(files);
+    }
   };
 
   // A message that failed is sent again as soon as the browser is back online.
@@ -79,6 +132,14 @@ export const ChatFooter = ({
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     void submit();
+  };
+
+  // A pasted file or image is attached; a paste of text alone stays the browser's.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(event.clipboardData?.files ?? []);
+    if (files.length === 0) return;
+    event.preventDefault();
+    uploads.add(files);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -110,7 +171,41 @@ export const ChatFooter = ({
             : t('chat.counter', { count: length, max: MESSAGE_MAX_LENGTH })}
         </p>
       ) : null}
+      <AttachmentChips items={uploads.items} onRemove={uploads.remove} onRetry={uploads.retry} />
+      {uploads.refusedOverLimit > 0 || uploads.overLimit ? (
+        <p className="chat-footer__file-limit" data-testid="attachment-limit" role="alert">
+          {uploads.refusedOverLimit > 0
+            ? t('chat.files.limit', {
+                count: uploads.refusedOverLimit,
+                max: ATTACHMENTS_PER_MESSAGE,
+              })
+            : t('chat.files.overLimit', { max: ATTACHMENTS_PER_MESSAGE })}
+        </p>
+      ) : null}
       <div className="chat-footer__row">
+        <button
+          type="button"
+          className="icon-button chat-footer__attach"
+          title={t('chat.files.attach')}
+          disabled={loading}
+          onClick={() => fileInput.current?.click()}
+        >
+          <LineIcon path="M21 11.5l-8.6 8.6a5 5 0 01-7.1-7.1l8.6-8.6a3.3 3.3 0 014.7 4.7l-8.6 8.6a1.7 1.7 0 01-2.4-2.4l8-8" />
+          <span className="visually-hidden">{t('chat.files.attach')}</span>
+        </button>
+        {/* Reached through the button (a real one, in the Tab order); never focused itself. */}
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          tabIndex={-1}
+          data-testid="attach-input"
+          onChange={(event) => {
+            uploads.add(Array.from(event.target.files ?? []));
+            event.target.value = ''; // the same file may be chosen again after removing it
+          }}
+        />
         <textarea
           className="input chat-footer__input"
           value={draft}
@@ -125,6 +220,7 @@ export const ChatFooter = ({
             if (event.target.value.trim() !== '') onTyping?.();
           }}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         <button
           type="submit"
@@ -135,8 +231,21 @@ export const ChatFooter = ({
         </button>
       </div>
       <p className={`chat-footer__hint${sending ? '' : ' chat-footer__hint--keys'}`} id={hintId}>
-        {sending ? t('chat.sending') : t('chat.sendHint')}
+        {uploads.uploading
+          ? t('chat.files.waiting')
+          : sending
+            ? t('chat.sending')
+            : t('chat.sendHint')}
       </p>
+      {/* not the page's <LiveRegion>: that one is the page's only "live-region" */}
+      <div
+        className="visually-hidden"
+        aria-live="polite"
+        aria-atomic="true"
+        data-testid="attachment-announcer"
+      >
+        {announcement}
+      </div>
     </form>
   );
 };

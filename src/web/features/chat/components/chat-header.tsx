@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { Job, Receiver, Role } from '../../../../shared/models.js';
 import { Avatar } from '../../../components/avatar.js';
 import { formatDeadline, formatRelativeTime, shownName } from '../../../lib/format.js';
+import { LineIcon } from '../../../components/line-icon.js';
 
 interface ChatHeaderProps {
   viewerRole: Role;
@@ -60,16 +61,7 @@ export const ChatHeader = ({
             title={t('chat.backToList')}
             onClick={onBack}
           >
-            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
-              <path
-                d="M15 5l-7 7 7 7"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
+            <LineIcon path="M15 5l-7 7 7 7" />
             <span className="visually-hidden">{t('chat.backToList')}</span>
           </button>
         ) : null}

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useId, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SendMessageResponse } from '../../../../shared/api.js';
 import type { AuthUser, Job } from '../../../../shared/models.js';
 import { useApi } from '../../../lib/api.js';
 import { isApiError } from '../../../lib/api-client.js';
+import { useAttachmentUploads } from '../hooks/use-attachment-uploads.js';
 import { unconfirmed, useSendMessage } from '../hooks/use-send-message.js';
 import { useThread } from '../hooks/use-thread.js';
 import { collectChats, type ThreadKeyParts } from '../utils/thread-cache.js';
@@ -91,7 +92,15 @@ const OpenChat = ({
   const chats = useMemo(() => collectChats(thread.data), [thread.data]);
   const latest = thread.data?.pages[0];
   const loading = thread.isPending && thread.fetchStatus !== 'idle';
-  const { send, retry, sending, failed, outgoing } = useSendMessage(parts, viewer.id, onSent);
+  const { send, retry, sending, failed, outgoing, failedAttachments } = useSendMessage(
+    parts,
+    viewer.id,
+    onSent,
+  );
+  // after a reload, a failed message's files are back in the composer with its text
+  const uploads = useAttachmentUploads(failedAttachments);
+  const canAttach = !conversation.closed && !loading && !(thread.isError && !thread.data);
+  const drop = useFileDrop(canAttach, uploads.add);
   const pending = useMemo(() => unconfirmed(outgoing, chats), [outgoing, chats]);
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = thread;
   const loadOlder = useCallback(() => void fetchNextPage(), [fetchNextPage]);
@@ -123,7 +132,13 @@ const OpenChat = ({
         partyName ? t('chat.conversationWith', { name: partyName }) : t('chat.conversation')
       }
       data-testid="chat-pane"
+      {...drop.handlers}
     >
+      {drop.dragging ? (
+        <div className="chat__drop-hint" data-testid="drop-hint">
+          <p>{t('chat.files.dropHint')}</p>
+        </div>
+      ) : null}
       <ChatHeader
         viewerRole={viewer.role}
         receiver={latest?.receiver ?? null}
@@ -170,6 +185,8 @@ const OpenChat = ({
               sending={sending}
               failed={failed}
               draftOf={{ viewerId: viewer.id, conversationId }}
+              uploads={uploads}
+              failedAttachments={failedAttachments}
               onTyping={onTyping}
               onSend={send}
               onRetry={retry}
@@ -179,6 +196,51 @@ const OpenChat = ({
       )}
     </section>
   );
+};
+
+const hasFiles = (event: DragEvent) =>
+  Array.from(event.dataTransfer?.types ?? []).includes('Files');
+
+/**
+ * Files dragged over the conversation: a hint covers it while they are over it, and a drop
+ * attaches them. Enter and leave fire for every child crossed, so a depth count tells when the
+ * drag really left. Over a pane that takes no files (closed, not loaded) the drop is refused, not
+ * left to the browser (which would open the file in place of the page).
+ */
+const useFileDrop = (enabled: boolean, onFiles: (files: File[]) => void) => {
+  const [dragging, setDragging] = useState(false);
+  const depth = useRef(0);
+  const end = () => {
+    depth.current = 0;
+    setDragging(false);
+  };
+  return {
+    dragging: dragging && enabled,
+    handlers: {
+      onDragEnter: (event: DragEvent) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        depth.current += 1;
+        setDragging(true);
+      },
+      onDragOver: (event: DragEvent) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = enabled ? 'copy' : 'none';
+      },
+      onDragLeave: (event: DragEvent) => {
+        if (!hasFiles(event)) return;
+        depth.current = Math.max(0, depth.current - 1);
+        if (depth.current === 0) setDragging(false);
+      },
+      onDrop: (event: DragEvent) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        end();
+        if (enabled) onFiles(Array.from(event.dataTransfer.files));
+      },
+    },
+  };
 };
 
 /**

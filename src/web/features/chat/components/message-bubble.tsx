@@ -2,6 +2,7 @@ import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat, ChatAttachment } from '../../../../shared/models.js';
 import { formatFullDateTime, formatMessageTime, shownName } from '../../../lib/format.js';
+import { formatFileSize, kindLabel } from '../utils/file-kind.js';
 import { linkify } from '../utils/linkify.js';
 
 interface MessageBubbleProps {
@@ -94,25 +95,9 @@ export const MessageBubble = memo(function MessageBubble({
   );
 });
 
-const KIND_LABELS: Record<string, string> = {
-  'application/pdf': 'PDF',
-  'application/msword': 'DOC',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'DOCX',
-  'application/vnd.oasis.opendocument.text': 'ODT',
-  'application/rtf': 'RTF',
-  'text/plain': 'TXT',
-};
-
 /** The files of a message: images as thumbnails opening full size, other files as cards (name, kind, size). */
 const MessageFiles = ({ files }: { files: ChatAttachment[] }) => {
   const { i18n } = useTranslation();
-  const size = (bytes: number) =>
-    new Intl.NumberFormat(i18n.language, {
-      style: 'unit',
-      unit: bytes >= 1024 * 1024 ? 'megabyte' : 'kilobyte',
-      unitDisplay: 'short',
-      maximumFractionDigits: 1,
-    }).format(bytes >= 1024 * 1024 ? bytes / (1024 * 1024) : Math.max(0.1, bytes / 1024));
   return (
     <ul className="message__files" data-testid="message-files">
       {files.map((file) =>
@@ -137,7 +122,7 @@ const MessageFiles = ({ files }: { files: ChatAttachment[] }) => {
             <a href={file.url} download={file.name} className="message__file" dir="auto">
               <span className="message__file-name">{file.name}</span>
               <span className="message__file-meta">
-                {KIND_LABELS[file.mime] ?? file.mime} · {size(file.size)}
+                {kindLabel(file.mime) ?? file.mime} · {formatFileSize(file.size, i18n.language)}
               </span>
             </a>
           </li>
@@ -147,8 +132,19 @@ const MessageFiles = ({ files }: { files: ChatAttachment[] }) => {
   );
 };
 
-/** An own message on its way to the server: shown at once, marked "Sending…" until it is confirmed. */
-export const PendingBubble = ({ text, continued }: { text: string; continued: boolean }) => {
+/**
+ * An own message on its way to the server: shown at once, marked "Sending…" until it is confirmed.
+ * Its files show by name only: their links and thumbnails come with the stored message.
+ */
+export const PendingBubble = ({
+  text,
+  files = [],
+  continued,
+}: {
+  text: string;
+  files?: readonly { id: number; name: string }[];
+  continued: boolean;
+}) => {
   const { t } = useTranslation();
   return (
     <BubbleFrame
@@ -159,7 +155,16 @@ export const PendingBubble = ({ text, continued }: { text: string; continued: bo
       aria-busy
     >
       <div className="message__bubble">
-        <MessageText text={text} />
+        {text ? <MessageText text={text} /> : null}
+        {files.length > 0 ? (
+          <ul className="message__pending-files" data-testid="pending-files">
+            {files.map((file) => (
+              <li key={file.id} dir="auto">
+                {file.name}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <p className="message__status">{t('chat.sending')}</p>
       </div>
     </BubbleFrame>

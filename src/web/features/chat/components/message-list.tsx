@@ -231,6 +231,7 @@ export const MessageList = ({
                     <PendingBubble
                       key={message.clientId}
                       text={message.text}
+                      files={message.attachments}
                       continued={index > 0 || pendingContinues}
                     />
                   ))}

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import type { SendMessageResponse } from '../../../../shared/api.js';
+import type { SendMessageResponse, UploadedAttachment } from '../../../../shared/api.js';
 import type { Chat } from '../../../../shared/models.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { hasVisibleText } from '../../../lib/contract.js';
@@ -14,11 +14,20 @@ import {
   type ThreadKeyParts,
 } from '../utils/thread-cache.js';
 
+const NO_FILES: readonly UploadedAttachment[] = [];
+
 /** A message written by the viewer and not confirmed by the server yet. */
 export interface OutgoingMessage {
   text: string;
   clientId: string;
+  /** Files uploaded already, sent by id (`attachment_ids`); shown by name while pending. */
+  attachments?: readonly UploadedAttachment[];
 }
+
+const sameFiles = (
+  a: readonly UploadedAttachment[] | undefined,
+  b: readonly UploadedAttachment[] | undefined,
+) => (a ?? []).map((file) => file.id).join() === (b ?? []).map((file) => file.id).join();
 
 interface QueuedMessage extends OutgoingMessage {
   /** Resolves with whether it was sent (false: it failed and became the "Not sent" message). */
@@ -59,7 +68,10 @@ export const useSendMessage = (
   );
 
   const publishQueue = useCallback(
-    () => setOutgoing(queue.current.map(({ text, clientId }) => ({ text, clientId }))),
+    () =>
+      setOutgoing(
+        queue.current.map(({ text, clientId, attachments }) => ({ text, clientId, attachments })),
+      ),
     [],
   );
 
@@ -73,6 +85,10 @@ export const useSendMessage = (
           job_id: parts.jobId,
           message: item.text,
           client_id: item.clientId,
+          // only when there are files: a text message's body stays as it was before Part 2
+          ...(item.attachments?.length
+            ? { attachment_ids: item.attachments.map((file) => file.id) }
+            : {}),
         });
         queryClient.setQueryData(
           threadKeys.thread(parts),
@@ -85,7 +101,7 @@ export const useSendMessage = (
         console.error('Message not sent', error);
         // a validation error will fail again: a new attempt gets a new client_id
         const clientId = isApiError(error) && error.status === 422 ? createUuid() : item.clientId;
-        setFailedMessage({ text: item.text, clientId });
+        setFailedMessage({ text: item.text, clientId, attachments: item.attachments });
         return false;
       }
     },
@@ -121,16 +137,22 @@ export const useSendMessage = (
   );
 
   const send = useCallback(
-    (text: string): Promise<boolean> => {
-      const message = text.trim();
-      if (!hasVisibleText(message) || parts.receiverId === null) return Promise.resolve(false);
+    (text: string, attachments: readonly UploadedAttachment[] = []): Promise<boolean> => {
+      // with files the text may be empty (then it is sent as ''; the server's rule)
+      const message = hasVisibleText(text) ? text.trim() : '';
+      if ((message === '' && attachments.length === 0) || parts.receiverId === null)
+        return Promise.resolve(false);
       const failedMessage = failedRef.current;
-      if (failedMessage?.text === message) {
+      if (failedMessage?.text === message && sameFiles(failedMessage.attachments, attachments)) {
         // the failed message written again: the same message, so the same client_id
         setFailedMessage(null);
         return enqueue(failedMessage, true);
       }
-      return enqueue({ text: message, clientId: createUuid() });
+      return enqueue({
+        text: message,
+        clientId: createUuid(),
+        ...(attachments.length > 0 ? { attachments } : {}),
+      });
     },
     [parts.receiverId, enqueue, setFailedMessage],
   );
@@ -149,6 +171,8 @@ export const useSendMessage = (
     outgoing,
     failed: failed !== null,
     failedText: failed?.text ?? null,
+    /** The files of the failed message: Retry sends them again. */
+    failedAttachments: failed?.attachments ?? NO_FILES,
   };
 };
 

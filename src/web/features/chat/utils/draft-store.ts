@@ -1,12 +1,26 @@
+import type { UploadedAttachment } from '../../../../shared/api.js';
+
 /**
  * What the viewer typed in a conversation and did not send yet, and a message whose send failed,
  * kept per viewer and conversation in localStorage: switching conversations or reloading loses
- * neither. The failed message keeps its `client_id`, so a retry can never store it twice.
+ * neither. The failed message keeps its `client_id`, so a retry can never store it twice, and the
+ * uploads it carried (uploaded already: the retry sends their ids again).
  */
 export interface Draft {
   text: string;
-  failed: { text: string; clientId: string } | null;
+  failed: { text: string; clientId: string; attachments?: readonly UploadedAttachment[] } | null;
 }
+
+const isUpload = (value: unknown): value is UploadedAttachment => {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, name, size, mime } = value as Record<string, unknown>;
+  return (
+    typeof id === 'number' &&
+    typeof name === 'string' &&
+    typeof size === 'number' &&
+    typeof mime === 'string'
+  );
+};
 
 const EMPTY: Draft = { text: '', failed: null };
 const PREFIX = 'messenger.draft';
@@ -29,7 +43,12 @@ const isDraft = (value: unknown): value is Draft => {
   if (failed === null) return true;
   if (typeof failed !== 'object' || failed === undefined) return false;
   const entry = failed as Record<string, unknown>;
-  return typeof entry.text === 'string' && typeof entry.clientId === 'string';
+  return (
+    typeof entry.text === 'string' &&
+    typeof entry.clientId === 'string' &&
+    (entry.attachments === undefined ||
+      (Array.isArray(entry.attachments) && entry.attachments.every(isUpload)))
+  );
 };
 
 export const readDraft = (viewerId: number, conversationId: number): Draft => {

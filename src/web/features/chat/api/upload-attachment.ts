@@ -1,0 +1,15 @@
+import type { UploadAttachmentResponse, UploadedAttachment } from '../../../../shared/api.js';
+import type { ApiClient, UploadOptions } from '../../../lib/api-client.js';
+import { apiPaths } from '../../../lib/contract.js';
+
+/**
+ * `POST /user/attachments`: one file per call (multipart, field `file`), through XMLHttpRequest so
+ * the page can show its progress. 413 too large, 422 a refused kind (named), 429 too many at once.
+ */
+export const uploadAttachment = async (
+  client: ApiClient,
+  file: File,
+  options?: UploadOptions,
+): Promise<UploadedAttachment> =>
+  (await client.upload<UploadAttachmentResponse>(apiPaths.attachments, 'file', file, options))
+    .attachment;
