@@ -16,6 +16,7 @@ import { presence } from './scenarios/presence.js';
 import { sendThroughput } from './scenarios/send-throughput.js';
 import { sendToDeliver } from './scenarios/send-to-deliver.js';
 import { twoInstances } from './scenarios/two-instances.js';
+import { uploads } from './scenarios/uploads.js';
 import { SCENARIOS } from './scenarios/index.js';
 
 const run = (scenario: Scenario): Promise<ScenarioResult> =>
@@ -46,6 +47,7 @@ describe('benchmarks at tiny size', () => {
       'page-weight',
       'notifications',
       'presence',
+      'uploads',
     ]);
   });
 
@@ -163,5 +165,15 @@ describe('benchmarks at tiny size', () => {
     expect(c.arrivals).toBe(200);
     expect(c.missing).toBe(0);
     expect(c.duplicates).toBe(0);
+  });
+
+  it('uploads: every upload stored (ours and the bare server), memory measured', async () => {
+    const result = await run(uploads);
+    expectCompleted(result);
+    const c = result.checks;
+    expect(c.uploads).toBe(9);
+    expect(c.failed).toBe(0);
+    expect(c.rawFailed).toBe(0);
+    expect(result.rows.some((row) => row.metric.startsWith('server RSS growth'))).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { presence } from './presence.js';
 import { sendThroughput } from './send-throughput.js';
 import { sendToDeliver } from './send-to-deliver.js';
 import { twoInstances } from './two-instances.js';
+import { uploads } from './uploads.js';
 
 /** Every scenario, in the order a full run takes them. */
 export const SCENARIOS: Scenario[] = [
@@ -18,6 +19,7 @@ export const SCENARIOS: Scenario[] = [
   pageWeight,
   notifications,
   presence,
+  uploads,
 ];
 
 export const scenarioNames = (): string[] => SCENARIOS.map((scenario) => scenario.name);

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -27,7 +27,7 @@ export type Opened =
  * (random, never from a user), so they are safe as file names and object keys.
  */
 export interface AttachmentStorage {
-  /** Stores the finished local file `path` (`size` bytes) under `key`. */
+  /** Stores the finished local file `path` (`size` bytes) under `key`; the file may be moved away (the caller removes what is left). */
   put(key: string, path: string, size: number, mime: string): Promise<void>;
   /** The bytes to stream, or (S3) a presigned address valid at most 5 minutes. */
   open(key: string, delivery: Delivery): Promise<Opened>;
@@ -51,10 +51,21 @@ export class LocalAttachmentStorage implements AttachmentStorage {
     return join(this.root, key.slice(0, 2), key);
   }
 
+  /**
+   * Moves the finished upload into place (a rename: no copy, and never a half-written file under
+   * its key); across file systems, a copy under a temporary name renamed into place.
+   */
   async put(key: string, path: string): Promise<void> {
     const target = this.pathOf(key);
     await mkdir(dirname(target), { recursive: true });
-    await copyFile(path, target);
+    try {
+      await rename(path, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      const partial = `${target}.partial`;
+      await copyFile(path, partial);
+      await rename(partial, target);
+    }
   }
 
   async open(key: string): Promise<Opened> {
