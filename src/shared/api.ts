@@ -151,8 +151,8 @@ export const visibleMessageTextSchema = storableText('message')
       ),
   );
 
-/** Part 2: at most this many files with one message. */
-export const ATTACHMENTS_PER_MESSAGE = 5;
+import { ATTACHMENTS_PER_MESSAGE } from './attachments.js';
+export { ATTACHMENTS_PER_MESSAGE };
 
 export const sendMessageBodySchema = z
   .object({

@@ -9,10 +9,9 @@ export const pagePaths = {
   login: '/login',
 } as const;
 
-/**
- * Attachments (contract Part 2). Copied, not imported: `src/shared/api.ts` holds zod; kept equal to
- * it by `features/chat/components/chat-attachments.test.tsx`.
- */
-export const ATTACHMENTS_PER_MESSAGE = 5;
-/** The largest upload the server takes (413 above): larger files are refused before uploading. */
-export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+/** Attachments (contract Part 2): limits and the refusal wording, as the server has them. */
+export {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENTS_PER_MESSAGE,
+  refusedKindOf,
+} from '../../shared/attachments.js';

@@ -1,6 +1,7 @@
 import { open, rm, writeFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
+import { ATTACHMENT_MAX_BYTES, refusedKindMessage } from '../../../shared/attachments.js';
 import type { AuthUser } from '../../../shared/models.js';
 import type { Database } from '../../db/schema.js';
 import { randomToken } from '../../lib/crypto.js';
@@ -13,7 +14,7 @@ import { judgeFileKind, SNIFF_BYTES } from './file-kind.js';
 import { EXPIRY_BATCH } from './attachments.repository.js';
 
 /** The largest upload (contract: 10 MiB; 413 above). */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = ATTACHMENT_MAX_BYTES;
 /** Thumbnails of images: at most this many pixels on the long side. */
 export const THUMBNAIL_PX = 480;
 /** An upload not sent within this is deleted, bytes included (contract: 24 h). */
@@ -112,7 +113,7 @@ export const createAttachmentsService = ({
       }
       const kind = await judgeFileKind(head);
       if (!kind.allowed) {
-        const message = `Files of this kind (${kind.found}) cannot be sent. Allowed: PDF, DOC, DOCX, ODT, RTF, TXT, PNG, JPEG, WEBP, GIF.`;
+        const message = refusedKindMessage(kind.found);
         throw new HttpError(422, message, { file: [message] });
       }
       const name = sanitizeFileName(file.name);

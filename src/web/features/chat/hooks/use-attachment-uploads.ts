@@ -2,7 +2,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { UploadedAttachment } from '../../../../shared/api.js';
 import { useApi } from '../../../lib/api.js';
 import { isApiError } from '../../../lib/api-client.js';
-import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE } from '../../../lib/contract.js';
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENTS_PER_MESSAGE,
+  refusedKindOf,
+} from '../../../lib/contract.js';
 import { createUuid } from '../../../lib/uuid.js';
 
 /** Why an upload did not make it, as the page words it (the server's texts are English only). */
@@ -34,16 +38,14 @@ export const isRetryable = (upload: PendingUpload): boolean =>
   upload.file !== null &&
   (upload.failure?.reason === 'rateLimited' || upload.failure?.reason === 'failed');
 
-/** The server's 422 names the kind it found: "Files of this kind (html) cannot be sent. …". */
-const KIND_IN_MESSAGE = /\(([^)]{1,40})\) cannot be sent/;
-
 const failureOf = (error: unknown): UploadFailure => {
   if (!isApiError(error)) return { reason: 'failed' };
   if (error.status === 413) return { reason: 'tooLarge' };
   if (error.status === 429) return { reason: 'rateLimited' };
   if (error.status === 422) {
     const message = error.errors?.file?.[0] ?? error.message;
-    const kind = KIND_IN_MESSAGE.exec(message)?.[1];
+    // the server's 422 names the kind it found (the wording is shared: src/shared/api.ts)
+    const kind = refusedKindOf(message);
     return kind ? { reason: 'kind', kind } : { reason: 'refused', message };
   }
   return { reason: 'failed' };
