@@ -65,6 +65,8 @@ const emailTaskSchema = z.object({
   chatIds: z.array(z.number().int().positive()).min(1),
   /** When the rule took the batch (postponement while online counts from here). */
   decidedAt: z.string().optional(),
+  /** How many times it waited for the receiver to leave the page (names the next task). */
+  step: z.number().int().min(0).optional(),
 });
 const webhookTaskSchema = z.object({
   id: z.string().min(1),
@@ -277,12 +279,17 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
 
   /** Sends one batch's e-mail, leaving out what was seen (or switched off) since it was decided. */
   const sendEmail = async (
-    { receiverId, chatIds, decidedAt }: z.infer<typeof emailTaskSchema>,
+    { receiverId, chatIds, decidedAt, step = 0 }: z.infer<typeof emailTaskSchema>,
+    taskKey: string,
     signal: AbortSignal,
   ): Promise<void> => {
     const recipient = await repository.findEmailRecipient(db.kysely, receiverId);
     if (!recipient?.email || recipient.erased_at !== null || recipient.email_notifications === 0)
       return;
+    // Only the receiver's current e-mail task sends: a task run twice (at least once delivery)
+    // that already handed its e-mail on to a postponed one stops here.
+    const current = await repository.lastEmailKey(db.kysely, receiverId);
+    if (current !== undefined && current !== null && current !== taskKey) return;
     const unseen = await repository.unseenMessages(db.kysely, chatIds);
     if (unseen.length === 0) return;
     // Still on the page (and not for too long): wait as a new task, which the rule waits for.
@@ -294,12 +301,13 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
     ) {
       const runAt = new Date(now + ONLINE_RECHECK_MS).toISOString();
       const stillUnseen = unseen.map((chat) => chat.id);
-      const laterKey = `${TASK.email}:${receiverId}:${stillUnseen.at(-1)}:after:${runAt}`;
+      // named after this task (not the moment): a second run of this task makes no second chain
+      const laterKey = `${taskKey.replace(/:later:\d+$/, '')}:later:${step + 1}`;
       await db.kysely.transaction().execute(async (trx) => {
         await outbox.enqueue(trx, {
           kind: TASK.email,
           dedupeKey: laterKey,
-          payload: { receiverId, chatIds: stillUnseen, decidedAt },
+          payload: { receiverId, chatIds: stillUnseen, decidedAt, step: step + 1 },
           runAt,
         });
         await repository.recordEmailKey(trx, receiverId, laterKey);
@@ -398,7 +406,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       );
       worker.register<z.infer<typeof emailTaskSchema>>(
         TASK.email,
-        (task, { signal }) => sendEmail(task, signal),
+        (payload, { task, signal }) => sendEmail(payload, task.dedupe_key, signal),
         {
           parse: (payload) => emailTaskSchema.parse(payload),
           maxAttempts: EMAIL_MIN_ATTEMPTS,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { ACME, SARA } from '../../../../test-support/accounts.js';
+import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
 import { settings } from '../../../../test-support/settings.js';
 import { createTestApp, type TestContext } from '../../../../test-support/test-app.js';
 import { until } from '../../../../test-support/wait.js';
@@ -28,6 +28,7 @@ describe(`presence over several instances (${dialect})`, () => {
   let ctx: TestContext;
   let saraId: number;
   let acmeId: number;
+  let omarId: number;
   const told: Told[] = [];
   const services: PresenceService[] = [];
   let prefix: string;
@@ -66,10 +67,11 @@ describe(`presence over several instances (${dialect})`, () => {
     const users = await ctx.database.db.kysely
       .selectFrom('users')
       .select(['id', 'email'])
-      .where('email', 'in', [SARA.email, ACME.email])
+      .where('email', 'in', [SARA.email, ACME.email, OMAR.email])
       .execute();
     saraId = users.find((user) => user.email === SARA.email)!.id;
     acmeId = users.find((user) => user.email === ACME.email)!.id;
+    omarId = users.find((user) => user.email === OMAR.email)!.id;
     redis = new Redis(settings.redisUrl);
   });
   afterEach(async () => {
@@ -104,11 +106,11 @@ describe(`presence over several instances (${dialect})`, () => {
 
   it('hosted: occupied on one instance, vacated on another, the user goes offline after the grace', async () => {
     const { a, b } = await fresh();
-    await a.hostedOccupancy(userChannelName(saraId), true);
+    await a.hostedOccupancy(userChannelName(saraId), true, Date.now());
     expect((await b.onlineAmong([saraId])).has(saraId)).toBe(true);
     await a.settled(saraId);
     expect(toldAcme()).toEqual([true]);
-    await b.hostedOccupancy(userChannelName(saraId), false);
+    await b.hostedOccupancy(userChannelName(saraId), false, Date.now());
     await until(async () => !(await a.onlineAmong([saraId])).has(saraId), 'Sara offline');
     await until(() => toldAcme().length === 2, 'Acme told she left');
     expect(toldAcme()).toEqual([true, false]);
@@ -122,18 +124,51 @@ describe(`presence over several instances (${dialect})`, () => {
 
   it('hosted: back within the grace through another instance, nobody is told anything', async () => {
     const { a, b } = await fresh();
-    await a.hostedOccupancy(userChannelName(saraId), true);
-    await a.hostedOccupancy(userChannelName(saraId), false);
-    await b.hostedOccupancy(userChannelName(saraId), true);
+    await a.hostedOccupancy(userChannelName(saraId), true, Date.now());
+    await a.hostedOccupancy(userChannelName(saraId), false, Date.now());
+    await b.hostedOccupancy(userChannelName(saraId), true, Date.now());
     await Promise.all([a.settled(saraId), b.settled(saraId)]);
     await new Promise((resolve) => setTimeout(resolve, GRACE_MS * 2));
     expect((await a.onlineAmong([saraId])).has(saraId)).toBe(true);
     expect(toldAcme()).toEqual([true]);
   });
 
+  it('hosted: a webhook retried or delivered late never undoes a newer one', async () => {
+    const { a, b } = await fresh();
+    const channel = userChannelName(saraId);
+    const t0 = Date.now() - 10_000;
+    // her "occupied" failed and is sent again after her "vacated" was recorded: she stays offline
+    await b.hostedOccupancy(channel, false, t0 + 2000);
+    await a.hostedOccupancy(channel, true, t0 + 1000);
+    await a.settled(saraId);
+    expect((await a.onlineAmong([saraId])).has(saraId)).toBe(false);
+    expect(toldAcme()).toEqual([]);
+    // online again; a late copy of the old "vacated" does not take her offline
+    await a.hostedOccupancy(channel, true, t0 + 3000);
+    await b.hostedOccupancy(channel, false, t0 + 2000);
+    await new Promise((resolve) => setTimeout(resolve, GRACE_MS * 2));
+    await Promise.all([a.settled(saraId), b.settled(saraId)]);
+    expect((await b.onlineAmong([saraId])).has(saraId)).toBe(true);
+    expect(toldAcme()).toEqual([true]);
+  });
+
+  it('a clean stop lets go of what its sockets held, even a hold taken while it stopped', async () => {
+    const { a, b } = await fresh();
+    b.channelOccupancy(userChannelName(saraId), true);
+    await b.settled(saraId);
+    expect((await a.onlineAmong([saraId])).has(saraId)).toBe(true);
+    services.splice(services.indexOf(b), 1);
+    const closing = b.close();
+    // a socket arriving during the stop is not held (it will reconnect elsewhere)
+    b.channelOccupancy(userChannelName(omarId), true);
+    await closing;
+    await until(async () => !(await a.onlineAmong([saraId])).has(saraId), 'Sara let go');
+    expect((await a.onlineAmong([omarId])).has(omarId)).toBe(false);
+  });
+
   it('hosted: an instance that stops does not let the hosted service’s users go', async () => {
     const { a, b } = await fresh();
-    await b.hostedOccupancy(userChannelName(saraId), true);
+    await b.hostedOccupancy(userChannelName(saraId), true, Date.now());
     await b.settled(saraId);
     services.splice(services.indexOf(b), 1);
     await b.close();

@@ -18,14 +18,19 @@ export interface PresenceStore {
    * returned when nobody else holds them (they went offline). The memory store has none.
    */
   sweep(): Promise<number[]>;
+  /** A clean stop: every hold of this instance is let go; the users who went offline. */
+  releaseAllHeldHere(): Promise<number[]>;
   /**
    * Hosted Pusher: its webhook says the user's channel has sockets there. They are held by one
    * holder shared by every instance (a webhook may land on any of them), and a release pending
    * from an earlier `leaveHosted` is called off. True when nobody held them before.
    */
-  holdHosted(userId: number): Promise<boolean>;
-  /** Hosted Pusher: the user's channel lost its last socket there; let go at `releaseAt` (ms). */
-  leaveHosted(userId: number, releaseAt: number): Promise<void>;
+  holdHosted(userId: number, at: number): Promise<boolean>;
+  /**
+   * Hosted Pusher: the user's channel lost its last socket there at `at` (ms, the hosted service's
+   * time); let go at `releaseAt` (ms). An event older than the user's last one changes nothing.
+   */
+  leaveHosted(userId: number, at: number, releaseAt: number): Promise<void>;
   /**
    * The hosted releases due by `now` (ms), done at once by whichever instance asks first: the users
    * who went offline, each with the moment their release was due.
@@ -64,7 +69,23 @@ export class MemoryPresenceStore implements PresenceStore {
     return [];
   }
 
-  async holdHosted(userId: number): Promise<boolean> {
+  async releaseAllHeldHere(): Promise<number[]> {
+    const users = [...this.held];
+    this.held.clear();
+    return users.filter((userId) => !this.isOnline(userId));
+  }
+
+  /** The hosted service's time of each user's last event (an older one is dropped). */
+  private readonly hostedLast = new Map<number, number>();
+
+  private isStale(userId: number, at: number): boolean {
+    if (at < (this.hostedLast.get(userId) ?? 0)) return true;
+    this.hostedLast.set(userId, at);
+    return false;
+  }
+
+  async holdHosted(userId: number, at: number): Promise<boolean> {
+    if (this.isStale(userId, at)) return false;
     this.hostedLeaving.delete(userId);
     if (this.hosted.has(userId)) return false;
     const before = this.isOnline(userId);
@@ -72,7 +93,8 @@ export class MemoryPresenceStore implements PresenceStore {
     return !before;
   }
 
-  async leaveHosted(userId: number, releaseAt: number): Promise<void> {
+  async leaveHosted(userId: number, at: number, releaseAt: number): Promise<void> {
+    if (this.isStale(userId, at)) return;
     if (this.hosted.has(userId)) this.hostedLeaving.set(userId, releaseAt);
   }
 
@@ -110,24 +132,35 @@ end
 return 0
 `;
 
-// KEYS: holders, online, the hosted holds (set), the hosted releases (sorted set). ARGV: user id.
+// Hosted events carry the hosted service's time: one older than the user's last one is dropped
+// (a webhook retried or delivered late must not undo a newer one).
+// KEYS: holders, online, the hosted holds (set), the hosted releases (sorted set), the last event
+// times (hash). ARGV: user id, event time (ms).
 const HOLD_HOSTED_SCRIPT = `
+local last = tonumber(redis.call('HGET', KEYS[5], ARGV[1]) or '0')
+if tonumber(ARGV[2]) < last then return 0 end
+redis.call('HSET', KEYS[5], ARGV[1], ARGV[2])
 redis.call('ZREM', KEYS[4], ARGV[1])
 if redis.call('SADD', KEYS[3], ARGV[1]) == 0 then return 0 end
 local holders = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 if holders == 1 then redis.call('SADD', KEYS[2], ARGV[1]) return 1 end
 return 0
 `;
-// KEYS: the hosted holds, the hosted releases. ARGV: user id, release moment (ms).
+// KEYS: the hosted holds, the hosted releases, the last event times. ARGV: user id, event time
+// (ms), release moment (ms).
 const LEAVE_HOSTED_SCRIPT = `
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
+local last = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0')
+if tonumber(ARGV[2]) < last then return 0 end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) end
 return 0
 `;
 // KEYS: holders, online, the hosted holds, the hosted releases. ARGV: now (ms), at most this many.
-// Returns user id, release moment, … for those who went offline.
+// Returns how many releases were due and done, then user id, release moment, … for those who
+// went offline.
 const RELEASE_DUE_HOSTED_SCRIPT = `
 local due = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
-local gone = {}
+local gone = { #due / 2 }
 for i = 1, #due, 2 do
   local user = due[i]
   redis.call('ZREM', KEYS[4], user)
@@ -176,12 +209,16 @@ interface PresenceCommands {
     online: string,
     hosted: string,
     leaving: string,
+    lastEvents: string,
     userId: number,
+    at: number,
   ): Promise<number>;
   presenceLeaveHosted(
     hosted: string,
     leaving: string,
+    lastEvents: string,
     userId: number,
+    at: number,
     releaseAt: number,
   ): Promise<number>;
   presenceReleaseDueHosted(
@@ -191,7 +228,7 @@ interface PresenceCommands {
     leaving: string,
     now: number,
     limit: number,
-  ): Promise<string[]>;
+  ): Promise<(string | number)[]>;
   presenceSweepInstance(
     holders: string,
     online: string,
@@ -241,8 +278,8 @@ export class RedisPresenceStore implements PresenceStore {
     this.redis.on('ready', () => void beat());
     this.redis.defineCommand('presenceHold', { numberOfKeys: 3, lua: HOLD_SCRIPT });
     this.redis.defineCommand('presenceRelease', { numberOfKeys: 3, lua: RELEASE_SCRIPT });
-    this.redis.defineCommand('presenceHoldHosted', { numberOfKeys: 4, lua: HOLD_HOSTED_SCRIPT });
-    this.redis.defineCommand('presenceLeaveHosted', { numberOfKeys: 2, lua: LEAVE_HOSTED_SCRIPT });
+    this.redis.defineCommand('presenceHoldHosted', { numberOfKeys: 5, lua: HOLD_HOSTED_SCRIPT });
+    this.redis.defineCommand('presenceLeaveHosted', { numberOfKeys: 3, lua: LEAVE_HOSTED_SCRIPT });
     this.redis.defineCommand('presenceReleaseDueHosted', {
       numberOfKeys: 4,
       lua: RELEASE_DUE_HOSTED_SCRIPT,
@@ -378,23 +415,43 @@ export class RedisPresenceStore implements PresenceStore {
     return wentOffline;
   }
 
-  async holdHosted(userId: number): Promise<boolean> {
+  async releaseAllHeldHere(): Promise<number[]> {
+    this.local.clear();
+    // this instance's heartbeat goes first, then the same script as for a dead instance
+    await this.redis.del(this.aliveKey(this.instanceId));
+    await this.redis.sadd(this.key('instances'), this.instanceId);
+    const gone = await this.commands.presenceSweepInstance(
+      this.key('holders'),
+      this.key('online'),
+      this.key('instances'),
+      this.holdsKey(this.instanceId),
+      this.aliveKey(this.instanceId),
+      this.instanceId,
+    );
+    return gone.map(Number);
+  }
+
+  async holdHosted(userId: number, at: number): Promise<boolean> {
     return (
       (await this.commands.presenceHoldHosted(
         this.key('holders'),
         this.key('online'),
         this.key('hosted'),
         this.key('hosted-leaving'),
+        this.key('hosted-last'),
         userId,
+        at,
       )) === 1
     );
   }
 
-  async leaveHosted(userId: number, releaseAt: number): Promise<void> {
+  async leaveHosted(userId: number, at: number, releaseAt: number): Promise<void> {
     await this.commands.presenceLeaveHosted(
       this.key('hosted'),
       this.key('hosted-leaving'),
+      this.key('hosted-last'),
       userId,
+      at,
       releaseAt,
     );
   }
@@ -410,10 +467,11 @@ export class RedisPresenceStore implements PresenceStore {
         now,
         RELEASE_DUE_BATCH,
       );
-      for (let index = 0; index + 1 < flat.length; index += 2)
-        released.push({ userId: Number(flat[index]), releaseAt: Number(flat[index + 1]) });
+      const [done, ...gone] = flat;
+      for (let index = 0; index + 1 < gone.length; index += 2)
+        released.push({ userId: Number(gone[index]), releaseAt: Number(gone[index + 1]) });
       // a full batch: more may be due
-      if (flat.length < RELEASE_DUE_BATCH * 2) return released;
+      if (Number(done) < RELEASE_DUE_BATCH) return released;
     }
   }
 

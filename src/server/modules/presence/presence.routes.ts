@@ -56,9 +56,9 @@ export const pusherWebhookRoutes = async (
     for (const event of parsed.events) {
       if (event.channel === undefined) continue;
       if (event.name === 'channel_occupied')
-        await options.presenceService.hostedOccupancy(event.channel, true);
+        await options.presenceService.hostedOccupancy(event.channel, true, parsed.time_ms);
       else if (event.name === 'channel_vacated')
-        await options.presenceService.hostedOccupancy(event.channel, false);
+        await options.presenceService.hostedOccupancy(event.channel, false, parsed.time_ms);
     }
     return reply.code(200).send({});
   });

@@ -99,7 +99,11 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
     await options.onWentOffline?.(userId);
   };
 
+  /** A clean stop is under way: sockets that open or close here meanwhile change nothing. */
+  let closing = false;
+
   const arrived = (userId: number): Promise<void> => {
+    if (closing) return Promise.resolve();
     const pending = leaving.get(userId);
     if (pending) {
       // back within the grace: still held, nobody is told anything
@@ -122,7 +126,7 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
   };
 
   const left = (userId: number): void => {
-    if (leaving.has(userId) || !held.has(userId)) return;
+    if (closing || leaving.has(userId) || !held.has(userId)) return;
     const lastSeenAt = nowIso();
     const timer = setTimeout(() => {
       leaving.delete(userId);
@@ -190,14 +194,16 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
      * the channel was vacated unless occupied again meanwhile. An instance that stops does not let
      * these users go (the hosted service keeps their sockets).
      */
-    hostedOccupancy(channel: string, occupied: boolean): Promise<void> {
+    hostedOccupancy(channel: string, occupied: boolean, atMs: number): Promise<void> {
       const userId = parseUserChannel(channel);
       if (userId === null) return Promise.resolve();
+      // the hosted service's time orders its events; never later than ours (a clock ahead)
+      const at = Math.min(atMs, Date.now());
       if (occupied)
         return serially(
           userId,
           async () => {
-            if (await store.holdHosted(userId))
+            if (await store.holdHosted(userId, at))
               void serially(userId, () =>
                 announce(userId, { user_id: userId, online: true, last_seen_at: null }).then(
                   () => undefined,
@@ -206,12 +212,17 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
           },
           { rethrow: true },
         );
-      const releaseAt = Date.now() + graceMs;
-      const timer = setTimeout(() => {
-        releaseDueHosted().catch(logFailure('a hosted release'));
-      }, graceMs + 10);
+      const releaseAt = at + graceMs;
+      const timer = setTimeout(
+        () => {
+          releaseDueHosted().catch(logFailure('a hosted release'));
+        },
+        releaseAt - Date.now() + 10,
+      );
       timer.unref();
-      return serially(userId, () => store.leaveHosted(userId, releaseAt), { rethrow: true });
+      return serially(userId, () => store.leaveHosted(userId, at, releaseAt), {
+        rethrow: true,
+      });
     },
 
     /** Resolves once what is under way for the user is recorded (tests). */
@@ -242,12 +253,21 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
 
     /** Lets every user this instance holds go now (a clean stop), without waiting for the grace. */
     async close(): Promise<void> {
+      closing = true;
       clearInterval(sweeper);
       for (const timer of leaving.values()) clearTimeout(timer);
       leaving.clear();
       const at = nowIso();
       await Promise.all([...held].map((userId) => release(userId, at)));
       await Promise.all([...queues.values()]);
+      // whatever is still held here (a release that failed): let go too, nothing left behind
+      try {
+        await announceReleased(
+          (await store.releaseAllHeldHere()).map((userId) => ({ userId, at })),
+        );
+      } catch (error) {
+        logFailure('the last release')(error);
+      }
       await store.close();
     },
   };
