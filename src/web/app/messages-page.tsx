@@ -65,6 +65,8 @@ export const MessagesPage = () => {
   const [search, setSearch] = useState('');
   const [selection, setSelection] = useState<ConversationSelection | null>(null);
   const [openedFrom, setOpenedFrom] = useState<MessengerUser | null>(null);
+  /** Bumped by every opening: an answer that comes after the user moved on opens nothing. */
+  const openings = useRef(0);
   const [drawerOpen, setDrawerOpen] = useState(false);
   /** Bumped when a conversation is opened from the list: the chat then focuses its message box. */
   const [composerFocusRequest, setComposerFocusRequest] = useState(0);
@@ -117,7 +119,13 @@ export const MessagesPage = () => {
     },
     [auth, queryClient],
   );
-  const select = useCallback((item: MessengerUser) => open(item, 'push'), [open]);
+  const select = useCallback(
+    (item: MessengerUser) => {
+      openings.current += 1;
+      open(item, 'push');
+    },
+    [open],
+  );
 
   const selectFromList = useCallback(
     (item: MessengerUser) => {
@@ -170,14 +178,21 @@ export const MessagesPage = () => {
    */
   const openWanted = useCallback(
     (wanted: { target: number; tab: number }, history: 'replace' | 'none') => {
+      const opening = (openings.current += 1);
       const item = findCachedConversation(queryClient, wanted.tab);
       if (item) {
         open(item, history);
         return;
       }
+      const stillWanted = () => openings.current === opening;
       api.markUnseen(wanted.tab).then(
-        ({ messengerUser }) => open(messengerUser, history),
-        () => setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab }),
+        ({ messengerUser }) => {
+          if (stillWanted()) open(messengerUser, history);
+        },
+        () => {
+          if (stillWanted())
+            setSelection({ jobId: null, receiverId: wanted.target, selectedItem: wanted.tab });
+        },
       );
     },
     [api, open, queryClient],
