@@ -174,6 +174,7 @@ describe('benchmarks at tiny size', () => {
     expect(c.uploads).toBe(9);
     expect(c.failed).toBe(0);
     expect(c.rawFailed).toBe(0);
-    expect(result.rows.some((row) => row.metric.startsWith('server RSS growth'))).toBe(true);
+    expect(c.leftInTmp).toBe(0);
+    expect(result.rows.some((row) => row.metric.startsWith('server RSS increase'))).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths } from '../../src/shared/paths.js';
 import { createBenchDatabase, seedPairs } from '../lib/database.js';
-import { callQuery, readRssBytes, startBenchServer } from '../lib/server.js';
+import { callQuery, readCpuSeconds, startBenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import {
   atMost,
@@ -19,49 +19,73 @@ import type { UploadRunRequest, UploadRunResult } from '../lib/upload-worker.js'
 const MIB = 1024 * 1024;
 
 const SIZES = {
-  // a file just under the 10 MiB limit (the multipart envelope is counted too)
-  tiny: { pairs: 4, fileBytes: 256 * 1024, sequential: 3, concurrent: 6, concurrency: 3 },
+  tiny: {
+    pairs: 4,
+    fileBytes: 256 * 1024,
+    sequential: 3,
+    concurrent: 6,
+    concurrency: 3,
+    rounds: 1,
+  },
   full: {
     pairs: 20,
+    // just under the 10 MiB limit (the multipart envelope has 64 KiB of its own room)
     fileBytes: 10 * MIB - 64 * 1024,
     sequential: 20,
     concurrent: 60,
     concurrency: 20,
+    rounds: 5,
   },
 };
 
 /** The server's resident memory may grow by at most this while 20 uploads of ~10 MiB run at once. */
 const FLAT_LIMIT_MIB = 64;
 
+/** Uploads per user before the server's per-user rate (20 at once, then one every 2 s) refuses. */
+const USER_BURST = 20;
+
+/** A `kB` field of /proc/<pid>/status (VmRSS, VmHWM), in bytes. */
+const statusBytes = (pid: number, field: 'VmRSS' | 'VmHWM'): number => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+};
+
 interface Phase {
   result: UploadRunResult;
+  /** The most resident memory seen: sampled every 20 ms, and VmHWM when it rose during the phase. */
   peakRssBytes: number;
+  cpuSeconds: number;
 }
 
-/** Runs uploads while sampling the server's RSS every 20 ms; the peak seen. */
+/** Runs uploads while sampling a process's RSS every 20 ms; the peak, and its CPU time. */
 const measured = async (
   loader: WorkerHandle,
   request: UploadRunRequest,
-  serverPid: number,
+  pid: number,
 ): Promise<Phase> => {
-  let peakRssBytes = readRssBytes(serverPid);
+  const hwmBefore = statusBytes(pid, 'VmHWM');
+  const cpuBefore = readCpuSeconds(pid);
+  let peakRssBytes = statusBytes(pid, 'VmRSS');
   const sampler = setInterval(() => {
     try {
-      peakRssBytes = Math.max(peakRssBytes, readRssBytes(serverPid));
+      peakRssBytes = Math.max(peakRssBytes, statusBytes(pid, 'VmRSS'));
     } catch {
       // the process ended
     }
   }, 20);
   try {
     const result = await loader.call<UploadRunResult>('run', request);
-    return { result, peakRssBytes };
+    // the high-water mark catches a peak between two samples, if it is new since the phase began
+    const hwmAfter = statusBytes(pid, 'VmHWM');
+    if (hwmAfter > hwmBefore) peakRssBytes = Math.max(peakRssBytes, hwmAfter);
+    return { result, peakRssBytes, cpuSeconds: readCpuSeconds(pid) - cpuBefore };
   } finally {
     clearInterval(sampler);
   }
 };
 
 const mibPerSecond = (phase: Phase, fileBytes: number): number =>
-  (phase.result.times.length * fileBytes) / MIB / phase.result.seconds;
+  ((phase.result.statuses['201'] ?? 0) * (fileBytes / MIB)) / phase.result.seconds;
 
 const failures = (result: UploadRunResult): number =>
   Object.entries(result.statuses)
@@ -70,16 +94,36 @@ const failures = (result: UploadRunResult): number =>
 
 const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
 
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
 /** The `p`-th percentile of some times (nearest rank). */
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 };
 
+/** Empties a directory, keeping it. */
+const empty = (dir: string): void => {
+  for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+};
+
+interface Side {
+  sequential: Phase[];
+  concurrent: Phase[];
+}
+
 /**
  * Upload throughput (issue 16): `POST /user/attachments` with files just under 10 MiB, one at a
  * time and 20 at once, against a bare node:http server that streams the body to a file; and the
  * server's memory while the 20 run (it must stay flat: uploads are streamed to disk, never held).
+ * Both servers run side by side and their phases alternate, round after round, so that the other
+ * work of the machine weighs on both alike.
  */
 export const uploads: Scenario = {
   name: 'uploads',
@@ -87,7 +131,12 @@ export const uploads: Scenario = {
   run: async ({ size, log, profileDir }) => {
     const config = bySize(size, SIZES);
     const bench = await createBenchDatabase('sqlite', 'uploads');
-    const storage = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
+    // the server's storage and upload temp directory, removed at the end
+    const root = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
+    const storage = join(root, 'storage');
+    const uploadTmp = join(root, 'tmp');
+    mkdirSync(storage);
+    mkdirSync(uploadTmp);
     const loader = await spawnWorker('upload-worker.ts', { deadlineMs: 600_000 });
     const rows: ResultRow[] = [];
     const checks: Checks = {};
@@ -95,135 +144,198 @@ export const uploads: Scenario = {
     try {
       const pairs = await seedPairs(bench, config.pairs);
       await bench.close();
-      // one user per upload in turn: 2 × pairs users, each within the per-user upload rate
       const users = pairs.flatMap((pair) => [pair.candidate, pair.company]);
       const headersByUser = users.map((user) => ({ authorization: `Bearer ${user.token}` }));
-      const base = {
-        path: `${paths.attachments}?${callQuery}`,
-        headersByUser,
-        fileBytes: config.fileBytes,
+      const perUser = Math.ceil(
+        (2 + config.rounds * (config.sequential + config.concurrent)) / users.length,
+      );
+      if (perUser > USER_BURST)
+        throw new Error(`${perUser} uploads per user would pass the per-user upload rate`);
+      // one user per upload in turn, carrying on from run to run: none goes over its upload rate
+      let nextUser = 0;
+      const ourRequest = (count: number, concurrency: number, url: string): UploadRunRequest => {
+        const offset = nextUser % headersByUser.length;
+        nextUser += count;
+        return {
+          url,
+          path: `${paths.attachments}?${callQuery}`,
+          headersByUser: [...headersByUser.slice(offset), ...headersByUser.slice(0, offset)],
+          fileBytes: config.fileBytes,
+          count,
+          concurrency,
+        };
       };
+      const rawRequest = (count: number, concurrency: number, url: string): UploadRunRequest => ({
+        url,
+        path: '/upload',
+        headersByUser: [{}],
+        fileBytes: config.fileBytes,
+        count,
+        concurrency,
+      });
 
-      log(`messenger (SQLite, file storage): ${config.sequential} uploads one at a time`);
+      log('messenger (SQLite, file storage) and the bare node:http server, side by side');
       const server = await startBenchServer({
         databaseUrl: bench.url,
         profileDir,
-        env: { STORAGE_URL: `file:${storage}` },
+        env: { STORAGE_URL: `file:${storage}`, UPLOAD_TMP_DIR: uploadTmp },
       });
       const pid = server.child.pid ?? 0;
-      let ours: { sequential: Phase; concurrent: Phase; restRssBytes: number };
-      try {
-        // warm up (JIT, the first storage folders), then the server at rest
-        await loader.call('run', { ...base, url: server.url, count: 2, concurrency: 1 });
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        const restRssBytes = readRssBytes(pid);
-        const sequential = await measured(
-          loader,
-          { ...base, url: server.url, count: config.sequential, concurrency: 1 },
-          pid,
-        );
-        log(`messenger: ${config.concurrent} uploads, ${config.concurrency} at once`);
-        const concurrent = await measured(
-          loader,
-          {
-            ...base,
-            // the next users in turn: none over their upload rate
-            headersByUser: [...headersByUser.slice(1), headersByUser[0]!],
-            url: server.url,
-            count: config.concurrent,
-            concurrency: config.concurrency,
-          },
-          pid,
-        );
-        ours = { sequential, concurrent, restRssBytes };
-      } finally {
-        await server.stop();
-      }
-
-      log('bare node:http streaming the body to a file');
       const rawProcess = await spawnWorker('raw-upload-server.ts', { deadlineMs: 600_000 });
-      let raw: { sequential: Phase; concurrent: Phase };
+      const ours: Side = { sequential: [], concurrent: [] };
+      const raw: Side = { sequential: [], concurrent: [] };
+      let restRssBytes = 0;
+      let rawRestRssBytes = 0;
       try {
         const { port } = await rawProcess.call<{ port: number }>('listen');
-        const url = `http://127.0.0.1:${port}`;
-        await loader.call('run', { ...base, path: '/upload', url, count: 2, concurrency: 1 });
-        raw = {
-          sequential: await measured(
-            loader,
-            { ...base, path: '/upload', url, count: config.sequential, concurrency: 1 },
-            rawProcess.pid,
-          ),
-          concurrent: await measured(
-            loader,
-            {
-              ...base,
-              path: '/upload',
-              url,
-              count: config.concurrent,
-              concurrency: config.concurrency,
-            },
-            rawProcess.pid,
-          ),
-        };
+        const rawUrl = `http://127.0.0.1:${port}`;
+        // warm up (JIT, the first storage folders), then both at rest
+        await loader.call('run', ourRequest(2, 1, server.url));
+        await loader.call('run', rawRequest(2, 1, rawUrl));
+        empty(storage);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        restRssBytes = statusBytes(pid, 'VmRSS');
+        rawRestRssBytes = statusBytes(rawProcess.pid, 'VmRSS');
+        for (let index = 0; index < config.rounds; index += 1) {
+          log(
+            `round ${index + 1}/${config.rounds}: ${config.sequential} uploads one at a time, then ${config.concurrent} with ${config.concurrency} at once, each to both`,
+          );
+          ours.sequential.push(
+            await measured(loader, ourRequest(config.sequential, 1, server.url), pid),
+          );
+          empty(storage);
+          raw.sequential.push(
+            await measured(loader, rawRequest(config.sequential, 1, rawUrl), rawProcess.pid),
+          );
+          ours.concurrent.push(
+            await measured(
+              loader,
+              ourRequest(config.concurrent, config.concurrency, server.url),
+              pid,
+            ),
+          );
+          empty(storage);
+          raw.concurrent.push(
+            await measured(
+              loader,
+              rawRequest(config.concurrent, config.concurrency, rawUrl),
+              rawProcess.pid,
+            ),
+          );
+        }
       } finally {
         await rawProcess.stop();
+        await server.stop();
       }
+      // every upload's temporary directory went when its request ended
+      const leftInTmp = readdirSync(uploadTmp).length;
 
       const mib = round(config.fileBytes / MIB, 2);
-      const ourSequential = mibPerSecond(ours.sequential, config.fileBytes);
-      const rawSequential = mibPerSecond(raw.sequential, config.fileBytes);
-      const ourConcurrent = mibPerSecond(ours.concurrent, config.fileBytes);
-      const rawConcurrent = mibPerSecond(raw.concurrent, config.fileBytes);
-      const peakRssBytes = Math.max(ours.sequential.peakRssBytes, ours.concurrent.peakRssBytes);
-      const growthMib = (peakRssBytes - ours.restRssBytes) / MIB;
-      const p99 = (phase: Phase) => round(percentile(phase.result.times, 99), 0);
+      const throughput = (phases: Phase[]) =>
+        median(phases.map((phase) => mibPerSecond(phase, config.fileBytes)));
+      const perRound = (phases: Phase[]) =>
+        phases.map((phase) => round(mibPerSecond(phase, config.fileBytes), 0)).join(', ');
+      const cpuMsPerMib = (phases: Phase[]) => {
+        const seconds = phases.reduce((sum, phase) => sum + phase.cpuSeconds, 0);
+        const files = phases.reduce((sum, phase) => sum + phase.result.times.length, 0);
+        return files > 0 ? (seconds * 1000) / ((files * config.fileBytes) / MIB) : 0;
+      };
+      const ourSequential = throughput(ours.sequential);
+      const rawSequential = throughput(raw.sequential);
+      const ourConcurrent = throughput(ours.concurrent);
+      const rawConcurrent = throughput(raw.concurrent);
+      const peak = (phases: Phase[]) => Math.max(...phases.map((phase) => phase.peakRssBytes));
+      const concurrentPeak = peak(ours.concurrent);
+      const overallPeak = Math.max(concurrentPeak, peak(ours.sequential));
+      const growthMib = (overallPeak - restRssBytes) / MIB;
+      const rawGrowthMib = (peak([...raw.sequential, ...raw.concurrent]) - rawRestRssBytes) / MIB;
+      const p99 = (phases: Phase[]) =>
+        round(
+          percentile(
+            phases.flatMap((phase) => phase.result.times),
+            99,
+          ),
+          0,
+        );
+      const all = [...ours.sequential, ...ours.concurrent];
+      const rawCpu = cpuMsPerMib([...raw.sequential, ...raw.concurrent]);
+      const failed = all.reduce((sum, phase) => sum + failures(phase.result), 0);
+      const rawFailed = [...raw.sequential, ...raw.concurrent].reduce(
+        (sum, phase) => sum + failures(phase.result),
+        0,
+      );
+      const userNote = `${users.length} users in turn, at most ${perUser} uploads each, within the per-user rate of ${USER_BURST} at once`;
+      const rounds =
+        config.rounds > 1 ? `median of ${config.rounds} rounds` : `${config.rounds} round`;
       rows.push(
         info(
           `upload throughput, one at a time (${mib} MiB files)`,
           round(ourSequential),
           'MiB/s',
-          `bare node:http to a file: ${round(rawSequential)} MiB/s`,
+          `${rounds} of ${config.sequential} (${perRound(ours.sequential)}); ${userNote}`,
+        ),
+        info(
+          '  bare node:http streaming to a file, one at a time',
+          round(rawSequential),
+          'MiB/s',
+          `rounds: ${perRound(raw.sequential)}`,
         ),
         info('  ÷ bare node:http', round(ourSequential / rawSequential, 2), '×'),
         info(
           `upload throughput, ${config.concurrency} at once`,
           round(ourConcurrent),
           'MiB/s',
-          `bare node:http: ${round(rawConcurrent)} MiB/s`,
+          `${rounds} of ${config.concurrent} (${perRound(ours.concurrent)})`,
+        ),
+        info(
+          `  bare node:http streaming to a file, ${config.concurrency} at once`,
+          round(rawConcurrent),
+          'MiB/s',
+          `rounds: ${perRound(raw.concurrent)}`,
         ),
         info('  ÷ bare node:http', round(ourConcurrent / rawConcurrent, 2), '×'),
         info(
-          `one upload, p99 (one at a time / ${config.concurrency} at once)`,
+          'one upload, p99, one at a time',
           p99(ours.sequential),
           'ms',
-          `${config.concurrency} at once: ${p99(ours.concurrent)} ms`,
+          `${config.concurrency} at once: ${p99(ours.concurrent)} ms; bare: ${p99(raw.sequential)} / ${p99(raw.concurrent)} ms`,
         ),
-        info('server RSS at rest (after 2 warm-up uploads)', round(ours.restRssBytes / MIB), 'MiB'),
+        info(
+          'server CPU per MiB uploaded',
+          round(cpuMsPerMib(all), 2),
+          'ms',
+          `bare node:http: ${round(rawCpu, 2)} ms (ours ÷ bare ${round(cpuMsPerMib(all) / rawCpu, 2)}×; the figure least moved by the machine's other work)`,
+        ),
+        info('server RSS at rest (after 2 warm-up uploads)', round(restRssBytes / MIB), 'MiB'),
+        info(
+          `server peak RSS, ${config.concurrency} uploads at once`,
+          round(concurrentPeak / MIB),
+          'MiB',
+          `${config.concurrency} files in flight: ${round((config.concurrency * config.fileBytes) / MIB)} MiB together`,
+        ),
         atMost(
-          `server RSS growth over ${config.sequential + config.concurrent} uploads (${config.concurrency} at once)`,
+          `server RSS increase over rest, ${config.rounds * (config.sequential + config.concurrent)} uploads (${config.concurrency} at once)`,
           round(growthMib),
           FLAT_LIMIT_MIB,
           'MiB',
-          `peak ${round(peakRssBytes / MIB)} MiB; ${config.concurrency} files at once: ${round((config.concurrency * config.fileBytes) / MIB)} MiB`,
+          `peak ${round(overallPeak / MIB)} MiB; the bare server grew ${round(rawGrowthMib)} MiB`,
         ),
-        exactly(
-          'failed uploads',
-          failures(ours.sequential.result) + failures(ours.concurrent.result),
-          0,
-        ),
+        exactly('failed uploads', failed, 0),
       );
-      checks.uploads = ours.sequential.result.times.length + ours.concurrent.result.times.length;
-      checks.failed = failures(ours.sequential.result) + failures(ours.concurrent.result);
-      checks.rawFailed = failures(raw.sequential.result) + failures(raw.concurrent.result);
-      const errors = [...ours.sequential.result.errors, ...ours.concurrent.result.errors];
-      if (errors.length > 0) notes.push(`upload errors: ${errors.join('; ')}`);
+      checks.uploads = all.reduce((sum, phase) => sum + phase.result.times.length, 0);
+      checks.failed = failed;
+      checks.rawFailed = rawFailed;
+      checks.leftInTmp = leftInTmp;
+      const errors = all.flatMap((phase) => phase.result.errors);
+      if (errors.length > 0) notes.push(`upload errors: ${errors.slice(0, 5).join('; ')}`);
+      if (leftInTmp > 0) notes.push(`${leftInTmp} upload temp directories were left behind`);
       notes.push(
-        'Each upload is multipart (one `file` field, a PDF by its bytes), from a separate load-generator process, one user per upload in turn (per-user upload rate); the server streams it to a temporary file, judges its kind from the first bytes, and stores it (local directory). RSS sampled every 20 ms from /proc.',
+        `Each upload is multipart (one \`file\` field, a PDF by its bytes: \`%PDF-1.4\` then random filler), streamed from one Buffer by a separate load-generator process, with a Bearer token of one user per upload in turn (${userNote}). The server streams it to a temporary file (UPLOAD_TMP_DIR), judges its kind from the first bytes, moves it into its storage directory (STORAGE_URL=file:…, emptied between phases) and records it (SQLite). The bare baseline streams the body (no multipart parsing, no auth) into a file and deletes it. Both servers run side by side; each round runs ours, then the bare one, one at a time, then the same with ${config.concurrency} at once. Throughput = stored bytes ÷ the phase's wall time. RSS sampled every 20 ms from /proc/<pid>/status (VmRSS, and VmHWM when it rose during a phase); rest = after 2 warm-up uploads and 0.5 s idle.`,
       );
     } finally {
       await loader.stop();
       await bench.drop();
-      rmSync(storage, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true });
     }
     return { rows, checks, notes };
   },
