@@ -21,6 +21,11 @@ export interface PresenceStore {
   /** A clean stop: every hold of this instance is let go; the users who went offline. */
   releaseAllHeldHere(): Promise<number[]>;
   /**
+   * Called after the holds were written again following an outage (Redis store), with the users
+   * that made online again (a sweep had taken them offline meanwhile).
+   */
+  onRestored?(listener: (cameBack: number[]) => void): void;
+  /**
    * Hosted Pusher: its webhook says the user's channel has sockets there. They are held by one
    * holder shared by every instance (a webhook may land on any of them), and a release pending
    * from an earlier `leaveHosted` is called off. True when nobody held them before.
@@ -335,28 +340,60 @@ export class RedisPresenceStore implements PresenceStore {
   async hold(userId: number): Promise<boolean> {
     this.local.add(userId);
     const holds = this.holdsKey(this.instanceId);
-    return (
-      (await this.commands.presenceHold(this.key('holders'), this.key('online'), holds, userId)) ===
-      1
-    );
+    try {
+      return (
+        (await this.commands.presenceHold(
+          this.key('holders'),
+          this.key('online'),
+          holds,
+          userId,
+        )) === 1
+      );
+    } catch (error) {
+      // it may have run or not (a timeout): the next heartbeat writes the holds again
+      this.outage = true;
+      throw error;
+    }
   }
 
   async release(userId: number): Promise<boolean> {
     this.local.delete(userId);
-    return this.releaseFor(this.instanceId, userId);
+    try {
+      return await this.releaseFor(this.instanceId, userId);
+    } catch (error) {
+      this.outage = true;
+      throw error;
+    }
   }
 
+  onRestored(listener: (cameBack: number[]) => void): void {
+    this.restoredListener = listener;
+  }
+
+  private restoredListener: ((cameBack: number[]) => void) | undefined;
+
   /**
-   * Redis is back after an outage: this instance's holds are written again, and what it let go of
-   * meanwhile is released (nobody is told: partners learn it from their lists and the next change).
+   * Redis is back after an outage (or this instance was swept as dead): its holds are written
+   * again and what it let go of meanwhile is released; then the service tells partners what
+   * changed (`onRestored`).
    */
   private async restore(): Promise<void> {
     const holds = this.holdsKey(this.instanceId);
     const inRedis = (await this.redis.smembers(holds)).map(Number);
     for (const userId of inRedis)
       if (!this.local.has(userId)) await this.releaseFor(this.instanceId, userId);
+    const cameBack: number[] = [];
     for (const userId of this.local)
-      await this.commands.presenceHold(this.key('holders'), this.key('online'), holds, userId);
+      if (
+        (await this.commands.presenceHold(
+          this.key('holders'),
+          this.key('online'),
+          holds,
+          userId,
+        )) === 1
+      )
+        cameBack.push(userId);
+    this.restoredListener?.(cameBack);
   }
 
   private async releaseFor(instanceId: string, userId: number): Promise<boolean> {

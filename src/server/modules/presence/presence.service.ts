@@ -102,6 +102,24 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
   /** A clean stop is under way: sockets that open or close here meanwhile change nothing. */
   let closing = false;
 
+  /**
+   * Users whose change could not be recorded (the store failed, maybe after doing it): once the
+   * store is back, partners are told how things now stand.
+   */
+  const unsure = new Set<number>();
+  const reconcile = (cameBack: readonly number[]) => {
+    for (const userId of cameBack) unsure.add(userId);
+    for (const userId of [...unsure]) {
+      unsure.delete(userId);
+      void serially(userId, async () => {
+        const online = (await store.onlineAmong([userId])).has(userId);
+        if (online) await announce(userId, { user_id: userId, online: true, last_seen_at: null });
+        else await wentOffline(userId, nowIso());
+      });
+    }
+  };
+  store.onRestored?.(reconcile);
+
   const arrived = (userId: number): Promise<void> => {
     if (closing) return Promise.resolve();
     const pending = leaving.get(userId);
@@ -113,15 +131,28 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
     }
     held.add(userId);
     return serially(userId, async () => {
-      if (await store.hold(userId))
-        await announce(userId, { user_id: userId, online: true, last_seen_at: null });
+      let cameOnline: boolean;
+      try {
+        cameOnline = await store.hold(userId);
+      } catch (error) {
+        unsure.add(userId);
+        throw error;
+      }
+      if (cameOnline) await announce(userId, { user_id: userId, online: true, last_seen_at: null });
     });
   };
 
   const release = (userId: number, lastSeenAt: string): Promise<void> => {
     held.delete(userId);
     return serially(userId, async () => {
-      if (await store.release(userId)) await wentOffline(userId, lastSeenAt);
+      let wentAway: boolean;
+      try {
+        wentAway = await store.release(userId);
+      } catch (error) {
+        unsure.add(userId);
+        throw error;
+      }
+      if (wentAway) await wentOffline(userId, lastSeenAt);
     });
   };
 
