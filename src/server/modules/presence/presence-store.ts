@@ -337,18 +337,19 @@ export class RedisPresenceStore implements PresenceStore {
     return this.redis as unknown as PresenceCommands;
   }
 
+  /** This instance's hold in Redis; true when nobody held the user before. */
+  private async holdHere(userId: number): Promise<boolean> {
+    const holds = this.holdsKey(this.instanceId);
+    return (
+      (await this.commands.presenceHold(this.key('holders'), this.key('online'), holds, userId)) ===
+      1
+    );
+  }
+
   async hold(userId: number): Promise<boolean> {
     this.local.add(userId);
-    const holds = this.holdsKey(this.instanceId);
     try {
-      return (
-        (await this.commands.presenceHold(
-          this.key('holders'),
-          this.key('online'),
-          holds,
-          userId,
-        )) === 1
-      );
+      return await this.holdHere(userId);
     } catch (error) {
       // it may have run or not (a timeout): the next heartbeat writes the holds again
       this.outage = true;
@@ -383,16 +384,7 @@ export class RedisPresenceStore implements PresenceStore {
     for (const userId of inRedis)
       if (!this.local.has(userId)) await this.releaseFor(this.instanceId, userId);
     const cameBack: number[] = [];
-    for (const userId of this.local)
-      if (
-        (await this.commands.presenceHold(
-          this.key('holders'),
-          this.key('online'),
-          holds,
-          userId,
-        )) === 1
-      )
-        cameBack.push(userId);
+    for (const userId of this.local) if (await this.holdHere(userId)) cameBack.push(userId);
     this.restoredListener?.(cameBack);
   }
 
