@@ -64,6 +64,8 @@ export const stopServer = async (server: ServerProcess | undefined, ms = 15_000)
   clearTimeout(timer);
   if (!stopped) {
     await server.kill();
-    throw new Error(`server on port ${server.port} did not shut down within ${ms} ms of SIGTERM`);
+    throw new Error(
+      `server on port ${server.port} did not shut down within ${ms} ms of SIGTERM:\n${server.output().slice(-4000)}`,
+    );
   }
 };

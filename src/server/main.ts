@@ -30,10 +30,17 @@ const main = async () => {
   console.log(lines.join('\n'));
 
   let closing = false;
+  const SHUTDOWN_GRACE_MS = 8000;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Requests still being answered get a few seconds; a client that stops reading a download
+    // must not hold the stop for ever.
+    setTimeout(() => {
+      app.log.warn('shutting down: closing the connections still open');
+      app.server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS).unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
