@@ -19,7 +19,8 @@ import { createPresenceService } from './modules/presence/presence.service.js';
 import { pusherWebhookRoutes } from './modules/presence/presence.routes.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { createAuthService } from './modules/auth/auth.service.js';
+import { createAuthService, type CachedCredential } from './modules/auth/auth.service.js';
+import { createCredentialCache } from './modules/auth/credential-cache.js';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.js';
 import { createIntegrationRepository } from './modules/integration/integration.repository.js';
 import { integrationRoutesPlugin } from './modules/integration/integration.routes.js';
@@ -77,6 +78,10 @@ export interface App {
 }
 
 /** What clients need to connect; built from PUBLIC_URL only, never from the request's Host. */
+/** A remembered session or token is read again at least this often (invalidation does the rest). */
+const CREDENTIAL_CACHE_LIFETIME_MS = 30_000;
+const CREDENTIAL_CACHE_MAX_ENTRIES = 50_000;
+
 const clientConfig = (config: Config): MessengerConfig => {
   const external = config.pusher.external;
   const publicUrl = config.publicUrl;
@@ -185,12 +190,24 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
   if (options.startOutboxWorker !== false) app.addHook('onReady', async () => outboxWorker.start());
   app.addHook('preClose', async () => outboxWorker.close());
+  // Who each session or token is: remembered between requests, forgotten on every instance when
+  // it ends or its user changes (sign-out, revocation, erasure, the integration API).
+  const credentials = createCredentialCache<CachedCredential>({
+    lifetimeMs: CREDENTIAL_CACHE_LIFETIME_MS,
+    maxEntries: CREDENTIAL_CACHE_MAX_ENTRIES,
+    redisUrl: config.redisUrl,
+    channel: `auth:${config.pusher.appId}:forget`,
+    onError: (error) =>
+      app.log.warn({ err: error }, 'credential cache: Redis unreachable, nothing is remembered'),
+  });
+  app.addHook('onClose', async () => credentials.close());
   const authService = createAuthService({
     db: db.kysely,
     repository: createAuthRepository(db.kysely),
     limits,
     login: config.login,
     tokens: config.tokens,
+    credentials,
   });
   const settingsService = createSettingsService({
     db: db.kysely,
@@ -232,7 +249,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     onPublishError: (error) =>
       app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
     presence: presenceService,
-    onMessageStored: notificationsService.messageStored,
+    tasksForMessage: notificationsService.tasksForMessage,
+    enqueue: outbox.enqueue,
   });
   const integrationService = createIntegrationService({
     db: db.kysely,
@@ -240,6 +258,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     messengerService,
     settingsService,
     publicUrl: config.publicUrl,
+    onUserChanged: (userId) => authService.forgetUser(userId),
     closeSockets: async (keys) => {
       await Promise.all(keys.map((key) => realtime.closeSessionSockets(key)));
     },

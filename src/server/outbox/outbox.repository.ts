@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { prepareQuery, type DialectName, type Executor } from '../db/database.js';
 import type { Database, OutboxRow } from '../db/schema.js';
 
@@ -10,6 +10,27 @@ export interface NewOutboxTask {
   /** ISO UTC: not before this moment. */
   runAt: string;
 }
+
+/**
+ * PostgreSQL: the tasks' insert as a data-modifying CTE of a caller's own statement (a send writes
+ * its message, its conversation and its tasks in one round trip). The tasks are written only when
+ * the CTE named `after` has a row; a dedupe key already taken is skipped, as `insert` does.
+ */
+export const insertTasksAfter = (
+  after: string,
+  tasks: readonly NewOutboxTask[],
+  now: string,
+): RawBuilder<unknown> =>
+  sql`insert into outbox (kind, dedupe_key, payload, run_at, created_at)
+    select t.kind, t.dedupe_key, t.payload, t.run_at, t.created_at
+    from (values ${sql.join(
+      tasks.map(
+        (task) =>
+          sql`(${task.kind}, ${task.dedupeKey}, ${JSON.stringify(task.payload)}, ${task.runAt}, ${now})`,
+      ),
+    )}) as t (kind, dedupe_key, payload, run_at, created_at)
+    where exists (select 1 from ${sql.table(after)})
+    on conflict (dedupe_key) do nothing`;
 
 /** Longest `last_error` kept: a stack trace is useful, a megabyte of HTML from a webhook is not. */
 const MAX_ERROR_CHARS = 2000;

@@ -11,7 +11,13 @@ export const createAuthRepository = (db: Kysely<Database>) => {
     db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['users.id', 'users.name', 'users.role', 'sessions.csrf_token'])
+      .select([
+        'users.id',
+        'users.name',
+        'users.role',
+        'sessions.csrf_token',
+        'sessions.expires_at',
+      ])
       .where('sessions.id', '=', sessionHash)
       .where('sessions.expires_at', '>', now),
   );
@@ -25,6 +31,7 @@ export const createAuthRepository = (db: Kysely<Database>) => {
         'users.role',
         'api_tokens.id as token_id',
         'api_tokens.last_used_at',
+        'api_tokens.expires_at',
       ])
       .where('api_tokens.token_hash', '=', tokenHash)
       .where('api_tokens.expires_at', '>', now),
@@ -44,8 +51,13 @@ export const createAuthRepository = (db: Kysely<Database>) => {
     insertSession: (executor: Executor, session: Database['sessions']) =>
       executor.insertInto('sessions').values(session).execute(),
 
+    /** Deletes the session; whose it was, when there was one. */
     deleteSession: (executor: Executor, sessionHash: string) =>
-      executor.deleteFrom('sessions').where('id', '=', sessionHash).execute(),
+      executor
+        .deleteFrom('sessions')
+        .where('id', '=', sessionHash)
+        .returning('user_id')
+        .executeTakeFirst(),
 
     deleteExpiredTokens: (executor: Executor, userId: number, now: string) =>
       executor

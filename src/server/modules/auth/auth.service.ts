@@ -18,6 +18,7 @@ import {
 import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
 import type { AuthRepository } from './auth.repository.js';
+import type { CredentialCache } from './credential-cache.js';
 
 /** How long a session lasts (the cookie's max-age says the same). */
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;
@@ -67,6 +68,15 @@ export interface AuthServiceOptions {
   limits: LimitStore;
   login: { failuresPerAccount: number; failuresPerAddress: number };
   tokens: { ttlDays: number; perUser: number };
+  /** Who a session or token belongs to, remembered across requests (invalidated by `forgetUser`). */
+  credentials?: CredentialCache<CachedCredential>;
+}
+
+/** A credential as remembered between requests: its viewer, and a token's last recorded use. */
+export interface CachedCredential {
+  viewer: Viewer;
+  /** Tokens: when `last_used_at` was last written (ms), so the cache does not hide uses. */
+  lastUsedAt: number;
 }
 
 /** How long an account is locked after its `failures`th failure in a row (0: not yet). */
@@ -85,6 +95,7 @@ export const createAuthService = ({
   limits,
   login,
   tokens,
+  credentials,
 }: AuthServiceOptions) => {
   // A fixed hash so an unknown email costs the same time as a wrong password.
   const dummyHash = hashPassword(randomToken());
@@ -130,8 +141,10 @@ export const createAuthService = ({
     const sessionId = randomToken();
     const csrfToken = randomToken(24);
     const now = Date.now();
-    await db.transaction().execute(async (trx) => {
-      if (previousSessionId) await repository.deleteSession(trx, sha256(previousSessionId));
+    const replaced = await db.transaction().execute(async (trx) => {
+      const previous = previousSessionId
+        ? await repository.deleteSession(trx, sha256(previousSessionId))
+        : undefined;
       await repository.insertSession(trx, {
         id: sha256(sessionId),
         user_id: user.id,
@@ -139,8 +152,15 @@ export const createAuthService = ({
         created_at: new Date(now).toISOString(),
         expires_at: new Date(now + SESSION_LIFETIME_SECONDS * 1000).toISOString(),
       });
+      return previous;
     });
+    if (replaced) await forgetUser(replaced.user_id);
     return { user, sessionId, csrfToken };
+  };
+
+  /** Every remembered credential of the user is read again from the database on its next use. */
+  const forgetUser = async (userId: number): Promise<void> => {
+    await credentials?.forgetUser(userId);
   };
 
   return {
@@ -161,8 +181,12 @@ export const createAuthService = ({
     openSession,
 
     async signOut(sessionHash: string): Promise<void> {
-      await repository.deleteSession(db, sessionHash);
+      const ended = await repository.deleteSession(db, sessionHash);
+      if (ended) await forgetUser(ended.user_id);
     },
+
+    /** A user's sessions, tokens, name or role changed elsewhere (erasure, the integration API). */
+    forgetUser,
 
     /** A new personal access token (the secret is returned once, stored hashed), valid `ttlDays`. */
     async issueToken(input: TokenRequest, address: string): Promise<string> {
@@ -209,38 +233,78 @@ export const createAuthService = ({
     async revokeToken(userId: number, tokenId: number): Promise<void> {
       if ((await repository.deleteToken(db, userId, tokenId)) === 0)
         throw notFound('Token not found.');
+      await forgetUser(userId);
     },
 
     /** Revokes every token of a user (password change, erasure). */
     async revokeAllTokens(userId: number): Promise<void> {
       await repository.deleteAllTokens(db, userId);
+      await forgetUser(userId);
     },
 
     async viewerFromSession(sessionId: string): Promise<Viewer | null> {
       const sessionHash = sha256(sessionId);
-      const row = await repository.findSessionUser(db, sessionHash, nowIso());
+      const key = `session:${sessionHash}`;
+      const now = Date.now();
+      const cached = credentials?.get(key, now);
+      if (cached) return cached.viewer;
+      const readSince = credentials?.generation() ?? 0;
+      const row = await repository.findSessionUser(db, sessionHash, new Date(now).toISOString());
       if (!row) return null;
-      return {
+      const viewer: Viewer = {
         user: { id: row.id, name: row.name, role: row.role },
         sessionHash,
         csrfToken: row.csrf_token,
         tokenId: null,
       };
+      credentials?.set(
+        key,
+        row.id,
+        { viewer, lastUsedAt: now },
+        Date.parse(row.expires_at),
+        readSince,
+      );
+      return viewer;
     },
 
     async viewerFromToken(token: string): Promise<Viewer> {
-      const now = new Date();
-      const row = await repository.findTokenUser(db, sha256(token), now.toISOString());
+      const key = `token:${sha256(token)}`;
+      const now = Date.now();
+      const touch = async (tokenId: number, lastUsedAt: number): Promise<number> => {
+        if (now - lastUsedAt < TOKEN_TOUCH_INTERVAL_MS) return lastUsedAt;
+        await repository.touchToken(db, tokenId, new Date(now).toISOString());
+        return now;
+      };
+      const cached = credentials?.get(key, now);
+      if (cached) {
+        cached.lastUsedAt = await touch(cached.viewer.tokenId ?? 0, cached.lastUsedAt);
+        return cached.viewer;
+      }
+      const readSince = credentials?.generation() ?? 0;
+      const row = await repository.findTokenUser(
+        db,
+        key.slice('token:'.length),
+        new Date(now).toISOString(),
+      );
       if (!row) throw unauthenticated('Invalid token.');
-      const lastUsed = row.last_used_at ? Date.parse(row.last_used_at) : 0;
-      if (now.getTime() - lastUsed >= TOKEN_TOUCH_INTERVAL_MS)
-        await repository.touchToken(db, row.token_id, now.toISOString());
-      return {
+      const lastUsedAt = await touch(
+        row.token_id,
+        row.last_used_at ? Date.parse(row.last_used_at) : 0,
+      );
+      const viewer: Viewer = {
         user: { id: row.id, name: row.name, role: row.role },
         sessionHash: null,
         csrfToken: null,
         tokenId: row.token_id,
       };
+      credentials?.set(
+        key,
+        row.id,
+        { viewer, lastUsedAt },
+        row.expires_at ? Date.parse(row.expires_at) : now,
+        readSince,
+      );
+      return viewer;
     },
   };
 };

@@ -27,6 +27,8 @@ export interface IntegrationServiceOptions {
   settingsService: SettingsService;
   publicUrl: URL;
   /** Closes (4009) the live sockets bound to these keys, on every instance. */
+  /** The user's name, role or credentials changed: requests must not go on seeing the old ones. */
+  onUserChanged: (userId: number) => Promise<void>;
   closeSockets: (keys: string[]) => Promise<void>;
   onCloseSocketsError: (error: unknown) => void;
 }
@@ -134,7 +136,9 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
           return { created: !existing, user: presentUser(row), userId: row.id, settings };
         }),
       );
-      // Committed: online partners see the user appear or vanish, as when they switch it themselves.
+      // Committed: requests signed in as this user see the new name and role.
+      if (!outcome.created) await options.onUserChanged(outcome.userId);
+      // Online partners see the user appear or vanish, as when they switch it themselves.
       if (outcome.settings && body.settings?.show_online !== undefined)
         await settingsService.showOnlineChanged(outcome.userId, outcome.settings.show_online);
       return { created: outcome.created, user: outcome.user };
@@ -159,6 +163,7 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
         return { userId: user.id, sessions };
       });
       if (!erased) return;
+      await options.onUserChanged(erased.userId);
       await options
         .closeSockets([userSocketsKey(erased.userId), ...erased.sessions])
         .catch(options.onCloseSocketsError);

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { prepareQuery, type DialectName, type Executor } from '../../db/database.js';
 import type { Database, NewChat } from '../../db/schema.js';
+import { insertTasksAfter, type NewOutboxTask } from '../../outbox/outbox.repository.js';
 import { attachmentsOfChats } from '../attachments/attachments.repository.js';
 
 /** The side of a conversation a viewer is on: which id column, unread counter and archive flag are theirs. */
@@ -173,6 +174,12 @@ const only = <T>(rows: T[]): T => {
  */
 const preparedQueries = (db: Kysely<Database>) => ({
   findConversation: prepareQuery(1, (id: number) => conversationQuery(db).where('mu.id', '=', id)),
+  // PostgreSQL only (see findConversationForSend).
+  findConversationForSend: prepareQuery(1, (id: number) =>
+    conversationQuery(db)
+      .select(sql<number>`nextval('chats_id_seq')::integer`.as('next_chat_id'))
+      .where('mu.id', '=', id),
+  ),
   findConversationId: prepareQuery(3, (candidateId: number, companyId: number, jobKey: number) =>
     db
       .selectFrom('messenger_users')
@@ -501,6 +508,62 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
       ),
 
     /** Preview, activity time, the receiver's unread count, and un-archiving for the receiver. */
+    /** PostgreSQL: a send's writes go as one statement (`findConversationForSend`, `storeSend`). */
+    storesSendAtOnce: dialect === 'postgres',
+
+    /**
+     * PostgreSQL: the conversation as `findConversation` reads it, and the id the new message will
+     * have, taken from its sequence now: the send's writes then wait for no answer of the database
+     * and go as one statement (`storeSend`).
+     */
+    findConversationForSend: async (executor: Executor, id: number) =>
+      first(await q.findConversationForSend(executor, id)),
+
+    /**
+     * PostgreSQL: a send in one statement, atomic on its own: the message (with the id taken by
+     * `findConversationForSend`), the conversation's preview, time and receiver's unread count and
+     * archive (as `recordSend`), and the message's outbox tasks. Nothing is written when a party
+     * was erased since the conversation was read: then undefined. The conversation's columns as
+     * the send leaves them otherwise.
+     */
+    storeSend: async (
+      executor: Executor,
+      send: {
+        chat: NewChat & { id: number };
+        receiverSide: Side;
+        preview: string;
+        tasks: readonly NewOutboxTask[];
+        now: string;
+      },
+    ) => {
+      const { chat, receiverSide, preview, tasks } = send;
+      const unread = sql.ref(receiverSide.unread);
+      const tasksCte =
+        tasks.length === 0 ? sql`` : sql`, tasks as (${insertTasksAfter('chat', tasks, send.now)})`;
+      const result = await sql<RecordedSend>`with chat as (
+          insert into chats (id, messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at)
+          select ${chat.id}::integer, ${chat.messenger_user_id}::integer, ${chat.sender_id}::integer,
+            ${chat.receiver_id}::integer, ${chat.job_id ?? null}::integer, ${chat.message}::text,
+            ${chat.client_id ?? null}::text, ${chat.created_at}::text
+          where not exists (
+            select 1 from users
+            where id in (${chat.sender_id}::integer, ${chat.receiver_id}::integer)
+              and erased_at is not null
+          )
+          returning id
+        ), conversation as (
+          update messenger_users
+          set last_message = ${preview}::text, last_message_at = ${chat.created_at}::text,
+            activity_at = ${chat.created_at}::text, ${unread} = ${unread} + 1,
+            ${sql.ref(receiverSide.archive)} = 0
+          where id = ${chat.messenger_user_id}::integer and exists (select 1 from chat)
+          returning last_message, last_message_at, candidate_unread, company_unread,
+            candidate_archive, company_archive
+        )${tasksCte}
+        select * from conversation`.execute(executor);
+      return result.rows[0];
+    },
+
     recordSend: async (
       executor: Executor,
       conversationId: number,
@@ -517,5 +580,15 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
         .execute(),
   };
 };
+
+/** The conversation's columns a send changes, as it leaves them. */
+interface RecordedSend {
+  last_message: string | null;
+  last_message_at: string | null;
+  candidate_unread: number;
+  company_unread: number;
+  candidate_archive: number;
+  company_archive: number;
+}
 
 export type MessengerRepository = ReturnType<typeof createMessengerRepository>;

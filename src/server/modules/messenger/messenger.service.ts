@@ -28,6 +28,7 @@ import type { Database } from '../../db/schema.js';
 import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
 import type { Executor } from '../../db/database.js';
+import type { NewOutboxTask } from '../../outbox/outbox.js';
 import {
   CANDIDATE_SIDE,
   type ChatRowWithSender,
@@ -67,14 +68,15 @@ export interface MessengerServiceOptions {
   /** Who is online now (presence); whether each shows it is in the conversation rows. */
   presence: { onlineAmong(ids: readonly number[]): Promise<ReadonlySet<number>> };
   /**
-   * Called inside the send's transaction with the new message (notifications enqueue their work
-   * there, so it exists exactly when the message does). A throw undoes the send.
+   * The durable work a new message brings (notifications: the e-mail rule, the webhook), written in
+   * the send's own commit, so that it exists exactly when the message does.
    */
-  onMessageStored?: (
-    trx: Executor,
+  tasksForMessage?: (
     chat: ChatRowWithSender,
     attachments: readonly AttachmentRow[],
-  ) => Promise<void>;
+  ) => readonly NewOutboxTask[];
+  /** Writes a task with the executor given (the send's transaction). */
+  enqueue?: (executor: Executor, task: NewOutboxTask) => Promise<unknown>;
 }
 
 export interface SendInput {
@@ -123,7 +125,8 @@ export const createMessengerService = ({
   sendRate,
   onPublishError,
   presence,
-  onMessageStored,
+  tasksForMessage,
+  enqueue,
 }: MessengerServiceOptions) => {
   /** 0 when the viewer may send in this conversation now, else the seconds to wait. */
   const sendWait = async (viewer: AuthUser, conversationId: number): Promise<number> => {
@@ -316,32 +319,64 @@ export const createMessengerService = ({
       const side = sideOf(viewer);
       const receiverSide = otherSideOf(viewer);
 
-      const store = () =>
+      const attachmentIds = input.attachment_ids ?? [];
+      /** The conversation as read for this send, or the error the send answers with. */
+      const checkConversation = <C extends ConversationRow>(conversation: C | undefined): C => {
+        if (!conversation) throw notFound('Conversation not found.');
+        if (conversation[side.party] !== viewer.id) throw forbidden();
+        if (conversation.candidate_erased_at !== null || conversation.company_erased_at !== null)
+          throw new HttpError(422, CONVERSATION_CLOSED, { message: [CONVERSATION_CLOSED] });
+        if (conversation[receiverSide.party] !== input.receiver_id) {
+          throw validationFailed(
+            'receiver_id',
+            'The receiver_id is not the other party of this conversation.',
+          );
+        }
+        if (conversation.job_id !== input.job_id) {
+          throw validationFailed('job_id', 'The job_id does not match this conversation.');
+        }
+        return conversation;
+      };
+      const newChat = (id: number, conversationId: number, createdAt: string) => ({
+        id,
+        sender_id: viewer.id,
+        receiver_id: input.receiver_id,
+        job_id: input.job_id,
+        messenger_user_id: conversationId,
+        message: input.message,
+        client_id: input.client_id ?? null,
+        created_at: createdAt,
+        seen_at: null,
+        seen_privately: 0,
+        sender_name: viewer.name,
+      });
+      // A client_id sent before is not looked up first: its unique index refuses the insert, and
+      // the replay is answered below with the message stored then.
+
+      /** PostgreSQL, no files: one read, then every write in one statement (no transaction). */
+      const storeAtOnce = async () => {
+        const { next_chat_id: chatId, ...conversation } = checkConversation(
+          await repository.findConversationForSend(db, input.messenger_user),
+        );
+        const chat = newChat(chatId, conversation.id, nowIso());
+        const updated = await repository.storeSend(db, {
+          chat,
+          receiverSide,
+          preview: previewOfMessage(input.message, []),
+          tasks: tasksForMessage?.(chat, []) ?? [],
+          now: chat.created_at,
+        });
+        // A party was erased since the read: nothing was written.
+        if (!updated)
+          throw new HttpError(422, CONVERSATION_CLOSED, { message: [CONVERSATION_CLOSED] });
+        return { chat, files: [], created: true, conversation: { ...conversation, ...updated } };
+      };
+
+      const storeInTransaction = () =>
         db.transaction().execute(async (trx) => {
-          if (input.client_id) {
-            const existing = await repository.findChatByClientId(trx, viewer.id, input.client_id);
-            if (existing)
-              return {
-                chat: existing,
-                files: await repository.attachmentsOfChats(trx, [existing.id]),
-                created: false,
-                conversation: undefined,
-              };
-          }
-          const conversation = await repository.findConversation(trx, input.messenger_user);
-          if (!conversation) throw notFound('Conversation not found.');
-          if (conversation[side.party] !== viewer.id) throw forbidden();
-          if (conversation.candidate_erased_at !== null || conversation.company_erased_at !== null)
-            throw new HttpError(422, CONVERSATION_CLOSED, { message: [CONVERSATION_CLOSED] });
-          if (conversation[receiverSide.party] !== input.receiver_id) {
-            throw validationFailed(
-              'receiver_id',
-              'The receiver_id is not the other party of this conversation.',
-            );
-          }
-          if (conversation.job_id !== input.job_id) {
-            throw validationFailed('job_id', 'The job_id does not match this conversation.');
-          }
+          const conversation = checkConversation(
+            await repository.findConversation(trx, input.messenger_user),
+          );
           const createdAt = nowIso();
           const { id } = await repository.insertChat(trx, {
             messenger_user_id: conversation.id,
@@ -353,7 +388,6 @@ export const createMessengerService = ({
             created_at: createdAt,
             seen_at: null,
           });
-          const attachmentIds = input.attachment_ids ?? [];
           const files =
             attachmentIds.length === 0
               ? []
@@ -373,22 +407,20 @@ export const createMessengerService = ({
             ),
             createdAt,
           );
-          const chat = {
-            id,
-            sender_id: viewer.id,
-            receiver_id: input.receiver_id,
-            job_id: input.job_id,
-            messenger_user_id: conversation.id,
-            message: input.message,
-            client_id: input.client_id ?? null,
-            created_at: createdAt,
-            seen_at: null,
-            seen_privately: 0,
-            sender_name: viewer.name,
-          };
-          await onMessageStored?.(trx, chat, files);
+          const chat = newChat(id, conversation.id, createdAt);
+          for (const task of tasksForMessage?.(chat, files) ?? []) await enqueue?.(trx, task);
           return { chat, files, created: true, conversation: { ...conversation, ...updated } };
         });
+
+      const store = (): Promise<{
+        chat: ChatRowWithSender;
+        files: readonly AttachmentRow[];
+        created: boolean;
+        conversation: ConversationRow | undefined;
+      }> =>
+        repository.storesSendAtOnce && attachmentIds.length === 0
+          ? storeAtOnce()
+          : storeInTransaction();
 
       let stored: Awaited<ReturnType<typeof store>>;
       try {

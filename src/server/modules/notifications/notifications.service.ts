@@ -2,7 +2,7 @@ import type { Chat } from '../../../shared/models.js';
 import type { Locale } from '../../../shared/integration.js';
 import { z } from 'zod';
 import type { Db, Executor } from '../../db/database.js';
-import type { Outbox } from '../../outbox/outbox.js';
+import type { NewOutboxTask, Outbox } from '../../outbox/outbox.js';
 import type { OutboxWorker } from '../../outbox/outbox-worker.js';
 import { attachmentsOfChats } from '../attachments/attachments.repository.js';
 import { presentChat, type AttachmentRow } from '../messenger/messenger.presenter.js';
@@ -162,19 +162,17 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
     return { id: userId, locale, erased: user.erased_at !== null };
   };
 
+  const webhookTask = (dedupeKey: string, event: Omit<WebhookEvent, 'id'>): NewOutboxTask => ({
+    kind: TASK.webhook,
+    dedupeKey,
+    payload: { id: newWebhookId(), ...event },
+    runAt: event.timestamp,
+  });
   const enqueueWebhook = (
     executor: Executor,
     dedupeKey: string,
     event: Omit<WebhookEvent, 'id'>,
-  ) =>
-    webhook
-      ? outbox.enqueue(executor, {
-          kind: TASK.webhook,
-          dedupeKey,
-          payload: { id: newWebhookId(), ...event },
-          runAt: event.timestamp,
-        })
-      : Promise.resolve(false);
+  ) => (webhook ? outbox.enqueue(executor, webhookTask(dedupeKey, event)) : Promise.resolve(false));
 
   /**
    * The e-mail rule for one receiver, in one transaction that holds their notification row: the
@@ -361,16 +359,17 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
 
   return {
     /**
-     * Called in the send's transaction for every new message: the receiver's e-mail rule is due
-     * when the message has been unseen for the delay, and the host hears of it at once.
+     * The durable work of every new message, written by the send in its own commit: the
+     * receiver's e-mail rule is due when the message has been unseen for the delay, and the host
+     * hears of it at once.
      */
-    messageStored: async (
-      trx: Executor,
+    tasksForMessage: (
       chat: ChatRowWithSender,
       attachments: readonly AttachmentRow[] = [],
-    ): Promise<void> => {
+    ): NewOutboxTask[] => {
+      const tasks: NewOutboxTask[] = [];
       if (options.enabled) {
-        await outbox.enqueue(trx, {
+        tasks.push({
           kind: TASK.due,
           dedupeKey: `${TASK.due}:chat:${chat.id}`,
           payload: { receiverId: chat.receiver_id },
@@ -378,13 +377,17 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
         });
       }
       // The Chat shape is built only when there is a webhook to post it to (every send passes here).
-      if (!webhook) return;
-      const message: Chat = presentChat(chat, attachments);
-      await enqueueWebhook(trx, `webhook:message.created:${chat.id}`, {
-        type: 'message.created',
-        timestamp: chat.created_at,
-        data: { message, conversation_id: chat.messenger_user_id },
-      });
+      if (webhook) {
+        const message: Chat = presentChat(chat, attachments);
+        tasks.push(
+          webhookTask(`webhook:message.created:${chat.id}`, {
+            type: 'message.created',
+            timestamp: chat.created_at,
+            data: { message, conversation_id: chat.messenger_user_id },
+          }),
+        );
+      }
+      return tasks;
     },
 
     /** The receiver left the page: an e-mail that waited while they were there goes now. */
