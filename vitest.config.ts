@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'],
+          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'bench/lib/*.test.ts'],
           exclude: ['**/*.api.test.ts', '**/*.realtime.test.ts', '**/*.faults.test.ts'],
         },
       },
