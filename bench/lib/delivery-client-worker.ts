@@ -2,7 +2,9 @@
  * Load generator for live delivery (run with `node --import tsx`, driven by spawn.ts):
  * holds many Pusher-protocol websocket clients (plain `ws`), subscribes each to its user's private
  * channel, sends messages at a fixed rate (through POST /user/send/message, or through a raw ws relay
- * for the baseline), and measures send → ChatMessage at the receiver in an HDR histogram.
+ * for the baseline), and measures send → ChatMessage at the receiver in an HDR histogram. In
+ * 'socketio' mode the clients are `socket.io-client` sockets of the Socket.IO peer
+ * (socketio-peer.ts) and sends go through its POST /send, with the same accounting.
  *
  * Every message text carries its sequence number and the send time (`b:<seq>:<epoch ms>`), taken
  * from `performance.timeOrigin + performance.now()`, so receivers in any process can time it.
@@ -10,6 +12,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { io as connectSocketIo } from 'socket.io-client';
 import WebSocket from 'ws';
 import {
   CHAT_MESSAGE_EVENT,
@@ -24,13 +27,15 @@ import { rawText } from './ws-text.js';
 export interface ClientSpec {
   userId: number;
   token: string;
-  /** ws://…/app/{key} (pusher) or ws://…/?id= (relay). */
+  /** ws://…/app/{key} (pusher), ws://…/?id= (relay), or the peer's http://… base (socketio). */
   wsUrl: string;
 }
 
+export type DeliveryMode = 'pusher' | 'relay' | 'socketio';
+
 export interface ConnectRequest {
   clients: ClientSpec[];
-  mode: 'pusher' | 'relay';
+  mode: DeliveryMode;
   /** sign: compute the subscription signature here; http: ask POST /broadcasting/auth like pusher-js does. */
   auth: 'sign' | 'http';
   /** Base URL of the server for auth: 'http'. */
@@ -71,7 +76,8 @@ export interface ConversationSpec {
 }
 
 export interface SendRequest {
-  via: 'http' | 'relay';
+  /** http: POST /user/send/message; relay: a frame to the relay; socketio: the peer's POST /send. */
+  via: 'http' | 'relay' | 'socketio';
   httpUrl?: string;
   /** Query string of every call (`key=…&token=`). */
   query?: string;
@@ -124,8 +130,13 @@ export interface ListenStats {
 
 interface Client {
   userId: number;
-  ws: WebSocket;
   socketId: string;
+  /** Still connected (counted in stats' openSockets). */
+  isOpen: () => boolean;
+  /** Drops the connection at once (a websocket without its closing handshake). */
+  terminate: () => void;
+  /** The plain websocket (pusher and relay modes): relay sends are written to it. */
+  ws?: WebSocket;
 }
 
 const nowMs = (): number => performance.timeOrigin + performance.now();
@@ -280,7 +291,13 @@ const openClient = (
     let subscribeSentAt = 0;
     const channel = userChannelName(spec.userId);
     const ws = new WebSocket(spec.wsUrl, { perMessageDeflate: false });
-    const client: Client = { userId: spec.userId, ws, socketId: '' };
+    const client: Client = {
+      userId: spec.userId,
+      socketId: '',
+      isOpen: () => ws.readyState === WebSocket.OPEN,
+      terminate: () => ws.terminate(),
+      ws,
+    };
     let settled = false;
     const finish = (error?: Error) => {
       if (settled) return;
@@ -376,6 +393,68 @@ const openClient = (
     });
   });
 
+/** A Socket.IO client of the peer: connected (and in its user's room) once `connect` fires. */
+const openSocketIoClient = (
+  spec: ClientSpec,
+  request: ConnectRequest,
+  timings: ConnectTimings,
+): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    const startedAt = performance.now();
+    // forceNew: a connection of its own per client, as 2,000 browsers would have (no multiplexing);
+    // websocket only, as the peer is configured (which also refuses deflate in the handshake); no
+    // reconnection, so a drop counts.
+    const socket = connectSocketIo(spec.wsUrl, {
+      transports: ['websocket'],
+      auth: { userId: spec.userId },
+      forceNew: true,
+      reconnection: false,
+      timeout: request.timeoutMs,
+    });
+    const client: Client = {
+      userId: spec.userId,
+      socketId: '',
+      isOpen: () => socket.connected,
+      terminate: () => socket.disconnect(),
+    };
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        socket.disconnect();
+        reject(error);
+        return;
+      }
+      const took = performance.now() - startedAt;
+      recordMs(timings.total, took);
+      recordMs(timings.established, took);
+      clients.set(spec.userId, client);
+      resolve();
+    };
+    const timer = setTimeout(
+      () => finish(new Error(`user ${spec.userId}: not connected within ${request.timeoutMs} ms`)),
+      request.timeoutMs,
+    );
+    socket.on('connect', () => {
+      client.socketId = socket.id ?? '';
+      finish();
+    });
+    socket.on('connect_error', (error) =>
+      finish(new Error(`user ${spec.userId}: ${error.message}`)),
+    );
+    socket.on('disconnect', (reason) => {
+      if (!settled) finish(new Error(`user ${spec.userId}: disconnected (${reason})`));
+      else if (!closing && clients.get(spec.userId) === client) {
+        closedUnexpectedly += 1;
+        clients.delete(spec.userId);
+      }
+    });
+    // The event name socketio-peer.ts emits.
+    socket.on('ChatMessage', (data: unknown) => onChatMessage(client, data));
+  });
+
 const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
   const timings: ConnectTimings = {
     total: createHistogram(),
@@ -408,7 +487,7 @@ const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
       while (next < allowed && inFlight < request.concurrency) {
         const spec = request.clients[next++]!;
         inFlight += 1;
-        openClient(spec, request, timings)
+        (request.mode === 'socketio' ? openSocketIoClient : openClient)(spec, request, timings)
           .then(
             () => {
               connected += 1;
@@ -477,12 +556,12 @@ const send = async (request: SendRequest): Promise<SendResult> => {
     const sentAt = nowMs();
     const text = `b:${seq}:${sentAt.toFixed(3)} hello from ${from.id}`;
     if (request.via === 'relay') {
-      const sender = clients.get(from.id);
-      if (!sender || sender.ws.readyState !== WebSocket.OPEN) {
+      const ws = clients.get(from.id)?.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN) {
         relayMissing += 1;
         return;
       }
-      sender.ws.send(
+      ws.send(
         JSON.stringify({
           to: to.id,
           chatMessage: {
@@ -499,19 +578,22 @@ const send = async (request: SendRequest): Promise<SendResult> => {
       return;
     }
     const socketId = clients.get(from.id)?.socketId;
-    const headers: Record<string, string> = { authorization: `Bearer ${from.token}` };
+    const body = {
+      receiver_id: to.id,
+      messenger_user: conversation.id,
+      job_id: conversation.jobId,
+      message: text,
+      client_id: randomUUID(),
+    };
+    // The peer has no auth: the sender is named in the body instead of a bearer token.
+    const peer = request.via === 'socketio';
+    const headers: Record<string, string> = peer ? {} : { authorization: `Bearer ${from.token}` };
     if (request.excludeSenderSocket && socketId) headers['x-socket-id'] = socketId;
     const callStarted = performance.now();
     const call = postJson(
       request.httpUrl ?? '',
-      `${paths.sendMessage}?${request.query ?? ''}`,
-      {
-        receiver_id: to.id,
-        messenger_user: conversation.id,
-        job_id: conversation.jobId,
-        message: text,
-        client_id: randomUUID(),
-      },
+      peer ? '/send' : `${paths.sendMessage}?${request.query ?? ''}`,
+      peer ? { ...body, sender_id: from.id } : body,
       headers,
     ).then(
       (result) => {
@@ -596,8 +678,7 @@ const stats = (): ListenStats => ({
   duplicates,
   echoes,
   misdelivered,
-  openSockets: [...clients.values()].filter((client) => client.ws.readyState === WebSocket.OPEN)
-    .length,
+  openSockets: [...clients.values()].filter((client) => client.isOpen()).length,
   closedUnexpectedly,
 });
 
@@ -605,7 +686,7 @@ const stats = (): ListenStats => ({
 const closeAll = async (): Promise<void> => {
   const all = [...clients.values()];
   clients.clear();
-  for (const client of all) client.ws.terminate();
+  for (const client of all) client.terminate();
 };
 
 const exitWorker = async (): Promise<void> => {

@@ -4,6 +4,7 @@ import type {
   ConnectRequest,
   ConnectResult,
   ConversationSpec,
+  DeliveryMode,
   SendRequest,
   SendResult,
 } from './delivery-client-worker.js';
@@ -19,7 +20,7 @@ export const conversationSpecs = (pairs: SeededPair[]): ConversationSpec[] =>
     b: { id: pair.company.id, token: pair.company.token },
   }));
 
-/** One client per user of every pair; `wsUrlOf` picks the endpoint (instance A or B, or the relay). */
+/** One client per user of every pair; `wsUrlOf` picks the endpoint (instance A or B, the relay, the peer). */
 export const clientSpecs = (
   pairs: SeededPair[],
   wsUrlOf: (user: SeededUser) => string,
@@ -30,8 +31,8 @@ export const clientSpecs = (
 
 export interface DeliveryPhaseOptions {
   clients: ClientSpec[];
-  mode: 'pusher' | 'relay';
-  /** Where sends go (http) — omitted for the relay. */
+  mode: DeliveryMode;
+  /** Where sends go (our server, or the Socket.IO peer) — omitted for the relay. */
   httpUrl?: string;
   conversations: ConversationSpec[];
   direction: SendRequest['direction'];
@@ -48,6 +49,12 @@ export interface DeliveryPhaseResult {
   latency: LatencySummary;
   response: LatencySummary;
 }
+
+const VIA: Record<DeliveryMode, SendRequest['via']> = {
+  pusher: 'http',
+  relay: 'relay',
+  socketio: 'socketio',
+};
 
 /** Connects every client, sends a warm-up burst, then the measured sends at a fixed rate; closes the clients. */
 export const runDeliveryPhase = async (
@@ -70,7 +77,7 @@ export const runDeliveryPhase = async (
   if (connect.failed > 0)
     throw new Error(`${connect.failed} clients failed to connect: ${connect.errors.join('; ')}`);
   const base: Omit<SendRequest, 'rate' | 'count'> = {
-    via: options.mode === 'relay' ? 'relay' : 'http',
+    via: VIA[options.mode],
     ...(options.httpUrl ? { httpUrl: options.httpUrl } : {}),
     query: callQuery,
     conversations: options.conversations,

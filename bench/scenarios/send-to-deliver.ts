@@ -22,14 +22,19 @@ const SIZES = {
   full: { pairs: 1000, rate: 200, seconds: 25, warmupSeconds: 3 },
 };
 
+/** Rounds a ÷ b to two decimals; null when b is 0 (nothing measured). */
+const ratioOf = (a: number, b: number): number | null =>
+  b > 0 ? Math.round((a / b) * 100) / 100 : null;
+
 /**
  * 2 × pairs connected clients in `pairs` two-person conversations; sends at a fixed rate through
  * POST /user/send/message (alternating direction, X-Socket-ID of the sender's socket); time from
- * the send to ChatMessage at the receiver. Then the same harness against a bare ws relay.
+ * the send to ChatMessage at the receiver. Then the same harness against a bare ws relay (the
+ * floor), and against a Socket.IO peer (what a Node team would write instead) on the same database.
  */
 export const sendToDeliver: Scenario = {
   name: 'send-to-deliver',
-  title: 'Send → ChatMessage at the receiver (SQLite), against a raw ws relay',
+  title: 'Send → ChatMessage at the receiver (SQLite), against a raw ws relay and a Socket.IO peer',
   run: async ({ size, log, profileDir }) => {
     const config = bySize(size, SIZES);
     const bench = await createBenchDatabase('sqlite', 'deliver');
@@ -75,8 +80,25 @@ export const sendToDeliver: Scenario = {
         await relayProcess.stop();
       }
 
+      // Our server is stopped by now: the peer inserts into the same seeded SQLite file.
+      log('Socket.IO peer');
+      const peerProcess = await spawnWorker('socketio-peer.ts', { deadlineMs: 300_000 });
+      let peer: DeliveryPhaseResult;
+      try {
+        const { port } = await peerProcess.call<{ port: number }>('listen', { url: bench.url });
+        const peerUrl = `http://127.0.0.1:${port}`;
+        peer = await runDeliveryPhase(worker, {
+          ...phase,
+          mode: 'socketio',
+          httpUrl: peerUrl,
+          clients: clientSpecs(pairs, () => peerUrl),
+        });
+      } finally {
+        await peerProcess.stop();
+      }
+
       const m = app.measured;
-      const ratio = relay.latency.p99 > 0 ? app.latency.p99 / relay.latency.p99 : null;
+      const pm = peer.measured;
       const rows: ResultRow[] = [
         info('connected clients', app.connect.connected, '', `${pairs.length} conversations`),
         info('sends (after warm-up)', m.attempted, '', `${config.rate}/s for ${config.seconds} s`),
@@ -94,12 +116,19 @@ export const sendToDeliver: Scenario = {
           'ms',
           `same clients, same rate; lost ${relay.measured.lost}`,
         ),
-        atMost(
-          'p99 ÷ raw ws relay p99',
-          ratio === null ? null : Math.round(ratio * 100) / 100,
-          2,
-          '×',
+        atMost('p99 ÷ raw ws relay p99', ratioOf(app.latency.p99, relay.latency.p99), 2, '×'),
+        info('Socket.IO peer p50', peer.latency.p50, 'ms'),
+        info(
+          'Socket.IO peer p99',
+          peer.latency.p99,
+          'ms',
+          `same clients, same rate; lost ${pm.lost}, failed ${pm.failed}`,
         ),
+        info('p50 ÷ Socket.IO peer p50', ratioOf(app.latency.p50, peer.latency.p50), '×'),
+        atMost('p99 ÷ Socket.IO peer p99', ratioOf(app.latency.p99, peer.latency.p99), 1, '×'),
+        exactly('Socket.IO peer: sends refused or failed', pm.failed, 0),
+        exactly('Socket.IO peer: lost', pm.lost, 0),
+        exactly('Socket.IO peer: doubled at the receiver', pm.duplicates, 0),
       ];
       const checks: Checks = {
         clients: app.connect.connected,
@@ -114,12 +143,23 @@ export const sendToDeliver: Scenario = {
         relaySent: relay.measured.ok,
         relayDelivered: relay.measured.delivered,
         relayDuplicates: relay.measured.duplicates,
+        peerClients: peer.connect.connected,
+        peerSent: pm.attempted,
+        peerAccepted: pm.ok,
+        peerDelivered: pm.delivered,
+        peerLost: pm.lost,
+        peerDuplicates: pm.duplicates,
+        peerEchoes: pm.echoes,
+        peerMisdelivered: pm.misdelivered,
       };
       const notes = [
         `Open loop: sends are fired on schedule whatever the responses; latency is taken from the send call to the frame's arrival, in one client process (${pairs.length * 2} sockets), recorded in an HDR histogram (µs).`,
         `The relay is a bare \`ws\` server forwarding \`{to, chatMessage}\` as a ChatMessage frame: no HTTP, no database, no auth.`,
+        `The Socket.IO peer is bare \`node:http\` with a \`socket.io\` server attached (websocket transport only, no per-message deflate) and a room per user: \`POST /send\` does the same single insert into \`chats\` as the raw insert baseline, then emits ChatMessage to the rooms of both parties except the X-Socket-ID socket. No auth, validation, transaction or outbox; the same clients (\`socket.io-client\`), rate and database file.`,
       ];
       if (m.errors.length > 0) notes.push(`send errors: ${m.errors.slice(0, 3).join('; ')}`);
+      if (pm.errors.length > 0)
+        notes.push(`Socket.IO peer send errors: ${pm.errors.slice(0, 3).join('; ')}`);
       return { rows, checks, notes };
     } finally {
       await worker.stop();
