@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { broadcasterSecret, unsubscribeSecret } from './db/app-settings.js';
 import { isDemoMode, listDemoAccounts } from './db/seed.js';
 import type { Db } from './db/database.js';
+import { createWriteBatcher } from './db/write-batcher.js';
 import { createLimitStore } from './lib/limit-store.js';
 import { createAttachmentStorage } from './modules/attachments/attachment-storage.js';
 import { createAttachmentsRepository } from './modules/attachments/attachments.repository.js';
@@ -249,6 +250,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     onPublishError: (error) =>
       app.log.warn({ err: error }, 'broadcast failed; the message is stored'),
     presence: presenceService,
+    writes: createWriteBatcher(db.kysely, db.dialect),
     tasksForMessage: notificationsService.tasksForMessage,
     enqueue: outbox.enqueue,
   });

@@ -28,6 +28,7 @@ import type { Database } from '../../db/schema.js';
 import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
 import type { Executor } from '../../db/database.js';
+import type { WriteBatcher } from '../../db/write-batcher.js';
 import type { NewOutboxTask } from '../../outbox/outbox.js';
 import {
   CANDIDATE_SIDE,
@@ -75,6 +76,8 @@ export interface MessengerServiceOptions {
     chat: ChatRowWithSender,
     attachments: readonly AttachmentRow[],
   ) => readonly NewOutboxTask[];
+  /** Transactions of sends and marks seen (on SQLite, those of one moment share a commit). */
+  writes?: WriteBatcher;
   /** Writes a task with the executor given (the send's transaction). */
   enqueue?: (executor: Executor, task: NewOutboxTask) => Promise<unknown>;
 }
@@ -127,6 +130,7 @@ export const createMessengerService = ({
   presence,
   tasksForMessage,
   enqueue,
+  writes = { run: (work) => db.transaction().execute(work) },
 }: MessengerServiceOptions) => {
   /** 0 when the viewer may send in this conversation now, else the seconds to wait. */
   const sendWait = async (viewer: AuthUser, conversationId: number): Promise<number> => {
@@ -162,11 +166,9 @@ export const createMessengerService = ({
         ? conversation.candidate_read_receipts
         : conversation.company_read_receipts) !== 0;
     // recorded with the messages: switching receipts on later reveals nothing read meanwhile
-    const lastSeenId = await db
-      .transaction()
-      .execute((trx) =>
-        repository.markSeen(trx, conversation.id, viewer.id, side, seenAt, !readerShowsReceipts),
-      );
+    const lastSeenId = await writes.run((trx) =>
+      repository.markSeen(trx, conversation.id, viewer.id, side, seenAt, !readerShowsReceipts),
+    );
     if (lastSeenId === null || !readerShowsReceipts) return;
     const event: MessagesSeenEvent = {
       messenger_user_id: conversation.id,
@@ -373,7 +375,7 @@ export const createMessengerService = ({
       };
 
       const storeInTransaction = () =>
-        db.transaction().execute(async (trx) => {
+        writes.run(async (trx) => {
           const conversation = checkConversation(
             await repository.findConversation(trx, input.messenger_user),
           );
