@@ -293,6 +293,37 @@ describe('chat pane: attaching files', () => {
     errors.mockRestore();
   });
 
+  it('files the server will no longer attach (422 attachment_ids) leave the failed message: Retry sends the text alone', async () => {
+    const page = await openAcme();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const notAttachable = 'Only your own files not yet sent can be attached.';
+    page.api.sendMessage.mockRejectedValueOnce(new ApiError(0, 'Network error'));
+    await choose(page, pdf());
+    await waitFor(() => expect(sendButton()).toBeEnabled());
+    await page.user.type(messageBox(), 'The offer{Enter}');
+    const notice = await screen.findByTestId('send-failed');
+    expect(chipFor('Offer letter.pdf')).toHaveTextContent('Ready');
+
+    // meanwhile the file went out in another message: the retry is refused for it
+    page.api.sendMessage.mockRejectedValueOnce(
+      new ApiError(422, notAttachable, { attachment_ids: [notAttachable] }),
+    );
+    await page.user.click(within(notice).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(chips()).toHaveLength(0));
+    expect(screen.getByTestId('send-failed')).toBeInTheDocument();
+
+    await page.user.click(
+      within(screen.getByTestId('send-failed')).getByRole('button', { name: 'Retry' }),
+    );
+    await waitFor(() => expect(screen.queryByTestId('send-failed')).not.toBeInTheDocument());
+    const [first, second, third] = page.api.sendMessage.mock.calls.map((call) => call[0]);
+    expect(second).toMatchObject({ attachment_ids: [5000], client_id: first!.client_id });
+    expect(third).toMatchObject({ message: 'The offer' });
+    expect(third).not.toHaveProperty('attachment_ids');
+    expect(third!.client_id).not.toBe(second!.client_id);
+    errors.mockRestore();
+  });
+
   it('after a reload, a failed message’s files are back with its text, and sending again reuses its client_id', async () => {
     const first = await openAcme();
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -36,6 +36,8 @@ interface ChatFooterProps {
   failedAttachments: readonly UploadedAttachment[];
   onSend: (text: string, attachments: readonly UploadedAttachment[]) => Promise<boolean>;
   onRetry: () => Promise<boolean>;
+  /** After a failed send: whether its message still carries this file (refused files are dropped). */
+  stillFailedFile: (id: number) => boolean;
   /** The user typed something (the other party is told, at most every 2 s). */
   onTyping?: () => void;
 }
@@ -54,6 +56,7 @@ export const ChatFooter = ({
   failedAttachments,
   onSend,
   onRetry,
+  stillFailedFile,
   onTyping,
 }: ChatFooterProps) => {
   const { t } = useTranslation();
@@ -105,7 +108,7 @@ export const ChatFooter = ({
     setDraft('');
     if (await onSend(text, files)) return;
     setDraft((current) => (current.trim() === '' ? text : current));
-    uploads.restore(files);
+    uploads.restore(files.filter((file) => stillFailedFile(file.id)));
   };
 
   const retry = async () => {
@@ -114,6 +117,8 @@ export const ChatFooter = ({
     if (await onRetry()) {
       clearIfUnchanged(text);
       uploads.removeSent(files);
+    } else {
+      uploads.removeSent(files.filter((id) => !stillFailedFile(id)));
     }
   };
 

@@ -92,11 +92,8 @@ const OpenChat = ({
   const chats = useMemo(() => collectChats(thread.data), [thread.data]);
   const latest = thread.data?.pages[0];
   const loading = thread.isPending && thread.fetchStatus !== 'idle';
-  const { send, retry, sending, failed, outgoing, failedAttachments } = useSendMessage(
-    parts,
-    viewer.id,
-    onSent,
-  );
+  const { send, retry, sending, failed, outgoing, failedAttachments, stillFailedFile } =
+    useSendMessage(parts, viewer.id, onSent);
   // after a reload, a failed message's files are back in the composer with its text
   const uploads = useAttachmentUploads(failedAttachments);
   const canAttach = !conversation.closed && !loading && !(thread.isError && !thread.data);
@@ -190,6 +187,7 @@ const OpenChat = ({
               onTyping={onTyping}
               onSend={send}
               onRetry={retry}
+              stillFailedFile={stillFailedFile}
             />
           )}
         </>

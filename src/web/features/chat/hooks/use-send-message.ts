@@ -99,9 +99,19 @@ export const useSendMessage = (
         return true;
       } catch (error) {
         console.error('Message not sent', error);
+        const refused = isApiError(error) && error.status === 422;
         // a validation error will fail again: a new attempt gets a new client_id
-        const clientId = isApiError(error) && error.status === 422 ? createUuid() : item.clientId;
-        setFailedMessage({ text: item.text, clientId, attachments: item.attachments });
+        const clientId = refused ? createUuid() : item.clientId;
+        // Files the server will not attach (sent in another message meanwhile, or expired) would
+        // fail every retry: the message goes on without them, or is dropped when nothing is left.
+        const filesRefused = refused && error.errors?.attachment_ids !== undefined;
+        if (filesRefused && item.text === '') setFailedMessage(null);
+        else
+          setFailedMessage({
+            text: item.text,
+            clientId,
+            ...(filesRefused ? {} : { attachments: item.attachments }),
+          });
         return false;
       }
     },
@@ -157,6 +167,11 @@ export const useSendMessage = (
     [parts.receiverId, enqueue, setFailedMessage],
   );
 
+  const stillFailedFile = useCallback(
+    (id: number) => failedRef.current?.attachments?.some((file) => file.id === id) ?? false,
+    [],
+  );
+
   const retry = useCallback((): Promise<boolean> => {
     const failedMessage = failedRef.current;
     if (!failedMessage) return Promise.resolve(false);
@@ -173,6 +188,8 @@ export const useSendMessage = (
     failedText: failed?.text ?? null,
     /** The files of the failed message: Retry sends them again. */
     failedAttachments: failed?.attachments ?? NO_FILES,
+    /** Whether the failed message (as it is now, after an answer) still carries this file. */
+    stillFailedFile: stillFailedFile,
   };
 };
 
