@@ -10,7 +10,16 @@ import { defineConfig } from 'vitest/config';
  * - e2e: the real server and Debian's Chromium through playwright-core.
  * - bench-smoke: every benchmark scenario once at a tiny size (no timing assertions).
  * - faults: crashes, outages, races, disconnects and attacks against real server processes.
+ * - faults-waiting: the long disconnects of the fault suite (run beside `faults`, see `test:faults`).
  */
+/**
+ * The fault file that spends minutes waiting (pages offline for 3 minutes while a peer sends one
+ * message every 10 s): a project of its own, so that `test:faults` can run it in a vitest process
+ * beside the other fault files instead of after them (`fileParallelism: false` runs a project's
+ * files one after another, and projects that disable it one after another too).
+ */
+const FAULTS_WAITING = 'faults/disconnects.faults.test.ts';
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -92,6 +101,18 @@ export default defineConfig({
           name: 'faults',
           environment: 'node',
           include: ['faults/**/*.faults.test.ts'],
+          exclude: [FAULTS_WAITING],
+          testTimeout: 240_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'faults-waiting',
+          environment: 'node',
+          include: [FAULTS_WAITING],
           testTimeout: 240_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -100,8 +100,17 @@ export const useE2eSuite = (options: SuiteOptions = {}): Suite => {
   const users: UserPage[] = [];
 
   beforeAll(async () => {
-    server = await startE2eServer(options.env, options.prepareDatabase);
-    browser = await launchChromium();
+    // The server (migrations and demo seed, seconds) and Chromium start side by side: they do not
+    // depend on each other, and doing them one after the other cost every file the browser's launch.
+    const [started, launched] = await Promise.allSettled([
+      startE2eServer(options.env, options.prepareDatabase),
+      launchChromium(),
+    ]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    // whichever failed fails the file; afterAll stops whatever did start
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
   });
 
   afterEach(async (context) => {
