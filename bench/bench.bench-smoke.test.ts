@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { dropStaleBenchDatabases } from './lib/database.js';
 import { runScenario } from './lib/runner.js';
 import type { Scenario, ScenarioResult } from './lib/types.js';
+import { capacity } from './scenarios/capacity.js';
 import { connections } from './scenarios/connections.js';
 import { dataScale } from './scenarios/data-scale.js';
 import { notifications } from './scenarios/notifications.js';
@@ -48,10 +49,11 @@ describe('benchmarks at tiny size', () => {
       'notifications',
       'presence',
       'uploads',
+      'capacity',
     ]);
   });
 
-  it('send-to-deliver: every send delivered once to its receiver, app and relay', async () => {
+  it('send-to-deliver: every send delivered once to its receiver, app, relay and Socket.IO peer', async () => {
     const result = await run(sendToDeliver);
     expectCompleted(result);
     const c = result.checks;
@@ -65,6 +67,14 @@ describe('benchmarks at tiny size', () => {
     expect(c.misdelivered).toBe(0);
     expect(c.relayDelivered).toBe(c.relaySent);
     expect(c.relayDuplicates).toBe(0);
+    expect(c.peerClients).toBe(c.expectedClients);
+    expect(c.peerSent).toBeGreaterThan(0);
+    expect(c.peerAccepted).toBe(c.peerSent);
+    expect(c.peerDelivered).toBe(c.peerAccepted);
+    expect(c.peerLost).toBe(0);
+    expect(c.peerDuplicates).toBe(0);
+    expect(c.peerEchoes).toBe(0);
+    expect(c.peerMisdelivered).toBe(0);
   });
 
   it('send-throughput: every accepted send broadcast once, on SQLite and PostgreSQL', async () => {
@@ -176,5 +186,31 @@ describe('benchmarks at tiny size', () => {
     expect(c.rawFailed).toBe(0);
     expect(c.leftInTmp).toBe(0);
     expect(result.rows.some((row) => row.metric.startsWith('server RSS increase'))).toBe(true);
+  });
+
+  it('capacity: every user on at each step, every live send delivered, no errors', async () => {
+    const result = await run(capacity);
+    expectCompleted(result);
+    const c = result.checks;
+    // tiny: SQLite 20 then 50 users (every step runs, whatever its timings), PostgreSQL 50
+    expect(c.sqliteSteps).toBe(2);
+    expect(c.postgresSteps).toBe(1);
+    for (const [dialect, users] of [
+      ['sqlite', 20],
+      ['sqlite', 50],
+      ['postgres', 50],
+    ] as const) {
+      expect(c[`${dialect}Error`]).toBe('none');
+      const key = `${dialect}.${users}`;
+      expect(c[`${key}.arrived`]).toBe(c[`${key}.requested`]);
+      expect(c[`${key}.live`]).toBe(users);
+      expect(c[`${key}.pageLoads`]).toBeGreaterThan(0);
+      expect(c[`${key}.opens`]).toBeGreaterThan(0);
+      expect(c[`${key}.sendsAccepted`]).toBeGreaterThan(0);
+      expect(c[`${key}.delivered`]).toBe(c[`${key}.expected`]);
+      expect(c[`${key}.lost`]).toBe(0);
+      expect(c[`${key}.errors`]).toBe(0);
+    }
+    expect(c.sqlitePeerSteps).toBe(1);
   });
 });

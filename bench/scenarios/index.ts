@@ -1,4 +1,5 @@
 import type { Scenario } from '../lib/types.js';
+import { capacity } from './capacity.js';
 import { connections } from './connections.js';
 import { dataScale } from './data-scale.js';
 import { notifications } from './notifications.js';
@@ -20,6 +21,7 @@ export const SCENARIOS: Scenario[] = [
   notifications,
   presence,
   uploads,
+  capacity,
 ];
 
 export const scenarioNames = (): string[] => SCENARIOS.map((scenario) => scenario.name);

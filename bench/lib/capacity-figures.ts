@@ -1,0 +1,308 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { TIMED, type CollectResult, type Timed } from './capacity-protocol.js';
+import { decodeHistogram, summarize, type LatencySummary } from './histogram.js';
+
+/** The capacity criteria (issue 17): a step counts when all three hold. */
+export const CRITERIA = { pageLoadP95Ms: 200, deliverP99Ms: 100 } as const;
+
+/** Busy and total CPU ticks of the whole machine (all cores), from /proc/stat. */
+export const readMachineTicks = (): { busy: number; total: number } => {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+  const fields = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  // idle + iowait
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { busy: total - idle, total };
+};
+
+/**
+ * CPU seconds used so far by each PostgreSQL process working for `database`: its backends (their
+ * title names the database) and the server's own background processes (WAL writer, checkpointer…),
+ * not the backends of other databases (other work on the same PostgreSQL).
+ */
+export const readPostgresCpu = (database: string): Map<number, number> => {
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      // a client backend's title: "postgres: user database host(port) state"
+      const backend = title.includes('(');
+      if (backend && !title.includes(` ${database} `)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return cpu;
+};
+
+/** CPU used between two readings (a process that ended in between is left out, never negative). */
+export const cpuBetween = (before: Map<number, number>, after: Map<number, number>): number => {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+};
+
+export interface Resources {
+  windowSeconds: number;
+  /** CPU time over the window ÷ wall time, in % of one core. */
+  serverCpuPct: number;
+  /** PostgreSQL's processes for this database together (null on SQLite). */
+  postgresCpuPct: number | null;
+  /** Each load generator process. */
+  generatorCpuPct: number[];
+  /** Everything on the machine, in % of all its cores. */
+  machineBusyPct: number;
+  serverRssMiB: number;
+  serverRssMaxMiB: number;
+  /** The generators' worst event-loop delay over the step (ms): how late they fired and read. */
+  generatorLoopDelayMaxMs: number;
+  generatorLoopDelayP99Ms: number;
+  /** While the step's new users arrived: the server, and the generators together (% of one core). */
+  arrivalServerCpuPct: number;
+  arrivalGeneratorCpuPct: number;
+}
+
+export interface PeerFigures {
+  users: number;
+  rate: number;
+  sent: number;
+  delivered: number;
+  lost: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface StepFigures {
+  dialect: string;
+  users: number;
+  /** How long the step took: the new users arriving, then the window. */
+  stepSeconds: number;
+  /** Calls answered per second over the window. */
+  windowCallsPerSecond: number;
+  arrivals: {
+    /** The pace asked for (all generators). */
+    ratePerSecond: number;
+    requested: number;
+    arrived: number;
+    failed: number;
+    /** Never started: the arrivals fell too far behind (the step then has no window). */
+    notStarted: number;
+    seconds: number;
+  };
+  latency: Record<Timed, LatencySummary>;
+  counts: CollectResult['counts'];
+  delivery: {
+    /** Accepted sends whose receiver was on the site and connected from send to answer. */
+    expected: number;
+    delivered: number;
+    lost: number;
+    /** Accepted sends to a partner not on the site at this step (stored; nobody to hear it live). */
+    toOffline: number;
+    /** Accepted sends whose receiver was (re)connecting around the send: not expected live. */
+    receiverReconnecting: number;
+  };
+  errors: {
+    total: number;
+    non2xx: number;
+    failedRequests: number;
+    connectFailures: number;
+    drops: number;
+    lost: number;
+    duplicates: number;
+    wrongSocket: number;
+  };
+  statuses: Record<string, number>;
+  failures: Record<string, number>;
+  errorSamples: string[];
+  liveUsers: number;
+  openSockets: number;
+  resources: Resources;
+  passed: boolean;
+  /** Why the step failed the criteria (empty when it passed). */
+  reasons: string[];
+  peer: PeerFigures | null;
+}
+
+const addRecord = (into: Record<string, number>, from: Record<string, number>): void => {
+  for (const [key, value] of Object.entries(from)) into[key] = (into[key] ?? 0) + value;
+};
+
+/** Extra time after a send's answer during which a receiver's (re)connection still excuses a miss. */
+const GAP_SLACK_MS = 1_000;
+
+/** Histograms that cover the whole step (arrivals too); the others cover the window only. */
+const WHOLE_STEP: readonly Timed[] = ['pageLoad', 'pageLoadArrival', 'pageLoadReload', 'connect'];
+
+/**
+ * Merges the workers' collections of one step: `ramp` (while the step's new users arrived) and
+ * `window` (everyone on). Page loads and socket connects count over both, the other timings over
+ * the window; counts and errors over both. Every accepted send is matched against what its
+ * receiver's process heard: a send is expected live when its receiver is among the step's users
+ * and had no gap (arriving, reloading, dropped) from the send to one second after its answer.
+ */
+export const mergeStep = (
+  dialect: string,
+  users: number,
+  ramp: CollectResult[],
+  window: CollectResult[],
+  /** The workers' last collection of the step (who is on at its end). */
+  end: CollectResult[],
+  arrivals: StepFigures['arrivals'],
+  resources: Resources,
+  stepSeconds: number,
+): StepFigures => {
+  const collected = [...ramp, ...window];
+  const latency = Object.fromEntries(
+    TIMED.map((name) => {
+      const sources = WHOLE_STEP.includes(name) ? collected : window;
+      const merged = decodeHistogram(sources[0]!.histograms[name]);
+      for (const result of sources.slice(1)) merged.add(decodeHistogram(result.histograms[name]));
+      return [name, summarize(merged)];
+    }),
+  ) as Record<Timed, LatencySummary>;
+  const counts = { ...collected[0]!.counts };
+  for (const result of collected.slice(1))
+    for (const key of Object.keys(counts) as (keyof typeof counts)[])
+      counts[key] += result.counts[key];
+  const statuses: Record<string, number> = {};
+  const failures: Record<string, number> = {};
+  for (const result of collected) {
+    addRecord(statuses, result.statuses);
+    addRecord(failures, result.failures);
+  }
+
+  const received = new Set<number>();
+  for (const result of collected) for (const seq of result.receivedSeqs) received.add(seq);
+  const gaps = new Map<number, [number, number][]>();
+  for (const result of collected)
+    for (let i = 0; i < result.gaps.length; i += 3) {
+      const user = result.gaps[i]!;
+      const to = result.gaps[i + 2]!;
+      const list = gaps.get(user) ?? [];
+      list.push([result.gaps[i + 1]!, to < 0 ? Infinity : to]);
+      gaps.set(user, list);
+    }
+  const delivery = { expected: 0, delivered: 0, lost: 0, toOffline: 0, receiverReconnecting: 0 };
+  for (const result of collected)
+    for (let i = 0; i < result.sent.length; i += 4) {
+      const seq = result.sent[i]!;
+      const receiver = result.sent[i + 1]!;
+      const from = result.sent[i + 2]!;
+      const to = result.sent[i + 3]! + GAP_SLACK_MS;
+      if (receiver >= users) {
+        delivery.toOffline += 1;
+        continue;
+      }
+      const heard = received.has(seq);
+      const away = (gaps.get(receiver) ?? []).some(([a, b]) => a <= to && b >= from);
+      if (away && !heard) {
+        delivery.receiverReconnecting += 1;
+        continue;
+      }
+      delivery.expected += 1;
+      if (heard) delivery.delivered += 1;
+      else delivery.lost += 1;
+    }
+
+  const non2xx = Object.values(statuses).reduce((sum, n) => sum + n, 0);
+  const failedRequests = Object.values(failures).reduce((sum, n) => sum + n, 0);
+  const errors = {
+    non2xx,
+    failedRequests,
+    connectFailures: counts.connectFailures,
+    drops: counts.drops,
+    lost: delivery.lost,
+    duplicates: counts.duplicates,
+    wrongSocket: counts.echoes + counts.misdelivered,
+    total: 0,
+  };
+  errors.total =
+    errors.non2xx +
+    errors.failedRequests +
+    errors.connectFailures +
+    errors.drops +
+    errors.lost +
+    errors.duplicates +
+    errors.wrongSocket;
+
+  const reasons: string[] = [];
+  if (arrivals.notStarted > 0)
+    reasons.push(
+      `arrivals fell behind: ${arrivals.arrived.toLocaleString('en-US')} of ${arrivals.requested.toLocaleString('en-US')} new users on`,
+    );
+  if (latency.pageLoad.count === 0) reasons.push('no page load answered');
+  else if (latency.pageLoad.p95 > CRITERIA.pageLoadP95Ms)
+    reasons.push(`page load p95 ${latency.pageLoad.p95} ms > ${CRITERIA.pageLoadP95Ms} ms`);
+  if (latency.deliver.p99 > CRITERIA.deliverP99Ms)
+    reasons.push(`send → deliver p99 ${latency.deliver.p99} ms > ${CRITERIA.deliverP99Ms} ms`);
+  if (errors.total > 0) reasons.push(`${errors.total} errors`);
+
+  return {
+    dialect,
+    users,
+    stepSeconds,
+    windowCallsPerSecond: windowCalls(window, resources.windowSeconds),
+    arrivals,
+    latency,
+    counts,
+    delivery,
+    errors,
+    statuses,
+    failures,
+    errorSamples: collected.flatMap((result) => result.errorSamples).slice(0, 10),
+    liveUsers: end.reduce((sum, result) => sum + result.liveUsers, 0),
+    openSockets: end.reduce((sum, result) => sum + result.openSockets, 0),
+    resources,
+    passed: reasons.length === 0,
+    reasons,
+    peer: null,
+  };
+};
+
+/** Calls made in the window per second (a reload is three: config, list, broadcasting auth). */
+const windowCalls = (window: CollectResult[], seconds: number): number => {
+  let calls = 0;
+  for (const { counts: c } of window)
+    calls += c.opens + c.typing + c.sends + c.seen + c.reloads * 3;
+  return seconds > 0 ? Math.round(calls / seconds) : 0;
+};
+
+/** The largest step that passed, counting only the steps up to the first one that failed. */
+export const capacityOf = (steps: StepFigures[]): number => {
+  let capacity = 0;
+  for (const step of steps) {
+    if (!step.passed) break;
+    capacity = step.users;
+  }
+  return capacity;
+};
+
+/** "sends 12, status 500 ×3, …" for a note. */
+export const describeErrors = (step: StepFigures): string => {
+  const parts: string[] = [];
+  const e = step.errors;
+  if (e.non2xx > 0)
+    parts.push(
+      `non-2xx ${Object.entries(step.statuses)
+        .map(([key, n]) => `${key} ×${n}`)
+        .join(', ')}`,
+    );
+  if (e.failedRequests > 0)
+    parts.push(
+      `failed requests ${Object.entries(step.failures)
+        .map(([key, n]) => `${key} ×${n}`)
+        .join(', ')}`,
+    );
+  if (e.connectFailures > 0) parts.push(`${e.connectFailures} sockets not subscribed`);
+  if (e.drops > 0) parts.push(`${e.drops} sockets closed by the server`);
+  if (e.lost > 0) parts.push(`${e.lost} deliveries lost`);
+  if (e.duplicates > 0) parts.push(`${e.duplicates} delivered twice`);
+  if (e.wrongSocket > 0) parts.push(`${e.wrongSocket} at a wrong socket`);
+  return parts.join('; ');
+};

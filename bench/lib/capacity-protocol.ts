@@ -1,0 +1,115 @@
+/**
+ * Requests and answers between the capacity scenario and its load generators
+ * (bench/lib/capacity-worker.ts), apart from the worker so the parent can import them without
+ * starting a worker.
+ */
+import type { CapacityPopulationOptions } from '../../test-support/seed-capacity.js';
+
+export interface CapacityBehaviour {
+  /** Mean gap between two conversation opens of one user (ms). */
+  openMeanMs: number;
+  /** Mean gap between two sends of one user (ms). */
+  sendMeanMs: number;
+  /** Mean gap between two reloads of a user who reloads (ms). */
+  reloadMeanMs: number;
+  /** Share of the users who reload (drawn per user). */
+  reloadShare: number;
+  /** Typing → send pause, drawn uniformly (ms). */
+  typingMs: [number, number];
+}
+
+export interface CapacityInit {
+  workerIndex: number;
+  workers: number;
+  population: CapacityPopulationOptions;
+  tokenSecret: string;
+  httpUrl: string;
+  wsUrl: string;
+  /** Query string of every messaging call (`key=…&token=`). */
+  query: string;
+  behaviour: CapacityBehaviour;
+  /** Seed of the users' schedules. */
+  seed: number;
+  requestTimeoutMs: number;
+}
+
+export interface AddUsersRequest {
+  /** Users with an index below this are on the site once this step's arrivals are in. */
+  activeUsers: number;
+  /** This step's new users: indexes [from, to) (this worker takes its share). */
+  from: number;
+  to: number;
+  /** Arrivals per second for this worker. */
+  ratePerSecond: number;
+  /** Arrivals under way at most (page loads and subscriptions not yet done). */
+  maxInFlight: number;
+  /** Once an arrival is this late, the step's remaining users do not come (the step has failed). */
+  behindLimitMs: number;
+  timeoutMs: number;
+}
+
+export interface AddUsersResult {
+  requested: number;
+  arrived: number;
+  failed: number;
+  /** Not started: the arrivals fell more than `behindLimitMs` behind. */
+  notStarted: number;
+  elapsedMs: number;
+}
+
+/** The names of the timed calls and waits, each an HDR histogram (µs). */
+export const TIMED = [
+  'pageLoad',
+  'pageLoadArrival',
+  'pageLoadReload',
+  'open',
+  'typing',
+  'send',
+  'seen',
+  'connect',
+  'deliver',
+] as const;
+export type Timed = (typeof TIMED)[number];
+
+export interface CollectResult {
+  histograms: Record<Timed, string>;
+  counts: {
+    arrivals: number;
+    reloads: number;
+    opens: number;
+    typing: number;
+    sends: number;
+    sendsAccepted: number;
+    seen: number;
+    /** Scheduled actions skipped because the user was reloading at the time. */
+    skipped: number;
+    /** ChatMessage frames for the socket's user as receiver: first copies, and further copies. */
+    received: number;
+    duplicates: number;
+    /** Copies at the sender's own socket (X-Socket-ID excludes it) and at a socket of neither party. */
+    echoes: number;
+    misdelivered: number;
+    /** Other live frames heard (PresenceChanged, Typing, MessagesSeen). */
+    presenceFrames: number;
+    typingFrames: number;
+    seenFrames: number;
+    /** Sockets the server closed. */
+    drops: number;
+    connectFailures: number;
+  };
+  /** Non-2xx answers by "call status", and failed requests by "call: error". */
+  statuses: Record<string, number>;
+  failures: Record<string, number>;
+  errorSamples: string[];
+  /** Accepted sends, flat: [seq, receiver index, sent at (epoch ms), answered at (epoch ms)]… */
+  sent: number[];
+  /** Sequence numbers received (first copies) by this worker's users. */
+  receivedSeqs: number[];
+  /** Times a user of this worker could not hear live events, flat: [index, from, to]… (to = -1: still). */
+  gaps: number[];
+  liveUsers: number;
+  openSockets: number;
+  /** This process's event-loop delay since the last collect (ms): p99 and max. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
