@@ -29,6 +29,8 @@ const SIZES = {
 };
 
 const P99_LIMIT_MS = 25;
+/** Issue 17's targets on the 2-core machine. */
+const SENDS_PER_SECOND_TARGET = { sqlite: 3000, postgres: 2500 } as const;
 
 export interface SweepStep extends LoadResult {
   withinLimit: boolean;
@@ -226,7 +228,7 @@ const runOn = async (
       atLeast(
         `${dialect}: sends/s at p99 ≤ ${P99_LIMIT_MS} ms`,
         bestApp ? Math.round(bestApp.okPerSecond) : 0,
-        3000,
+        SENDS_PER_SECOND_TARGET[dialect],
         '/s',
         bestApp
           ? `${bestApp.connections} connections, p50 ${bestApp.latency.p50} ms, p99 ${bestApp.latency.p99} ms`

@@ -6,7 +6,7 @@ import { decideDemoSeed, DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoMode, seedDemo } fr
 /** `npm start` / `node dist/server/main.js`: migrate, seed the demo when asked, serve, stop cleanly. */
 const main = async () => {
   const config = loadConfig();
-  const db = openDatabase(config.databaseUrl);
+  const db = openDatabase(config.databaseUrl, { checkpointInBackground: true });
   await migrateToLatest(db);
   const decision = await decideDemoSeed(config, db);
   if (decision.seed) {

@@ -25,6 +25,7 @@ import * as presence from './migrations/008-presence.js';
 import * as attachments from './migrations/009-attachments.js';
 import * as privateReads from './migrations/010-private-reads.js';
 import type { Database } from './schema.js';
+import { startSqliteCheckpointer, type SqliteCheckpointer } from './sqlite-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -36,6 +37,8 @@ export interface Db {
   dialect: DialectName;
   /** PostgreSQL with a search_path of its own (tests): the schema its tables live in. */
   schema?: string;
+  /** SQLite with `checkpointInBackground`: the worker thread that checkpoints the log. */
+  checkpointer?: SqliteCheckpointer;
   destroy: () => Promise<void>;
 }
 
@@ -43,6 +46,11 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL only: the schema to use (tests get a fresh one per file). */
   searchPath?: string;
   poolSize?: number;
+  /**
+   * SQLite file only: checkpoint the write-ahead log in a worker thread instead of inside commits
+   * (the server; short-lived tools keep SQLite's automatic checkpoints).
+   */
+  checkpointInBackground?: boolean;
 }
 
 // PostgreSQL returns bigint for count(*) and int8 columns; our ids and counts fit in a JS number.
@@ -177,7 +185,19 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
     const kysely = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     });
-    return { kysely, dialect, destroy: () => kysely.destroy() };
+    const checkpointer =
+      options.checkpointInBackground && file !== ':memory:'
+        ? startSqliteCheckpointer(sqlite, file)
+        : undefined;
+    return {
+      kysely,
+      dialect,
+      ...(checkpointer ? { checkpointer } : {}),
+      destroy: async () => {
+        await checkpointer?.stop();
+        await kysely.destroy();
+      },
+    };
   }
   // Both bounds keep "PostgreSQL unreachable" a quick 503: a new connection that cannot be opened,
   // or a query on an open connection whose server went silent (a partition), fails within seconds.

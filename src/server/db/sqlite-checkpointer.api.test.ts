@@ -1,0 +1,122 @@
+/**
+ * The server's SQLite log is checkpointed by a worker thread, not inside its commits (issue 17):
+ * the log still gets copied into the database file, nothing written is lost, and without the worker
+ * the connection checkpoints by itself again.
+ */
+import { existsSync, statSync } from 'node:fs';
+import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { freshSqliteFile, type ServerDatabase } from '../../../test-support/databases.js';
+import { migrateToLatest, openDatabase, type Db } from './database.js';
+import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
+
+const dialect = inject('database');
+
+describe.runIf(dialect === 'sqlite')('SQLite checkpoints in a worker thread', () => {
+  let file: ServerDatabase;
+  let db: Db | undefined;
+
+  afterEach(async () => {
+    await db?.destroy();
+    db = undefined;
+    await file.drop();
+  });
+
+  const open = async () => {
+    file = freshSqliteFile('checkpointer');
+    db = openDatabase(file.url, { checkpointInBackground: true });
+    await migrateToLatest(db);
+    return db;
+  };
+
+  const writeTasks = async (target: Db, count: number, prefix: string) => {
+    const now = new Date().toISOString();
+    for (let index = 0; index < count; index += 1) {
+      await target.kysely
+        .insertInto('outbox')
+        .values({
+          kind: 'test',
+          dedupe_key: `${prefix}:${index}`,
+          payload: JSON.stringify({ filler: 'x'.repeat(500) }),
+          run_at: now,
+          created_at: now,
+        })
+        .execute();
+    }
+  };
+
+  const autocheckpoint = async (target: Db) =>
+    (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(target.kysely))
+      .rows[0]?.wal_autocheckpoint;
+
+  it('copies the log into the database file from the worker; the server connection only past a limit', async () => {
+    const target = await open();
+    expect(await autocheckpoint(target)).toBe(10_000);
+    await writeTasks(target, 3000, 'many');
+    const before = statSync(`${file.location}`).size;
+    const result = await target.checkpointer!.checkpointNow();
+    expect(result.log).toBeGreaterThan(0);
+    expect(result.checkpointed).toBe(result.log);
+    expect(statSync(`${file.location}`).size).toBeGreaterThan(before);
+  });
+
+  it('keeps every write across a close and a reopen, and leaves no log behind', async () => {
+    const target = await open();
+    await writeTasks(target, 500, 'kept');
+    await target.destroy();
+    db = undefined;
+    expect(existsSync(`${file.location}-wal`)).toBe(false);
+
+    db = openDatabase(file.url);
+    const count = await db.kysely
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('dedupe_key', 'like', 'kept:%')
+      .executeTakeFirstOrThrow();
+    expect(Number(count.count)).toBe(500);
+  });
+
+  it('goes back to automatic checkpoints when the worker is gone', async () => {
+    const target = await open();
+    await target.checkpointer!.stop();
+    expect(await autocheckpoint(target)).toBe(1000);
+    await expect(target.checkpointer!.checkpointNow()).rejects.toThrow(/stopped/);
+    await writeTasks(target, 10, 'after');
+  });
+
+  it('keeps the log bounded under writes without a pause', async () => {
+    file = freshSqliteFile('checkpointer');
+    const connection = new SqliteDatabase(file.location);
+    connection.pragma('journal_mode = WAL');
+    connection.pragma('synchronous = NORMAL');
+    connection.pragma('busy_timeout = 1000');
+    connection.exec('create table t (id integer primary key, a text, b text)');
+    connection.exec('create index t_a on t (a); create index t_b on t (b)');
+    const maxLogFrames = 2000;
+    const checkpointer = startSqliteCheckpointer(connection, file.location, {
+      intervalMs: 20,
+      maxLogFrames,
+    });
+    try {
+      const insert = connection.prepare('insert into t (a, b) values (?, ?)');
+      const many = connection.transaction((count: number) => {
+        for (let index = 0; index < count; index += 1)
+          insert.run(`a${Math.random()}`, `b${Math.random()}`);
+      });
+      // Commit after commit for 3 s, never yielding: passive checkpoints alone never catch up.
+      let largestLog = 0;
+      const until = Date.now() + 3000;
+      while (Date.now() < until) {
+        many(20);
+        largestLog = Math.max(largestLog, statSync(`${file.location}-wal`).size);
+      }
+      const pageSize = connection.pragma('page_size', { simple: true }) as number;
+      // the limit, plus what was written while the last restart was waiting for its turn
+      expect(largestLog).toBeLessThan(3 * maxLogFrames * (pageSize + 24));
+    } finally {
+      await checkpointer.stop();
+      connection.close();
+    }
+  });
+});
