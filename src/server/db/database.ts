@@ -180,6 +180,10 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
+    // Sorts and subquery results a statement needs stay in memory instead of a temporary file
+    // opened, written and deleted on the spot (with 20,000 sockets that open failed: no file
+    // descriptor left, and the call answered 503).
+    sqlite.pragma('temp_store = MEMORY');
     // better-sqlite3 waits synchronously: keep the wait short, a locked database answers 503.
     sqlite.pragma('busy_timeout = 1000');
     const kysely = new Kysely<Database>({

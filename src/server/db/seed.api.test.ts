@@ -107,16 +107,23 @@ describe(`database and demo seed (${dialect})`, () => {
     }
   });
 
-  it.runIf(dialect === 'sqlite')('runs SQLite in WAL mode with foreign keys enforced', async () => {
-    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(
-      database.db.kysely,
-    );
-    expect(mode.rows[0]?.journal_mode).toBe('wal');
-    const keys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(
-      database.db.kysely,
-    );
-    expect(keys.rows[0]?.foreign_keys).toBe(1);
-  });
+  it.runIf(dialect === 'sqlite')(
+    'runs SQLite in WAL mode with foreign keys enforced and temporary data in memory',
+    async () => {
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(
+        database.db.kysely,
+      );
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+      const keys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(
+        database.db.kysely,
+      );
+      expect(keys.rows[0]?.foreign_keys).toBe(1);
+      // 2 = MEMORY: no temporary file opened per statement (with every descriptor taken by sockets,
+      // that open failed and the call answered 503)
+      const temp = await sql<{ temp_store: number }>`pragma temp_store`.execute(database.db.kysely);
+      expect(temp.rows[0]?.temp_store).toBe(2);
+    },
+  );
 
   it('refuses a chat for a conversation that does not exist (foreign keys)', async () => {
     await expect(
