@@ -86,9 +86,17 @@ export interface CollectResult {
     /** ChatMessage frames for the socket's user as receiver: first copies, and further copies. */
     received: number;
     duplicates: number;
-    /** Copies at the sender's own socket (X-Socket-ID excludes it) and at a socket of neither party. */
+    /**
+     * Copies at the very socket the send named in X-Socket-ID (the server must leave it out), and at
+     * a socket of neither party: errors.
+     */
     echoes: number;
     misdelivered: number;
+    /**
+     * Copies at another socket of the sender (it reloaded around its send): the contract sends the
+     * message to the sender's channel too, except the socket named in X-Socket-ID. Not an error.
+     */
+    echoesToNewerSocket: number;
     /** Other live frames heard (PresenceChanged, Typing, MessagesSeen). */
     presenceFrames: number;
     typingFrames: number;

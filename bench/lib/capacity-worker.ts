@@ -187,6 +187,7 @@ const resetStats = (): void => {
     duplicates: 0,
     echoes: 0,
     misdelivered: 0,
+    echoesToNewerSocket: 0,
     presenceFrames: 0,
     typingFrames: 0,
     seenFrames: 0,
@@ -365,7 +366,10 @@ interface ChatPayload {
   };
 }
 
-const onChat = (user: SimUser, data: unknown): void => {
+/** The X-Socket-ID each send of this process named ('' when its user had no socket then). */
+const sendSockets = new Map<number, string>();
+
+const onChat = (user: SimUser, data: unknown, socketId: string): void => {
   const receivedAt = nowMs();
   let payload: ChatPayload;
   try {
@@ -375,12 +379,14 @@ const onChat = (user: SimUser, data: unknown): void => {
   }
   const chat = payload.chatMessage;
   if (!chat) return;
+  const match = BENCH_TEXT.exec(chat.message ?? '');
   if (chat.receiver_id !== user.id) {
-    if (chat.sender_id === user.id) counts.echoes += 1;
-    else counts.misdelivered += 1;
+    if (chat.sender_id !== user.id) counts.misdelivered += 1;
+    else if (match && sendSockets.get(Number(match[1])) !== socketId)
+      counts.echoesToNewerSocket += 1;
+    else counts.echoes += 1;
     return;
   }
-  const match = BENCH_TEXT.exec(chat.message ?? '');
   if (match) {
     const seq = Number(match[1]);
     if (received.has(seq)) {
@@ -413,6 +419,8 @@ const connectSocket = (user: SimUser): Promise<void> =>
     const ws = new WebSocket(config.wsUrl, { perMessageDeflate: false });
     user.ws = ws;
     let settled = false;
+    /** This socket's id, once the server named it. */
+    let socketId = '';
     const finish = (error?: Error) => {
       if (settled) return;
       settled = true;
@@ -469,7 +477,7 @@ const connectSocket = (user: SimUser): Promise<void> =>
       }
       switch (frame.event) {
         case CHAT_MESSAGE_EVENT:
-          onChat(user, frame.data);
+          onChat(user, frame.data, socketId);
           return;
         case PRESENCE_CHANGED_EVENT:
           counts.presenceFrames += 1;
@@ -482,6 +490,7 @@ const connectSocket = (user: SimUser): Promise<void> =>
           return;
         case 'pusher:connection_established': {
           const data = JSON.parse(String(frame.data)) as { socket_id: string };
+          socketId = data.socket_id;
           if (user.ws === ws) user.socketId = data.socket_id;
           request('POST', paths.broadcastingAuth, user.token, {
             socket_id: data.socket_id,
@@ -620,6 +629,7 @@ const doSend = async (user: SimUser): Promise<void> => {
   localSeq += 1;
   const sentAt = nowMs();
   counts.sends += 1;
+  sendSockets.set(seq, user.socketId);
   const answer = await timedCall(
     'send',
     histograms.send,

@@ -441,8 +441,15 @@ const stepRows = (step: StepFigures): ResultRow[] => {
       `${name}: errors`,
       step.errors.total,
       '',
-      describeErrors(step) ||
-        `${step.openSockets.toLocaleString('en-US')} sockets open at the end; ${step.counts.reloads} reloads`,
+      [
+        describeErrors(step) ||
+          `${step.openSockets.toLocaleString('en-US')} sockets open at the end; ${step.counts.reloads} reloads`,
+        step.counts.echoesToNewerSocket > 0
+          ? `${step.counts.echoesToNewerSocket} copies at the sender's newer socket (reloaded around its send; expected)`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
     ),
     info(
       `${name}: server CPU`,
