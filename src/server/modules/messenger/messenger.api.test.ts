@@ -382,6 +382,29 @@ describe(`messaging calls (${dialect})`, () => {
       expect(badId.json().errors).toHaveProperty('client_id');
     });
 
+    it('answers a resent client_id with the message stored then, even after the conversation closed', async () => {
+      const item = await conversationWith(sara, 'Blue Harbor Logistics');
+      const clientId = randomUUID();
+      const first = await send(sara, item, 'sent before the erasure', { client_id: clientId });
+      expect(first.statusCode).toBe(200);
+      const erase = (at: string | null) =>
+        ctx.database.db.kysely
+          .updateTable('users')
+          .set({ erased_at: at })
+          .where('id', '=', item.company_id)
+          .execute();
+      await erase(new Date().toISOString());
+      try {
+        const resent = await send(sara, item, 'sent before the erasure', { client_id: clientId });
+        expect(resent.statusCode, resent.body).toBe(200);
+        expect(resent.json().message.id).toBe(first.json().message.id);
+        const fresh = await send(sara, item, 'a new message', { client_id: randomUUID() });
+        expect(fresh.statusCode).toBe(422);
+      } finally {
+        await erase(null);
+      }
+    });
+
     it('returns a conversation archived by the receiver to its active list', async () => {
       const archived = await conversationWith(acme, 'Lina Farouk');
       expect(archived.company_archive).toBe(1);

@@ -428,9 +428,15 @@ export const createMessengerService = ({
       try {
         stored = await store();
       } catch (error) {
-        // Two requests with one client_id raced: the other one stored it; answer with that message.
-        if (!input.client_id || !isUniqueViolation(error)) throw error;
-        const existing = await repository.findChatByClientId(db, viewer.id, input.client_id);
+        // A client_id already stored answers with the message stored then: the unique index
+        // refused this insert (a replay, or two requests racing), or the send was refused for
+        // what changed since (the conversation closed, a file expired) while its first attempt
+        // had gone through and only the answer was lost.
+        if (!input.client_id || !(isUniqueViolation(error) || error instanceof HttpError))
+          throw error;
+        const existing = await repository
+          .findChatByClientId(db, viewer.id, input.client_id)
+          .catch(() => undefined);
         if (!existing) throw error;
         stored = {
           chat: existing,
