@@ -46,6 +46,9 @@ interface Entry<V> {
   expiresAt: number;
 }
 
+/** How often an invalidation Redis did not take is published again. */
+const PUBLISH_RETRY_MS = 500;
+
 interface Invalidation {
   userId: number;
   /** The instance that sent it (it has already forgotten). */
@@ -71,6 +74,18 @@ export const createCredentialCache = <V>(options: CredentialCacheOptions): Crede
 
   let publisher: Redis | undefined;
   let subscriber: Redis | undefined;
+  /** Invalidations waiting to be published again. */
+  const retries = new Set<NodeJS.Timeout>();
+  /** True once Redis took the message; a failure is reported (when asked), not thrown. */
+  const publish = async (text: string, report: boolean): Promise<boolean> => {
+    try {
+      await publisher?.publish(options.channel, text);
+      return true;
+    } catch (error) {
+      if (report) options.onError?.(error);
+      return false;
+    }
+  };
   if (options.redisUrl) {
     const redisOptions = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false };
     publisher = new Redis(options.redisUrl, redisOptions);
@@ -136,17 +151,31 @@ export const createCredentialCache = <V>(options: CredentialCacheOptions): Crede
     async forgetUser(userId) {
       forgetLocally(userId);
       if (!publisher) return;
-      const message: Invalidation = { userId, from: instanceId };
-      try {
-        await publisher.publish(options.channel, JSON.stringify(message));
-      } catch (error) {
-        // Redis unreachable from here: the other instances most likely cannot listen either (they
-        // then cache nothing); otherwise their copy lapses with the lifetime.
-        options.onError?.(error);
-      }
+      const text = JSON.stringify({ userId, from: instanceId } satisfies Invalidation);
+      if (await publish(text, true)) return;
+      // Not published (this instance's Redis connection is down or reconnecting while the others
+      // may still listen and remember): keep trying in the background until their copies would
+      // have lapsed anyway; the caller is not held.
+      const giveUpAt = Date.now() + options.lifetimeMs;
+      const retry = () => {
+        retries.delete(timer);
+        if (closed || Date.now() >= giveUpAt) return;
+        void publish(text, false).then((done) => {
+          if (!done && !closed) {
+            timer = setTimeout(retry, PUBLISH_RETRY_MS);
+            timer.unref();
+            retries.add(timer);
+          }
+        });
+      };
+      let timer = setTimeout(retry, PUBLISH_RETRY_MS);
+      timer.unref();
+      retries.add(timer);
     },
     async close() {
       closed = true;
+      for (const timer of retries) clearTimeout(timer);
+      retries.clear();
       listening = false;
       entries.clear();
       publisher?.disconnect();
