@@ -538,6 +538,10 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
     ) => {
       const { chat, receiverSide, preview, tasks } = send;
       const unread = sql.ref(receiverSide.unread);
+      const at = sql`${chat.created_at}::text`;
+      // Sends of one conversation take their ids and times before they queue for its row: one
+      // stamped earlier may commit later, and must not push back the preview or the activity time.
+      const newest = sql`coalesce(last_message_at, '') <= ${at}`;
       const tasksCte =
         tasks.length === 0 ? sql`` : sql`, tasks as (${insertTasksAfter('chat', tasks, send.now)})`;
       const result = await sql<RecordedSend>`with chat as (
@@ -553,8 +557,9 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
           returning id
         ), conversation as (
           update messenger_users
-          set last_message = ${preview}::text, last_message_at = ${chat.created_at}::text,
-            activity_at = ${chat.created_at}::text, ${unread} = ${unread} + 1,
+          set last_message = case when ${newest} then ${preview}::text else last_message end,
+            last_message_at = case when ${newest} then ${at} else last_message_at end,
+            activity_at = greatest(activity_at, ${at}), ${unread} = ${unread} + 1,
             ${sql.ref(receiverSide.archive)} = 0
           where id = ${chat.messenger_user_id}::integer and exists (select 1 from chat)
           returning last_message, last_message_at, candidate_unread, company_unread,

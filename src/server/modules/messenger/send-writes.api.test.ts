@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACME, SARA } from '../../../../test-support/accounts.js';
 import { createTestApp, type TestContext } from '../../../../test-support/test-app.js';
-import { CANDIDATE_SIDE, createMessengerRepository } from './messenger.repository.js';
+import { CANDIDATE_SIDE, COMPANY_SIDE, createMessengerRepository } from './messenger.repository.js';
 
 const dialect = inject('database');
 
@@ -37,6 +37,75 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
     ]);
     return { chats: Number(chats.n), conversation, tasks: Number(tasks.n) };
   };
+
+  it('keeps the newest message as the preview when two sends commit out of order', async () => {
+    const db = ctx.database.db.kysely;
+    const repository = createMessengerRepository(db, dialect);
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('email', 'in', [SARA.email, ACME.email])
+      .execute();
+    const sara = users.find((user) => user.email === SARA.email)!.id;
+    const acme = users.find((user) => user.email === ACME.email)!.id;
+    const { id: conversationId } = await db
+      .selectFrom('messenger_users')
+      .select('id')
+      .where('candidate_id', '=', sara)
+      .where('company_id', '=', acme)
+      .executeTakeFirstOrThrow();
+    const before = await snapshot(conversationId);
+
+    // Both sends read first; the later one (by its time) commits first.
+    const [earlier, later] = await Promise.all([
+      repository.findConversationForSend(db, conversationId),
+      repository.findConversationForSend(db, conversationId),
+    ]);
+    const earlierAt = new Date(Date.now() + 60_000).toISOString();
+    const laterAt = new Date(Date.now() + 61_000).toISOString();
+    const store = (id: number, text: string, at: string) =>
+      repository.storeSend(db, {
+        chat: {
+          id,
+          messenger_user_id: conversationId,
+          sender_id: sara,
+          receiver_id: acme,
+          job_id: earlier!.job_id,
+          message: text,
+          client_id: null,
+          created_at: at,
+          seen_at: null,
+        },
+        receiverSide: COMPANY_SIDE,
+        preview: text,
+        tasks: [],
+        now: at,
+      });
+    await store(later!.next_chat_id, 'the later message', laterAt);
+    const stored = await store(earlier!.next_chat_id, 'the earlier message', earlierAt);
+
+    expect(stored).toMatchObject({
+      last_message: 'the later message',
+      last_message_at: laterAt,
+      company_unread: before.conversation.company_unread + 2,
+    });
+    const after = await snapshot(conversationId);
+    expect(after.chats).toBe(before.chats + 2);
+    expect(after.conversation).toMatchObject({
+      last_message: 'the later message',
+      last_message_at: laterAt,
+      activity_at: laterAt,
+    });
+    // back to the present for the next test
+    await db
+      .updateTable('messenger_users')
+      .set({
+        last_message_at: before.conversation.last_message_at,
+        activity_at: before.conversation.activity_at,
+      })
+      .where('id', '=', conversationId)
+      .execute();
+  });
 
   it('writes the message, the conversation and the tasks together, or nothing when a party is gone', async () => {
     const db = ctx.database.db.kysely;
