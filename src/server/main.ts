@@ -6,7 +6,12 @@ import { decideDemoSeed, DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoMode, seedDemo } fr
 /** `npm start` / `node dist/server/main.js`: migrate, seed the demo when asked, serve, stop cleanly. */
 const main = async () => {
   const config = loadConfig();
-  const db = openDatabase(config.databaseUrl, { checkpointInBackground: true });
+  // the server's log once it exists; stderr before
+  let warn = (message: string) => console.warn(message);
+  const db = openDatabase(config.databaseUrl, {
+    checkpointInBackground: true,
+    onBackgroundProblem: (message) => warn(message),
+  });
   await migrateToLatest(db);
   const decision = await decideDemoSeed(config, db);
   if (decision.seed) {
@@ -15,6 +20,7 @@ const main = async () => {
   }
   const demo = await isDemoMode(config, db);
   const { app } = await buildApp({ config, db });
+  warn = (message) => app.log.warn(message);
   if (!decision.seed && config.demoSeed !== 'off')
     app.log.info(`demo data not seeded: ${decision.reason}`);
   app.addHook('onClose', async () => db.destroy());

@@ -51,6 +51,8 @@ export interface OpenDatabaseOptions {
    * (the server; short-lived tools keep SQLite's automatic checkpoints).
    */
   checkpointInBackground?: boolean;
+  /** Told what goes wrong in the background (a checkpoint failing, its worker stopping). */
+  onBackgroundProblem?: (message: string) => void;
 }
 
 // PostgreSQL returns bigint for count(*) and int8 columns; our ids and counts fit in a JS number.
@@ -191,7 +193,9 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
     });
     const checkpointer =
       options.checkpointInBackground && file !== ':memory:'
-        ? startSqliteCheckpointer(sqlite, file)
+        ? startSqliteCheckpointer(sqlite, file, {
+            ...(options.onBackgroundProblem ? { onProblem: options.onBackgroundProblem } : {}),
+          })
         : undefined;
     return {
       kysely,

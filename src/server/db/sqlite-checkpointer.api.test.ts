@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { freshSqliteFile, type ServerDatabase } from '../../../test-support/databases.js';
 import { migrateToLatest, openDatabase, type Db } from './database.js';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
@@ -83,6 +83,25 @@ describe.runIf(dialect === 'sqlite')('SQLite checkpoints in a worker thread', ()
     expect(await autocheckpoint(target)).toBe(1000);
     await expect(target.checkpointer!.checkpointNow()).rejects.toThrow(/stopped/);
     await writeTasks(target, 10, 'after');
+  });
+
+  it('says so when the worker stops unasked, and the connection checkpoints by itself again', async () => {
+    file = freshSqliteFile('checkpointer');
+    const connection = new SqliteDatabase(file.location);
+    connection.pragma('journal_mode = WAL');
+    const problems: string[] = [];
+    // a worker that cannot open its database ends at once
+    const checkpointer = startSqliteCheckpointer(connection, `${file.location}.missing`, {
+      onProblem: (message) => problems.push(message),
+    });
+    try {
+      await expect(checkpointer.checkpointNow()).rejects.toThrow(/stopped/);
+      await vi.waitFor(() => expect(problems.join('\n')).toMatch(/worker stopped/));
+      expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    } finally {
+      await checkpointer.stop();
+      connection.close();
+    }
   });
 
   it('keeps the log bounded under writes without a pause', async () => {

@@ -30,11 +30,17 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
+let lastReport = 0;
 const checkpoint = () => {
   try {
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
     return { log: row.log, checkpointed: row.checkpointed };
-  } catch {
+  } catch (error) {
+    // said once a minute at most: a checkpoint that keeps failing lets the log grow
+    if (Date.now() - lastReport > 60000) {
+      lastReport = Date.now();
+      parentPort.postMessage({ type: 'failed', message: String(error && error.message) });
+    }
     return { log: -1, checkpointed: -1 };
   }
 };
@@ -55,7 +61,16 @@ const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
 export const startSqliteCheckpointer = (
   connection: SqliteDatabase.Database,
   file: string,
-  { intervalMs = 100, maxLogFrames = 10_000 }: { intervalMs?: number; maxLogFrames?: number } = {},
+  {
+    intervalMs = 100,
+    maxLogFrames = 10_000,
+    onProblem = () => undefined,
+  }: {
+    intervalMs?: number;
+    maxLogFrames?: number;
+    /** Told when a checkpoint fails and when the worker stops unasked (for the server's log). */
+    onProblem?: (message: string) => void;
+  } = {},
 ): SqliteCheckpointer => {
   connection.pragma(`wal_autocheckpoint = ${maxLogFrames}`);
   let running = true;
@@ -63,9 +78,14 @@ export const startSqliteCheckpointer = (
     number,
     { resolve: (result: CheckpointResult) => void; reject: (error: Error) => void }
   >();
-  const backToAutomatic = () => {
+  let stopping = false;
+  const backToAutomatic = (error?: unknown) => {
     if (!running) return;
     running = false;
+    if (!stopping)
+      onProblem(
+        `SQLite checkpoint worker stopped${error instanceof Error ? ` (${error.message})` : ''}; back to automatic checkpoints`,
+      );
     if (connection.open) connection.pragma('wal_autocheckpoint = 1000');
     for (const { reject } of waiting.values()) reject(new Error('The checkpointer has stopped'));
     waiting.clear();
@@ -78,14 +98,19 @@ export const startSqliteCheckpointer = (
   worker.unref();
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.on('error', backToAutomatic);
-  worker.once('exit', backToAutomatic);
+  worker.once('exit', () => backToAutomatic());
 
   let nextId = 0;
-  worker.on('message', (message: { type: string; id?: number; result?: CheckpointResult }) => {
-    if (message.type !== 'checkpointed' || message.id === undefined || !message.result) return;
-    waiting.get(message.id)?.resolve(message.result);
-    waiting.delete(message.id);
-  });
+  worker.on(
+    'message',
+    (message: { type: string; id?: number; result?: CheckpointResult; message?: string }) => {
+      if (message.type === 'failed')
+        onProblem(`SQLite checkpoint failed: ${message.message ?? ''}`);
+      if (message.type !== 'checkpointed' || message.id === undefined || !message.result) return;
+      waiting.get(message.id)?.resolve(message.result);
+      waiting.delete(message.id);
+    },
+  );
 
   return {
     checkpointNow: () =>
@@ -100,6 +125,7 @@ export const startSqliteCheckpointer = (
       }),
     stop: async () => {
       if (!running) return;
+      stopping = true;
       // Its connection closes before the server's: the last connection to close checkpoints the
       // log and removes it.
       worker.postMessage({ type: 'stop' });
