@@ -22,8 +22,8 @@ import {
   type HttpSession,
 } from '../test-support/http-session.js';
 import {
+  conversationRecord,
   conversationWith,
-  initialData,
   newClientId,
   sendMessage,
   type Conversation,
@@ -64,9 +64,6 @@ afterEach(() => {
   // Whatever a test threw at it, the process is still up.
   expect(isAlive(server)).toBe(true);
 });
-
-const conversationRecord = async (session: HttpSession, id: number) =>
-  (await initialData(session)).messengerUsers.find((record) => record.id === id);
 
 describe('authorization matrix', () => {
   // For each role: a conversation it is not a party to, and another user whose channel it must not hear.

@@ -22,6 +22,7 @@ import {
 } from '../test-support/http-session.js';
 import {
   conversationOf,
+  conversationRecord,
   initialData,
   newClientId,
   type Conversation,
@@ -608,9 +609,7 @@ describe.each(DIALECTS)('bad input on %s', (dialect) => {
 
   test('ids of 2^31 and more: 422 naming the field, on every call, nothing stored or changed', async () => {
     const before = await stored();
-    const recordBefore = (await initialData(session)).messengerUsers.find(
-      (item) => item.id === conversation.id,
-    );
+    const recordBefore = await conversationRecord(session, conversation.id);
     const valid = {
       receiver_id: conversation.receiverId,
       messenger_user: conversation.id,
@@ -669,10 +668,7 @@ describe.each(DIALECTS)('bad input on %s', (dialect) => {
       'initial data job_id': ['job_id'],
     });
     expect(await stored()).toBe(before);
-    const recordAfter = (await initialData(session)).messengerUsers.find(
-      (item) => item.id === conversation.id,
-    );
-    expect(recordAfter).toEqual(recordBefore);
+    expect(await conversationRecord(session, conversation.id)).toEqual(recordBefore);
   });
 
   test('socket ids of more than 20 digits a part: 422 naming socket_id on both auth calls', async () => {

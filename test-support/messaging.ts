@@ -31,6 +31,17 @@ export const initialData = async (session: HttpSession): Promise<InitialDataResp
   return (await response.json()) as InitialDataResponse;
 };
 
+/**
+ * A conversation as the viewer's list shows it, to compare before and after: without
+ * `last_message_time`, a text ("1 second ago") that moves with the clock (`last_message_at` stays).
+ */
+export const conversationRecord = async (session: HttpSession, id: number) => {
+  const record = (await initialData(session)).messengerUsers.find((item) => item.id === id);
+  if (!record) return undefined;
+  const { last_message_time: _movesWithTheClock, ...rest } = record;
+  return rest;
+};
+
 /** The viewer's conversation with another user (about a job, or the first one with them). */
 export const conversationWith = async (
   session: HttpSession,
