@@ -38,9 +38,9 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
     return { chats: Number(chats.n), conversation, tasks: Number(tasks.n) };
   };
 
-  it('keeps the newest message as the preview when two sends commit out of order', async () => {
+  /** Sara's and Acme's ids, and the id of their conversation. */
+  const saraAndAcme = async () => {
     const db = ctx.database.db.kysely;
-    const repository = createMessengerRepository(db, dialect);
     const users = await db
       .selectFrom('users')
       .select(['id', 'email'])
@@ -54,6 +54,13 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
       .where('candidate_id', '=', sara)
       .where('company_id', '=', acme)
       .executeTakeFirstOrThrow();
+    return { sara, acme, conversationId };
+  };
+
+  it('keeps the newest message as the preview when two sends commit out of order', async () => {
+    const db = ctx.database.db.kysely;
+    const repository = createMessengerRepository(db, dialect);
+    const { sara, acme, conversationId } = await saraAndAcme();
     const before = await snapshot(conversationId);
 
     // Both sends read first; the later one (by its time) commits first.
@@ -110,19 +117,7 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
   it('writes the message, the conversation and the tasks together, or nothing when a party is gone', async () => {
     const db = ctx.database.db.kysely;
     const repository = createMessengerRepository(db, dialect);
-    const users = await db
-      .selectFrom('users')
-      .select(['id', 'email'])
-      .where('email', 'in', [SARA.email, ACME.email])
-      .execute();
-    const sara = users.find((user) => user.email === SARA.email)!.id;
-    const acme = users.find((user) => user.email === ACME.email)!.id;
-    const { id: conversationId } = await db
-      .selectFrom('messenger_users')
-      .select('id')
-      .where('candidate_id', '=', sara)
-      .where('company_id', '=', acme)
-      .executeTakeFirstOrThrow();
+    const { sara, acme, conversationId } = await saraAndAcme();
 
     const send = async (text: string) => {
       const read = await repository.findConversationForSend(db, conversationId);
