@@ -56,11 +56,23 @@ export interface ServerProcess {
   kill: () => Promise<void>;
 }
 
+/**
+ * The settings whose defaults point into `./data` (the database, uploads, e-mails), pointed into
+ * `sandbox` instead.
+ */
+export const sandboxedDefaults = (sandbox: string): Record<string, string> => ({
+  DATABASE_URL: `sqlite:${join(sandbox, 'messenger.db')}`,
+  STORAGE_URL: `file:${join(sandbox, 'uploads')}`,
+  MAIL_DIR: join(sandbox, 'mail'),
+});
+
 export interface StartServerOptions {
   env?: Record<string, string>;
   port?: number;
   /** How long to wait for the "running at" line. */
   timeoutMs?: number;
+  /** The working directory (default: this one, the checkout, where `dist/web` is found). */
+  cwd?: string;
 }
 
 /**
@@ -71,22 +83,25 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
   const port = options.port ?? (await freePort());
   let output = '';
-  // uploads of its own (the sweep of unused files must never see a developer's ./data/uploads)
-  const uploads = options.env?.STORAGE_URL ? undefined : mkdtempSync(join(tmpdir(), 'uploads-'));
+  // A folder of its own for everything the server would otherwise keep under the checkout's ./data
+  // (a developer's demo database from `npm start`, its uploads and e-mails): a test server touches
+  // none of them. A caller's own DATABASE_URL, STORAGE_URL or MAIL_DIR wins.
+  const sandbox = mkdtempSync(join(tmpdir(), 'messenger-server-'));
   const child = spawn(process.execPath, [MAIN], {
     env: serverEnvironment({
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
-      ...(uploads ? { STORAGE_URL: `file:${uploads}` } : {}),
+      ...sandboxedDefaults(sandbox),
       ...options.env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   const exited = new Promise<number | null>((resolveExit) =>
     child.once('exit', (code) => {
-      if (uploads) rmSync(uploads, { recursive: true, force: true });
+      rmSync(sandbox, { recursive: true, force: true });
       resolveExit(code);
     }),
   );

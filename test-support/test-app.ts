@@ -22,7 +22,7 @@ import { withKey } from './http-session.js';
 import { assertExchangesMatchDocument, createExchangeRecorder } from './openapi-contract.js';
 import { disconnectPusher, type PusherJs } from './pusher-js.js';
 import { pusherSocketUrl, RawSocket } from './raw-socket.js';
-import { pusherCredentials, UNLIMITED_SENDING } from './server-process.js';
+import { pusherCredentials, sandboxedDefaults, UNLIMITED_SENDING } from './server-process.js';
 
 /** In-process apps: the whole product (requests through `app.inject()`), and the live endpoint alone. */
 
@@ -49,10 +49,13 @@ export const createTestApp = async (
 ): Promise<TestContext> => {
   const database = await createTestDatabase(dialect);
   await seedDemo(database.db);
-  // uploads of its own (the sweep of unused files must never see a developer's ./data/uploads)
-  const uploads = mkdtempSync(join(tmpdir(), 'uploads-'));
+  // uploads and e-mails of its own (the sweep of unused files must never see a developer's
+  // ./data/uploads, and no test e-mail lands in ./data/mail)
+  const sandbox = mkdtempSync(join(tmpdir(), 'messenger-app-'));
   const config = loadConfig({
-    STORAGE_URL: `file:${uploads}`,
+    // (the app gets its database directly; DATABASE_URL is not read here)
+    STORAGE_URL: sandboxedDefaults(sandbox).STORAGE_URL,
+    MAIL_DIR: sandboxedDefaults(sandbox).MAIL_DIR,
     APP_KEY: APP_KEY,
     LOG_LEVEL: 'silent',
     DEMO_SEED: 'on',
@@ -85,7 +88,7 @@ export const createTestApp = async (
     close: async () => {
       await app.close();
       await database.drop();
-      rmSync(uploads, { recursive: true, force: true });
+      rmSync(sandbox, { recursive: true, force: true });
       assertExchangesMatchDocument(recorder.exchanges);
     },
   };

@@ -225,7 +225,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     mailer: createMailer({
       smtpUrl: config.notifications.smtpUrl,
       from: config.notifications.mailFrom,
-      mailDir: resolve('data/mail'),
+      mailDir: config.notifications.mailDir,
       attemptTimeoutMs: emailAttemptTimeoutMs(config.outbox.leaseMs),
       logger: app.log,
     }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** Secrets published in earlier versions' defaults: never accepted, in any environment. */
 const WELL_KNOWN_PUSHER_SECRETS = new Set(['local-pusher-secret']);
@@ -51,6 +51,8 @@ const envSchema = z.object({
   OUTBOX_CONCURRENCY: positiveInt(10),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().min(1).default('Messages <no-reply@localhost>'),
+  /** Without SMTP_URL, e-mails are written as .eml files here. */
+  MAIL_DIR: z.string().min(1).default('./data/mail'),
   NOTIFICATIONS: z.enum(['on', 'off']).default('on'),
   NOTIFY_EMAIL_DELAY_SECONDS: z.coerce.number().min(0).default(300),
   NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).default(900),
@@ -148,9 +150,11 @@ export interface Config {
   notifications: {
     /** Off: no notification e-mails and no `message.unseen` webhooks (`message.created` stays). */
     enabled: boolean;
-    /** Unset: e-mails are written as .eml files under data/mail/ and logged. */
+    /** Unset: e-mails are written as .eml files under `mailDir` and logged. */
     smtpUrl: URL | undefined;
     mailFrom: string;
+    /** Where e-mails go without SMTP (`MAIL_DIR`, default `./data/mail`), resolved from the working directory. */
+    mailDir: string;
     emailDelayMs: number;
     emailMinIntervalMs: number;
   };
@@ -329,6 +333,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       enabled: env.NOTIFICATIONS === 'on',
       smtpUrl: toSmtpUrl(env.SMTP_URL),
       mailFrom: env.MAIL_FROM,
+      mailDir: resolve(env.MAIL_DIR),
       emailDelayMs: env.NOTIFY_EMAIL_DELAY_SECONDS * 1000,
       emailMinIntervalMs: env.NOTIFY_EMAIL_MIN_INTERVAL_SECONDS * 1000,
     },
