@@ -283,6 +283,9 @@ describe('presence across two server processes sharing PostgreSQL and Redis', ()
     const saraOnA = await signInOverHttp(a.url, SARA.email);
     const acmeLive = await listenForEvents(b.url, acmeOnB);
     listeners.push(acmeLive);
+    // Sara's arrival is told to the partners online at that moment: wait until B has recorded
+    // Acme's socket (its hold reaches Redis after the subscription succeeded)
+    await until(async () => (await rowWith(saraOnA, acmeOnB)).other_online, 'Acme online (on B)');
     const saraTab = await listenForEvents(a.url, saraOnA);
     listeners.push(saraTab);
     await until(() => presenceOf(acmeLive, saraOnA.userId).length === 1, 'Sara online (from A)');
