@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ACME, SARA } from '../test-support/accounts.js';
+import { ACME, NILE, SARA } from '../test-support/accounts.js';
 import { WAIT, waitForValue } from '../test-support/wait.js';
 import { expectNoAxeViolations } from './support/axe.js';
 import { PHONE, WIDE, type UserPage } from './support/browser.js';
@@ -111,6 +111,8 @@ describe('accessibility: axe-core finds nothing serious, and the keyboard gets a
   it('axe: the conversation drawer on a phone (375×812)', async () => {
     const sara = await signedInSara('axe-phone', PHONE, { axe: true });
     const page = sara.page;
+    // phones start on the list; the drawer serves an open conversation
+    await row(conversationList(page), NILE.name).click();
     await page.getByTestId('open-drawer').click();
     const drawer = page.getByRole('dialog');
     await row(drawer, ACME.name).waitFor({ state: 'visible' });
@@ -227,6 +229,7 @@ describe('accessibility: axe-core finds nothing serious, and the keyboard gets a
     await suite.close(wide);
 
     const phone = await signedInSara('drawer-focus', PHONE);
+    await row(conversationList(phone.page), NILE.name).click();
     await phone.page.getByTestId('open-drawer').click();
     const drawer = phone.page.getByRole('dialog');
     await row(drawer, ACME.name).click();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ACME, SARA } from '../test-support/accounts.js';
+import { ACME, NILE, SARA } from '../test-support/accounts.js';
 import { WAIT } from '../test-support/wait.js';
 import { boxOf, PHONE, WIDE } from './support/browser.js';
 import {
@@ -44,10 +44,10 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
     const page = sara.page;
     expect(await documentDirection(page)).toEqual({ dir: 'ltr', lang: 'en' });
     expect(await page.getByTestId('open-drawer').count()).toBe(0);
-    expect(await page.getByRole('heading', { name: 'all messages', exact: true }).isVisible()).toBe(
+    expect(await page.getByRole('heading', { name: 'All messages', exact: true }).isVisible()).toBe(
       true,
     );
-    expect(await page.getByText('no message item selected').isVisible()).toBe(true);
+    expect(await page.getByText('No message item selected').isVisible()).toBe(true);
 
     await openConversation(page, ACME.name);
     const list = await boxOf(conversationList(page));
@@ -61,23 +61,26 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
     await suite.close(sara);
   });
 
-  it('at 375 px the list comes first and also lives in a drawer that opens, selects and closes (screenshot: mobile)', async () => {
+  it('at 375 px the list is the first screen (no drawer button); with a chat open the list lives in a drawer that opens, selects and closes (screenshot: mobile)', async () => {
     const sara = await suite.newUser('mobile', { viewport: PHONE });
     await signInWithDemoButton(sara.page, SARA);
     const page = sara.page;
     const opener = page.getByTestId('open-drawer');
+    // phones start on the list itself: no button repeats it
+    await conversationList(page).waitFor({ state: 'visible' });
+    expect(await opener.count()).toBe(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await row(conversationList(page), NILE.name).click();
+    await page.getByTestId('chat-pane').waitFor({ state: 'visible' });
     expect(await opener.isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Messages', exact: true }).count()).toBe(1);
-    // phones start on the list; while the drawer is open it is the only list
-    await conversationList(page).waitFor({ state: 'visible' });
-    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
 
     // open, choose a conversation: the drawer closes and the chat shows it
     await opener.click();
     const drawer = page.getByRole('dialog');
     await drawer.waitFor({ state: 'visible' });
     expect(await conversationList(page).count()).toBe(1);
-    expect(await drawer.getByText('all messages', { exact: true }).isVisible()).toBe(true);
+    expect(await drawer.getByText('All messages', { exact: true }).isVisible()).toBe(true);
     const drawerBox = await boxOf(drawer);
     expect(drawerBox.width).toBeLessThanOrEqual(PHONE.width);
     await row(drawer, ACME.name).waitFor({ state: 'visible' });
@@ -154,7 +157,7 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
 
     await page.getByTestId('language-switch').selectOption('en');
     await expect.poll(() => documentDirection(page), WAIT).toEqual({ dir: 'ltr', lang: 'en' });
-    await page.getByRole('heading', { name: 'all messages', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'All messages', exact: true }).waitFor();
     await suite.close(sara);
   });
 });

@@ -5,8 +5,10 @@ import { setSmallScreen } from '../test/setup.js';
 import { paths } from '../../shared/paths.js';
 
 /** The top bar's controls in the order a keyboard or screen-reader user meets them. */
+/** The page's top bar (the first banner: an open chat's header may be one too). */
+const topBar = () => screen.getAllByRole('banner')[0]!;
 const topBarControls = () => [
-  ...screen.getByRole('banner').querySelectorAll<HTMLElement>('button, select, input, a[href]'),
+  ...topBar().querySelectorAll<HTMLElement>('button, select, input, a[href]'),
 ];
 
 /** Holds the next messages call until the returned function is called. */
@@ -26,9 +28,9 @@ const holdNextMessages = (page: Awaited<ReturnType<typeof renderMessagesPage>>):
 describe('messages page: conversation panel and selecting', () => {
   it('shows the placeholder until a conversation is selected', async () => {
     await renderMessagesPage();
-    expect(screen.getByRole('heading', { name: 'all messages' })).toBeInTheDocument();
-    expect(screen.getByText('no message item selected')).toBeInTheDocument();
-    expect(screen.getByText('please select message item from messages list')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'All messages' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'No message item selected' })).toBeInTheDocument();
+    expect(screen.getByText('Please select message item from messages list.')).toBeInTheDocument();
     expect(screen.queryByPlaceholderText('Write Message...')).not.toBeInTheDocument();
   });
 
@@ -50,8 +52,8 @@ describe('messages page: conversation panel and selecting', () => {
     );
     // no logo: initials
     expect(within(nile).getByText('NS')).toBeInTheDocument();
-    // a conversation without a job reads 'No Title'
-    expect(within(rowFor('Blue Harbor Logistics', list)).getByText('No Title')).toBeInTheDocument();
+    // a conversation without a job reads 'No title'
+    expect(within(rowFor('Blue Harbor Logistics', list)).getByText('No title')).toBeInTheDocument();
   });
 
   it('a company sees candidate names and photos, and the job of each conversation', async () => {
@@ -116,7 +118,7 @@ describe('messages page: conversation panel and selecting', () => {
     await waitFor(() =>
       expect(
         within(screen.getByTestId('chat-pane')).getByRole('heading', { level: 2 }),
-      ).toHaveTextContent('No Title'),
+      ).toHaveTextContent('No title'),
     );
   });
 
@@ -195,7 +197,7 @@ describe('messages page: conversation panel and selecting', () => {
 describe('messages page: the top bar', () => {
   it('wide: the title, then language, sound, settings and sign-out, each with its name', async () => {
     await renderMessagesPage();
-    const banner = screen.getByRole('banner');
+    const banner = topBar();
     expect(within(banner).getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
     const [language, sound, settings, signOut, ...rest] = topBarControls();
     expect(rest).toEqual([]);
@@ -207,8 +209,12 @@ describe('messages page: the top bar', () => {
     expect(signOut).toHaveTextContent('Sign out');
   });
 
-  it('small screen: the Messages (drawer) button comes first; the language box shows its code', async () => {
+  it('small screen: the list is the page (no drawer button); with a chat open the Messages (drawer) button comes first; the language box shows its code', async () => {
     const page = await renderMessagesPage({ smallScreen: true });
+    expect(screen.queryByTestId('open-drawer')).not.toBeInTheDocument();
+    expect(topBarControls()).toHaveLength(4);
+    await page.user.click(rowFor('Nile Software'));
+    await screen.findByText('The role is closed, sorry.');
     const [messages, language, sound, settings, signOut, ...rest] = topBarControls();
     expect(rest).toEqual([]);
     expect(messages).toHaveAccessibleName('Messages');
@@ -222,7 +228,7 @@ describe('messages page: the top bar', () => {
     expect(signOut).toHaveAccessibleName('Sign out');
     expect(signOut).toHaveAttribute('title', 'Sign out');
 
-    const banner = screen.getByRole('banner');
+    const banner = topBar();
     expect(within(banner).getByText('EN')).toBeInTheDocument();
     await page.user.selectOptions(language!, 'ar');
     await waitFor(() => expect(within(banner).getByText('AR')).toBeInTheDocument());
@@ -232,9 +238,10 @@ describe('messages page: the top bar', () => {
   it('the Messages button tells whether the drawer is open', async () => {
     const page = await renderMessagesPage();
     act(() => setSmallScreen(true));
-    const opener = screen.getByTestId('open-drawer');
+    await page.user.click(rowFor('Nile Software'));
+    const opener = await screen.findByTestId('open-drawer');
     await page.user.click(opener);
-    expect(screen.getByRole('dialog', { name: 'all messages' })).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'All messages' })).toBeInTheDocument();
     expect(opener).toHaveAttribute('aria-expanded', 'true');
     await page.user.keyboard('{Escape}');
     expect(opener).toHaveAttribute('aria-expanded', 'false');

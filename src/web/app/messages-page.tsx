@@ -90,6 +90,11 @@ export const MessagesPage = () => {
   const selectionRef = useRef(selection);
   selectionRef.current = selection;
 
+  // back on the list (phones): the list is the page, so the drawer has nothing to add
+  useEffect(() => {
+    if (!selection) setDrawerOpen(false);
+  }, [selection]);
+
   /**
    * Opens a conversation. From the list (`push`) it becomes a history entry when none was open, so
    * Back returns to the list (phones); switching between conversations replaces the entry.
@@ -349,7 +354,8 @@ export const MessagesPage = () => {
           {openConversation ? t('app.skipToMessageBox') : t('app.skipToConversation')}
         </a>
         <header className="topbar">
-          {isSmallScreen ? (
+          {/* Phones: the list is the first screen itself; the drawer (spec) serves an open chat. */}
+          {isSmallScreen && selection ? (
             <button
               type="button"
               className="icon-button topbar__drawer-button"

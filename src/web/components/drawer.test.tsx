@@ -8,14 +8,23 @@ describe('small screens: the conversation drawer', () => {
     act(() => setSmallScreen(true));
     return page;
   };
-
-  it('opens from the Messages button as a dialog titled "all messages", traps focus and restores it', async () => {
+  /** Phones start on the list itself; the drawer serves a conversation that is open. */
+  const openSmallWithChat = async () => {
     const page = await openSmall();
+    const list = await screen.findByTestId('conversation-list');
+    expect(screen.queryByTestId('open-drawer')).not.toBeInTheDocument();
+    await page.user.click(await within(list).findByRole('button', { name: /^Acme Robotics/ }));
+    await screen.findByTestId('chat-pane');
+    return page;
+  };
+
+  it('opens from the Messages button as a dialog titled "All messages", traps focus and restores it', async () => {
+    const page = await openSmallWithChat();
     const opener = screen.getByTestId('open-drawer');
     expect(opener).toHaveAccessibleName('Messages');
     await page.user.click(opener);
 
-    const dialog = screen.getByRole('dialog', { name: 'all messages' });
+    const dialog = screen.getByRole('dialog', { name: 'All messages' });
     expect(dialog).toHaveAttribute('aria-modal', 'true');
     const close = within(dialog).getByRole('button', { name: 'Close' });
     expect(close).toHaveFocus();
@@ -42,7 +51,7 @@ describe('small screens: the conversation drawer', () => {
   });
 
   it('the close button closes it', async () => {
-    const page = await openSmall();
+    const page = await openSmallWithChat();
     await page.user.click(screen.getByTestId('open-drawer'));
     await page.user.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -50,7 +59,7 @@ describe('small screens: the conversation drawer', () => {
   });
 
   it('choosing a conversation closes the drawer and opens it', async () => {
-    const page = await openSmall();
+    const page = await openSmallWithChat();
     await page.user.click(screen.getByTestId('open-drawer'));
     const dialog = screen.getByRole('dialog');
     await page.user.click(await within(dialog).findByRole('button', { name: /^Nile Software/ }));

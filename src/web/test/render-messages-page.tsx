@@ -82,8 +82,13 @@ export const renderMessagesPage = async ({
   const queryClient = createQueryClient({ retry: false });
   const user = userEvent.setup();
   const view = render(<MessagesApp api={fake.api} services={services} queryClient={queryClient} />);
-  if (smallScreen) await screen.findByTestId('open-drawer');
-  else await screen.findAllByTestId('conversation-row');
+  // small screens start on the list (the drawer button shows once a conversation is open)
+  await waitFor(() =>
+    expect(
+      screen.queryAllByTestId('conversation-row').length +
+        (smallScreen ? screen.queryAllByTestId('open-drawer').length : 0),
+    ).toBeGreaterThan(0),
+  );
   await waitFor(() => expect(realtime.listening).toBe(true));
   return {
     ...view,

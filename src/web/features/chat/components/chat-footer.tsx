@@ -1,6 +1,7 @@
 import {
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   type ClipboardEvent,
@@ -83,7 +84,30 @@ export const ChatFooter = ({
     !uploads.overLimit;
   const counterId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
   const [announcement, announce] = useAnnouncer();
+
+  // The box grows with its text (its CSS caps it at about 8 lines, then it scrolls inside): measured
+  // at its natural height after each change, and again when its width changes (a resize, a phone turned).
+  useLayoutEffect(() => {
+    const box = textarea.current;
+    if (!box) return;
+    const fit = () => {
+      box.style.blockSize = 'auto';
+      const borders = box.offsetHeight - box.clientHeight;
+      box.style.blockSize = `${box.scrollHeight + borders}px`;
+    };
+    fit();
+    if (typeof ResizeObserver === 'undefined') return;
+    let width = box.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (box.clientWidth === width) return;
+      width = box.clientWidth;
+      fit();
+    });
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [draft]);
 
   // A finished upload has no alert of its own (only a refusal does): it is said politely.
   const announced = useRef(new Set<string>());
@@ -212,13 +236,14 @@ export const ChatFooter = ({
           }}
         />
         <textarea
+          ref={textarea}
           className="input chat-footer__input"
           value={draft}
           placeholder={t('chat.writeMessage')}
           aria-label={t('chat.messageLabel')}
           aria-describedby={length >= COUNTER_FROM ? `${hintId} ${counterId}` : hintId}
           aria-invalid={tooLong || undefined}
-          rows={2}
+          rows={1}
           disabled={loading}
           onChange={(event) => {
             setDraft(event.target.value);
@@ -232,7 +257,17 @@ export const ChatFooter = ({
           className="button button--primary chat-footer__send"
           disabled={!canSend}
         >
-          {t('chat.send')}
+          <svg
+            className="chat-footer__send-icon"
+            viewBox="0 0 24 24"
+            width="22"
+            height="22"
+            aria-hidden="true"
+            focusable="false"
+          >
+            <path d="M3.4 20.4 21 12 3.4 3.6 3.4 10.2 15 12 3.4 13.8z" fill="currentColor" />
+          </svg>
+          <span className="chat-footer__send-label">{t('chat.send')}</span>
         </button>
       </div>
       <p className={`chat-footer__hint${sending ? '' : ' chat-footer__hint--keys'}`} id={hintId}>

@@ -87,7 +87,11 @@ export const ChatHeader = ({
         </div>
       </div>
       <div className="chat-header__job">
-        <h2 className="chat-header__title truncate" id={headingId} dir="auto">
+        <h2
+          className={`chat-header__title truncate${job?.title ? '' : ' is-none'}`}
+          id={headingId}
+          dir="auto"
+        >
           {job?.title || t('chat.noTitle')}
         </h2>
         <div className="chat-header__meta">

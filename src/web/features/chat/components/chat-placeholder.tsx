@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
-/** Shown while no conversation is selected (800px tall). */
+/** Shown while no conversation is selected (as tall as the chat would be). */
 export const ChatPlaceholder = () => {
   const { t } = useTranslation();
   return (
@@ -17,6 +17,7 @@ export const ChatPlaceholder = () => {
       </svg>
       <h2 className="chat-placeholder__title">{t('chat.placeholderTitle')}</h2>
       <p className="chat-placeholder__text">{t('chat.placeholderText')}</p>
+      <p className="chat-placeholder__hint">{t('chat.placeholderHint')}</p>
     </div>
   );
 };

@@ -2,6 +2,7 @@ import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat, ChatAttachment } from '../../../../shared/models.js';
 import { formatFullDateTime, formatMessageTime, shownName } from '../../../lib/format.js';
+import { LineIcon } from '../../../components/line-icon.js';
 import { formatFileSize, kindLabel } from '../utils/file-kind.js';
 import { linkify } from '../utils/linkify.js';
 
@@ -97,7 +98,7 @@ export const MessageBubble = memo(function MessageBubble({
 
 /** The files of a message: images as thumbnails opening full size, other files as cards (name, kind, size). */
 const MessageFiles = ({ files }: { files: ChatAttachment[] }) => {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <ul className="message__files" data-testid="message-files">
       {files.map((file) =>
@@ -119,10 +120,30 @@ const MessageFiles = ({ files }: { files: ChatAttachment[] }) => {
           </li>
         ) : (
           <li key={file.id}>
-            <a href={file.url} download={file.name} className="message__file" dir="auto">
-              <span className="message__file-name">{file.name}</span>
-              <span className="message__file-meta">
-                {kindLabel(file.mime) ?? file.mime} · {formatFileSize(file.size, i18n.language)}
+            <a
+              href={file.url}
+              download={file.name}
+              className="message__file"
+              title={t('chat.files.download', { name: file.name })}
+            >
+              <span className="message__file-icon" aria-hidden="true">
+                <LineIcon
+                  path="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8zM14 3v5h5"
+                  strokeWidth={1.3}
+                />
+                <span className="message__file-kind">{kindLabel(file.mime, file.name) ?? ''}</span>
+              </span>
+              <span className="message__file-text">
+                <span className="message__file-name" dir="auto">
+                  {file.name}
+                </span>
+                <span className="message__file-meta">
+                  {kindLabel(file.mime) ?? file.mime} · {formatFileSize(file.size, i18n.language)}
+                  <span className="visually-hidden"> · {t('chat.files.downloadCue')}</span>
+                </span>
+              </span>
+              <span className="message__file-download" aria-hidden="true">
+                <LineIcon path="M12 4v11m-5-5 5 5 5-5M5 20h14" size={20} />
               </span>
             </a>
           </li>

@@ -35,4 +35,15 @@ describe('links in messages', () => {
     }
     expect(linkify('javascript:alert(1)')).toEqual([{ kind: 'text', text: 'javascript:alert(1)' }]);
   });
+
+  it('makes bare www. addresses links over https, but not an e-mail address or a word', () => {
+    expect(linkify('See www.example.com/sara, thanks')).toEqual([
+      { kind: 'text', text: 'See ' },
+      { kind: 'link', text: 'www.example.com/sara', href: 'https://www.example.com/sara' },
+      { kind: 'text', text: ', thanks' },
+    ]);
+    for (const text of ['hr@www.example.com', 'awww.no', 'www.', 'www.nodot']) {
+      expect(linkify(text).filter((part) => part.kind === 'link')).toEqual([]);
+    }
+  });
 });

@@ -81,19 +81,24 @@ export const ConversationRow = memo(function ConversationRow({
             {when ? <span className="conversation-row__time">{when}</span> : null}
           </span>
           <span className="conversation-row__details">
-            <span className="conversation-row__job truncate" dir="auto">
+            <span
+              className={`conversation-row__job truncate${party.jobTitle ? '' : ' is-none'}`}
+              dir="auto"
+            >
               {party.jobTitle || t('conversations.noTitle')}
             </span>
-            <span className="conversation-row__preview truncate" dir="auto">
-              {item.last_message ?? t('conversations.noMessagesYet')}
+            <span className="conversation-row__last">
+              <span className="conversation-row__preview truncate" dir="auto">
+                {item.last_message ?? t('conversations.noMessagesYet')}
+              </span>
+              {unread > 0 ? (
+                <span className="unread-badge" data-testid="unread-badge" aria-hidden="true">
+                  {unread > 99 ? '99+' : unread}
+                </span>
+              ) : null}
             </span>
           </span>
         </span>
-        {unread > 0 ? (
-          <span className="unread-badge" data-testid="unread-badge" aria-hidden="true">
-            {unread > 99 ? '99+' : unread}
-          </span>
-        ) : null}
       </button>
       <button
         type="button"
