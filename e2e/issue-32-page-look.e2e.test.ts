@@ -277,18 +277,29 @@ describe('issue 32: the page looks right', () => {
     const user = await suite.newUser('wording', { viewport: LAPTOP });
     await signInWithForm(user.page, SARA);
     const page = user.page;
-    await page.getByRole('heading', { name: 'All messages', exact: true }).waitFor();
-    await page.getByRole('heading', { name: 'No message item selected', exact: true }).waitFor();
+    // the spec's words, word for word, shown as sentences (a capital first letter)
+    const heading = page.getByRole('heading', { name: /^all messages$/i });
+    await heading.waitFor();
     const placeholder = page.getByTestId('chat-placeholder');
-    expect(await placeholder.innerText()).toContain(
-      'Please select message item from messages list',
-    );
+    const title = placeholder.getByRole('heading', { name: /^no message item selected$/i });
+    const text = placeholder.locator('.chat-placeholder__text');
+    expect(await heading.textContent()).toBe('all messages');
+    expect(await title.textContent()).toBe('no message item selected');
+    expect(await text.textContent()).toBe('please select message item from messages list');
+    for (const shown of [heading, title, text])
+      expect(
+        await shown.evaluate(
+          (element) => getComputedStyle(element, '::first-letter').textTransform,
+        ),
+      ).toBe('uppercase');
     // a friendlier word than the bare instruction
     expect(
       (await placeholder.innerText()).split('\n').filter(Boolean).length,
     ).toBeGreaterThanOrEqual(3);
-    // a conversation without a job: "No title", not "No Title"
-    expect(await row(page, HARBOR.name).innerText()).toContain('No title');
+    // a conversation without a job: the spec's 'No Title', muted so that it does not read as a job
+    const job = row(page, HARBOR.name).locator('.conversation-row__job');
+    expect(await job.textContent()).toBe('No Title');
+    expect(await job.evaluate((element) => element.classList.contains('is-none'))).toBe(true);
     await page.goto('/messages?lang=ar');
     await page.getByRole('heading', { name: 'كل الرسائل', exact: true }).waitFor();
     const arabic = (await page.getByTestId('chat-placeholder').innerText())

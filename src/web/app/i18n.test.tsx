@@ -34,7 +34,7 @@ describe('languages', () => {
 
     await page.user.selectOptions(screen.getByTestId('language-switch'), 'en');
     await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'ltr'));
-    expect(screen.getByText('No message item selected')).toBeInTheDocument();
+    expect(screen.getByText('no message item selected')).toBeInTheDocument();
   });
 
   it('chooses ?lang= first (and remembers it), then the remembered one, then the browser’s, then English', () => {

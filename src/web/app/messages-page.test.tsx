@@ -28,9 +28,9 @@ const holdNextMessages = (page: Awaited<ReturnType<typeof renderMessagesPage>>):
 describe('messages page: conversation panel and selecting', () => {
   it('shows the placeholder until a conversation is selected', async () => {
     await renderMessagesPage();
-    expect(screen.getByRole('heading', { name: 'All messages' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'No message item selected' })).toBeInTheDocument();
-    expect(screen.getByText('Please select message item from messages list.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'all messages' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'no message item selected' })).toBeInTheDocument();
+    expect(screen.getByText('please select message item from messages list')).toBeInTheDocument();
     expect(screen.queryByPlaceholderText('Write Message...')).not.toBeInTheDocument();
   });
 
@@ -52,8 +52,8 @@ describe('messages page: conversation panel and selecting', () => {
     );
     // no logo: initials
     expect(within(nile).getByText('NS')).toBeInTheDocument();
-    // a conversation without a job reads 'No title'
-    expect(within(rowFor('Blue Harbor Logistics', list)).getByText('No title')).toBeInTheDocument();
+    // a conversation without a job reads 'No Title'
+    expect(within(rowFor('Blue Harbor Logistics', list)).getByText('No Title')).toBeInTheDocument();
   });
 
   it('a company sees candidate names and photos, and the job of each conversation', async () => {
@@ -118,7 +118,7 @@ describe('messages page: conversation panel and selecting', () => {
     await waitFor(() =>
       expect(
         within(screen.getByTestId('chat-pane')).getByRole('heading', { level: 2 }),
-      ).toHaveTextContent('No title'),
+      ).toHaveTextContent('No Title'),
     );
   });
 
@@ -241,7 +241,7 @@ describe('messages page: the top bar', () => {
     await page.user.click(rowFor('Nile Software'));
     const opener = await screen.findByTestId('open-drawer');
     await page.user.click(opener);
-    expect(screen.getByRole('dialog', { name: 'All messages' })).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'all messages' })).toBeInTheDocument();
     expect(opener).toHaveAttribute('aria-expanded', 'true');
     await page.user.keyboard('{Escape}');
     expect(opener).toHaveAttribute('aria-expanded', 'false');

@@ -18,13 +18,13 @@ describe('small screens: the conversation drawer', () => {
     return page;
   };
 
-  it('opens from the Messages button as a dialog titled "All messages", traps focus and restores it', async () => {
+  it('opens from the Messages button as a dialog titled "all messages", traps focus and restores it', async () => {
     const page = await openSmallWithChat();
     const opener = screen.getByTestId('open-drawer');
     expect(opener).toHaveAccessibleName('Messages');
     await page.user.click(opener);
 
-    const dialog = screen.getByRole('dialog', { name: 'All messages' });
+    const dialog = screen.getByRole('dialog', { name: 'all messages' });
     expect(dialog).toHaveAttribute('aria-modal', 'true');
     const close = within(dialog).getByRole('button', { name: 'Close' });
     expect(close).toHaveFocus();

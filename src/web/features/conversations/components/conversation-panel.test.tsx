@@ -98,7 +98,7 @@ describe('conversation panel', () => {
 
   it('archived conversations have their own section; archive and unarchive move rows', async () => {
     const page = await renderMessagesPage();
-    expect(screen.getByRole('heading', { name: 'Archived messages' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'archived messages' })).toBeInTheDocument();
     expect(rowIds(conversationList())).toEqual([1, 2, 3]);
     expect(rowIds(archivedList())).toEqual([4]);
     expect(conversationList()).toHaveStyle({ maxHeight: '320px' });

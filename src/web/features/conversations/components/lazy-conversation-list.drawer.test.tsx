@@ -26,7 +26,7 @@ describe('the conversation list code, loaded at startup (small screen)', () => {
     await page.user.click(await screen.findByTestId('open-drawer'));
 
     // no waiting: the rows are there on the first frame of the drawer
-    const dialog = screen.getByRole('dialog', { name: 'All messages' });
+    const dialog = screen.getByRole('dialog', { name: 'all messages' });
     expect(within(dialog).queryByText('Loading conversations…')).not.toBeInTheDocument();
     expect(rowIds(within(dialog).getByTestId('conversation-list'))).toEqual([1, 2, 3]);
     expect(rowIds(within(dialog).getByTestId('archived-list'))).toEqual([4]);
