@@ -251,6 +251,41 @@ describe(`sign-in links /sso (${dialect})`, () => {
     },
   );
 
+  /** `next` values that pass a check of the raw text but that the URL parser turns into "//evil…". */
+  const DOT_SEGMENT_ESCAPES = [
+    '/.//evil.example/phish',
+    '/..//evil.example/phish',
+    '/%2e//evil.example/phish',
+    '/a/..//evil.example/phish',
+    '/%2e%2e/%2e//evil.example/phish',
+    '/%5C%5Cevil.example/phish',
+  ];
+
+  it.each(DOT_SEGMENT_ESCAPES)(
+    'lands on /messages for a `next` query parameter that normalizes to another host %j',
+    async (next) => {
+      const response = await visit(ssoUrl(await mint(newCandidate('dot-query')), next));
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/messages');
+    },
+  );
+
+  it.each(DOT_SEGMENT_ESCAPES)(
+    'lands on /messages for a `next` claim that normalizes to another host %j',
+    async (next) => {
+      const token = await mint({ ...newCandidate('dot-claim'), next });
+      const response = await visit(ssoUrl(token, '/messages?tab=9'));
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/messages');
+    },
+  );
+
+  it('lands on the normalized path when dot segments stay on this site', async () => {
+    const token = await mint({ ...newCandidate('dot-local'), next: '/a/%2e%2e/messages?tab=4' });
+    const response = await visit(ssoUrl(token));
+    expect(response.headers.location).toBe('/messages?tab=4');
+  });
+
   it('refuses a link signed with another secret', async () => {
     const token = await mint(newCandidate('bad-signature'), {
       secret: 'another-secret-0123456789abcdef-0123456789',
