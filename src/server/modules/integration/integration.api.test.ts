@@ -179,6 +179,35 @@ describe(`integration API (${dialect})`, () => {
       expect((await call('GET', integrationPaths.user('bad-body'))).statusCode).toBe(404);
     });
 
+    it.each([
+      ['only zero-width characters', '\u200b\u200c\u200d\u2060'],
+      ['only a blank Braille pattern', '\u2800'],
+      ['a line break', 'Lina\nSupport team'],
+      ['a carriage return', 'Lina\r'],
+      ['a line separator', 'Lina\u2028Admin'],
+      ['a tab', 'Li\tna'],
+      ['an escape', 'Lina\u001b[31m'],
+      ['a right-to-left override', 'Lina \u202eevil'],
+      ['a left-to-right embedding', '\u202aLina'],
+      ['a first-strong isolate', 'Lina\u2068x\u2069'],
+      ['a NUL', 'Li\u0000na'],
+    ])('refuses a name with %s (422 name), and creates no user', async (_label, name) => {
+      const response = await call('PUT', integrationPaths.user('bad-name'), {
+        role: 'candidate',
+        name,
+      });
+      expect(response.statusCode).toBe(422);
+      expect(Object.keys(errorsOf(response))).toEqual(['name']);
+      expect((await call('GET', integrationPaths.user('bad-name'))).statusCode).toBe(404);
+    });
+
+    it('keeps a name whose invisible characters stand beside visible text (Arabic with its marks)', async () => {
+      const name = '\u0644\u064a\u0646\u0627 \u200fLina';
+      const created = await putUser('name:ok', { role: 'candidate', name: ` ${name} ` });
+      expect(created.status).toBe(201);
+      expect(created.json).toMatchObject({ user: { name } });
+    });
+
     it('refuses an e-mail address another user holds (422 email)', async () => {
       const response = await call('PUT', integrationPaths.user('cand:dup'), {
         role: 'candidate',

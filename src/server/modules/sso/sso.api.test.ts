@@ -286,6 +286,26 @@ describe(`sign-in links /sso (${dialect})`, () => {
     expect(response.headers.location).toBe('/messages?tab=4');
   });
 
+  it.each([
+    ['only zero-width characters', '\u200b\u200d'],
+    ['a line break', 'Candidate\nSupport'],
+    ['a right-to-left override', 'Candidate \u202eevil'],
+    ['an isolate', '\u2066Candidate'],
+  ])(
+    'refuses a link whose name has %s, like any bad link, and creates no user',
+    async (_label, name) => {
+      const claims = { ...newCandidate('bad-name'), name };
+      expectRefused(await visit(ssoUrl(await mint(claims))));
+      expect(await userRow(claims.sub)).toBeUndefined();
+    },
+  );
+
+  it('refuses a link renaming an existing user to a name with a line break; the name stays', async () => {
+    const claims = await existingCandidate('bad-rename');
+    expectRefused(await visit(ssoUrl(await mint({ ...claims, name: 'Renamed\r\nAdmin' }))));
+    expect(await userRow(claims.sub)).toMatchObject({ name: claims.name });
+  });
+
   it('refuses a link signed with another secret', async () => {
     const token = await mint(newCandidate('bad-signature'), {
       secret: 'another-secret-0123456789abcdef-0123456789',
