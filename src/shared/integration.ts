@@ -102,7 +102,8 @@ export const upsertUserBodySchema = z
   .object({
     role: roleSchema,
     name: personNameSchema,
-    email: z.email('must be an e-mail address.').max(254).nullable().optional(),
+    /** Stored in lower case: addresses are unique without regard to case. */
+    email: z.email('must be an e-mail address.').max(254).toLowerCase().nullable().optional(),
     image_url: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL.' })
       .max(2048)

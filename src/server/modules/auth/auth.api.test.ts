@@ -45,6 +45,16 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
     expect(xsrf?.httpOnly).toBeFalsy();
   });
 
+  it('finds the account whatever the case of the e-mail typed', async () => {
+    const shouted = SARA.email.toUpperCase();
+    const capitalized = SARA.email.replace(/^./, (first) => first.toUpperCase());
+    for (const email of [shouted, capitalized]) {
+      const response = await postLogin({ email, password: 'password' }, randomToken());
+      expect(response.statusCode, email).toBe(200);
+      expect(response.json()).toMatchObject({ user: { name: 'Sara Haddad' } });
+    }
+  });
+
   it('stores passwords as salted scrypt hashes, never in plain text', async () => {
     const rows = await ctx.database.db.kysely.selectFrom('users').select('password_hash').execute();
     expect(rows.length).toBeGreaterThan(5);

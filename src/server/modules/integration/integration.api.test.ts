@@ -218,6 +218,32 @@ describe(`integration API (${dialect})`, () => {
       expect(Object.keys(errorsOf(response))).toEqual(['email']);
     });
 
+    it('stores e-mail addresses in lower case and refuses one another user holds in another case (422 email)', async () => {
+      const first = await putUser('case:1', {
+        role: 'candidate',
+        name: 'Lina',
+        email: 'Lina7@Example.com',
+      });
+      expect(first.status).toBe(201);
+      expect(first.json).toMatchObject({ user: { email: 'lina7@example.com' } });
+      for (const email of ['LINA7@example.com', 'lina7@EXAMPLE.COM', 'Lina7@Example.com']) {
+        const response = await call('PUT', integrationPaths.user('case:2'), {
+          role: 'candidate',
+          name: 'Lina twin',
+          email,
+        });
+        expect(response.statusCode, email).toBe(422);
+        expect(Object.keys(errorsOf(response))).toEqual(['email']);
+      }
+      // the holder itself may send its address in any case
+      const again = await putUser('case:1', {
+        role: 'candidate',
+        name: 'Lina',
+        email: 'LINA7@EXAMPLE.COM',
+      });
+      expect(again).toMatchObject({ status: 200, json: { user: { email: 'lina7@example.com' } } });
+    });
+
     it('changing the role of a user who has conversations is a 409; without any it is allowed', async () => {
       expect((await putUser('flex:1', { role: 'candidate', name: 'Flex' })).status).toBe(201);
       expect((await putUser('flex:1', { role: 'company', name: 'Flex' })).status).toBe(200);

@@ -138,7 +138,8 @@ describe(`sign-in links /sso (${dialect})`, () => {
     expect(await userRow(sub)).toMatchObject({
       role: 'company',
       name: 'Fresh Co',
-      email: `${sub}@fresh.example`,
+      // stored in lower case (the external id may hold capitals)
+      email: `${sub}@fresh.example`.toLowerCase(),
       image_url: 'https://cdn.example/fresh.png',
       logo: 'https://cdn.example/fresh.png',
       locale: 'ar',
@@ -304,6 +305,17 @@ describe(`sign-in links /sso (${dialect})`, () => {
     const claims = await existingCandidate('bad-rename');
     expectRefused(await visit(ssoUrl(await mint({ ...claims, name: 'Renamed\r\nAdmin' }))));
     expect(await userRow(claims.sub)).toMatchObject({ name: claims.name });
+  });
+
+  it('stores a link’s e-mail in lower case, and refuses a link whose e-mail another user holds in another case', async () => {
+    const first = newCandidate('mail-case');
+    expect(
+      (await visit(ssoUrl(await mint({ ...first, email: 'Mail.Case@Example.com' })))).statusCode,
+    ).toBe(303);
+    expect(await userRow(first.sub)).toMatchObject({ email: 'mail.case@example.com' });
+    const twin = newCandidate('mail-case-twin');
+    expectRefused(await visit(ssoUrl(await mint({ ...twin, email: 'MAIL.CASE@example.com' }))));
+    expect(await userRow(twin.sub)).toBeUndefined();
   });
 
   it('refuses a link signed with another secret', async () => {
