@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
+import { SignJWT } from 'jose';
 import { hashPassword } from '../src/server/lib/crypto.js';
 import { loadConfig } from '../src/server/config.js';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../src/shared/events.js';
@@ -18,7 +19,7 @@ import {
   signInOverHttp,
   tokenCall,
 } from '../test-support/http-session.js';
-import { conversationWith, sendMessage } from '../test-support/messaging.js';
+import { conversationWith, sendMessage, uploadFile } from '../test-support/messaging.js';
 import { pusherSocketUrl, RawSocket } from '../test-support/raw-socket.js';
 import { uniqueAppId } from '../test-support/server-process.js';
 import { settings } from '../test-support/settings.js';
@@ -308,5 +309,143 @@ describe('8. headers do not trust the request', () => {
     expect(data.status).toBe(200);
     expect(data.headers.get('cache-control')).toBe('no-store');
     await stop(server);
+  });
+});
+
+describe('10. issue 32: where sign-in sends you, who an address and a name can be, what a file may hold', () => {
+  const SSO_SECRET = 'faults-sso-secret-0123456789abcdef-0123456789';
+  const INTEGRATION_KEY = 'faults-integration-key-0123456789abcdef';
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await start({
+      databaseUrl: fresh().url,
+      env: { SSO_SECRET, INTEGRATION_KEYS: INTEGRATION_KEY },
+    });
+  });
+
+  let links = 0;
+  const mint = (claims: Record<string, unknown>) => {
+    const iat = Math.floor(Date.now() / 1000);
+    links += 1;
+    return new SignJWT({ iat, exp: iat + 300, jti: randomBytes(12).toString('hex'), ...claims })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(new TextEncoder().encode(SSO_SECRET));
+  };
+  const follow = async (claims: Record<string, unknown>, next?: string) => {
+    const query = next === undefined ? '' : `&next=${encodeURIComponent(next)}`;
+    return fetch(`${server.url}${paths.sso}?token=${await mint(claims)}${query}`, {
+      redirect: 'manual',
+    });
+  };
+  const integration = (method: string, path: string, body?: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${INTEGRATION_KEY}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  const ESCAPES = [
+    '/.//evil.example/phish',
+    '/..//evil.example/phish',
+    '/%2e//evil.example/phish',
+    '/%2E%2E//evil.example/phish',
+    '/a/..//evil.example/phish',
+    '/a/b/../..//evil.example/phish',
+    '/\\evil.example/phish',
+    '/%5Cevil.example/phish',
+    '/%2F/evil.example/phish',
+    '/\t/evil.example/phish',
+    '/\n/evil.example/phish',
+    '//evil.example/phish',
+    'https://evil.example/phish',
+    'javascript:alert(1)',
+  ];
+
+  test('a valid link whose `next` (query or claim) would leave the site lands on /messages, signed in', async () => {
+    for (const next of ESCAPES) {
+      for (const [claims, query] of [
+        [{ sub: `redirect-${links}`, role: 'candidate', name: 'Redirected' }, next],
+        [
+          { sub: `redirect-${links}`, role: 'candidate', name: 'Redirected', next },
+          '/messages?tab=1',
+        ],
+      ] as const) {
+        const response = await follow(claims, query);
+        const where = response.headers.get('location') ?? '';
+        expect(response.status, JSON.stringify(next)).toBe(303);
+        expect(where, JSON.stringify(next)).toBe('/messages');
+        expect(new URL(where, server.url).origin).toBe(new URL(server.url).origin);
+        expect(response.headers.getSetCookie().join(';')).toContain('messenger_session=');
+      }
+    }
+    // a path of this site, with dot segments, lands there normalized
+    const local = await follow(
+      { sub: 'redirect-local', role: 'candidate', name: 'Local' },
+      '/a/%2e%2e/messages?tab=2',
+    );
+    expect(local.headers.get('location')).toBe('/messages?tab=2');
+  });
+
+  test('an e-mail address in another case is the same address; names with controls are refused, and so are links carrying them', async () => {
+    const first = await integration('PUT', '/api/v1/users/case-1', {
+      role: 'candidate',
+      name: 'Lina',
+      email: 'Lina7@Example.com',
+    });
+    expect(first.status).toBe(201);
+    expect(((await first.json()) as { user: { email: string } }).user.email).toBe(
+      'lina7@example.com',
+    );
+    const twin = await integration('PUT', '/api/v1/users/case-2', {
+      role: 'candidate',
+      name: 'Lina twin',
+      email: 'LINA7@example.com',
+    });
+    expect(twin.status).toBe(422);
+    expect(Object.keys(((await twin.json()) as { errors: object }).errors)).toEqual(['email']);
+
+    for (const name of ['\u200b\u200b', 'Lina\nAdmin', 'Lina \u202eevil', '\u2066Lina']) {
+      const response = await integration('PUT', '/api/v1/users/bad-name', {
+        role: 'candidate',
+        name,
+      });
+      expect(response.status, JSON.stringify(name)).toBe(422);
+      const link = await follow({ sub: 'bad-name-link', role: 'candidate', name });
+      expect(link.status, JSON.stringify(name)).toBe(401);
+      expect(link.headers.getSetCookie()).toEqual([]);
+    }
+    expect((await integration('GET', '/api/v1/users/bad-name')).status).toBe(404);
+    expect((await integration('GET', '/api/v1/users/bad-name-link')).status).toBe(404);
+  });
+
+  test('a change whose CSRF header matches a planted XSRF-TOKEN cookie, not the session’s, is refused (419)', async () => {
+    const session = await signInOverHttp(server.url, DEMO.candidate);
+    const planted = 'planted-by-a-sibling-subdomain-0123';
+    const sessionOnly = session.cookie
+      .split('; ')
+      .find((part) => part.startsWith('messenger_session='));
+    const refused = await fetch(`${server.url}${paths.logout}`, {
+      method: 'POST',
+      headers: { cookie: `${sessionOnly}; XSRF-TOKEN=${planted}`, 'x-xsrf-token': planted },
+    });
+    expect(refused.status).toBe(419);
+    expect((await session.call('GET', paths.initialData)).status).toBe(200);
+  });
+
+  test('a text file with markup far past its first bytes is refused (422 html)', async () => {
+    const session = await signInOverHttp(server.url, DEMO.candidate);
+    const words = Buffer.alloc(500_000, 'Experience: five years. ');
+    await expect(
+      uploadFile(
+        server.url,
+        session,
+        'cv.txt',
+        Buffer.concat([words, Buffer.from('<details open ontoggle=alert(1)>')]),
+      ),
+    ).rejects.toThrow(/upload: 422 .*\(html\)/);
+    expect(await uploadFile(server.url, session, 'cv.txt', words)).toBeGreaterThan(0);
   });
 });

@@ -272,6 +272,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin, {
     https: config.publicUrl.protocol === 'https:',
+    imageSources: config.imageSources,
     connectSources: external
       ? [
           `wss://*.pusher.com`,

@@ -20,3 +20,24 @@ describe('configuration', () => {
     expect(behindTls.secureCookies).toBe(true);
   });
 });
+
+describe('IMAGE_ORIGINS (where the host’s photos may load from)', () => {
+  it('is any https address by default, or the origins listed', () => {
+    expect(loadConfig({ IMAGE_ORIGINS: '' }).imageSources).toEqual(['https:']);
+    expect(
+      loadConfig({ IMAGE_ORIGINS: 'https://cdn.example.com,http://127.0.0.1:8080' }).imageSources,
+    ).toEqual(['https://cdn.example.com', 'http://127.0.0.1:8080']);
+  });
+
+  it.each([
+    '*',
+    'cdn.example.com',
+    'https://cdn.example.com/photos',
+    "https://cdn.example.com; script-src 'unsafe-inline'",
+    "'unsafe-inline'",
+    'data:',
+    'javascript:alert(1)',
+  ])('refuses %j, which is not an origin, at start', (value) => {
+    expect(() => loadConfig({ IMAGE_ORIGINS: value })).toThrow(/IMAGE_ORIGINS/);
+  });
+});

@@ -41,6 +41,8 @@ const envSchema = z.object({
   WS_FRAME_RATE_PER_SECOND: positiveNumber(10),
   INTEGRATION_KEYS: z.string().optional(),
   SSO_SECRET: z.string().optional(),
+  /** Where the host's photos and logos (`image_url`) may load from: img-src of the page's CSP. */
+  IMAGE_ORIGINS: z.string().optional(),
   LOG_LEVEL: z.string().default('warn'),
   WS_ACTIVITY_TIMEOUT: z.coerce.number().int().positive().default(120),
   WS_PONG_TIMEOUT: z.coerce.number().int().positive().default(30),
@@ -121,6 +123,12 @@ export interface Config {
   integrationKeys: string[];
   /** Shared secret for sign-in links (`/sso`); unset: `/sso` answers 404. */
   ssoSecret: string | undefined;
+  /**
+   * Sources the page may load images from besides its own origin (the CSP's `img-src`): the host's
+   * photos and logos (`image_url`). IMAGE_ORIGINS: origins (`https://cdn.jobs.example`), or `https:`
+   * for any https address (the default).
+   */
+  imageSources: string[];
   logLevel: string;
   secureCookies: boolean;
   /**
@@ -184,6 +192,32 @@ const toSsoSecret = (value: string | undefined): string | undefined => {
   if (Buffer.byteLength(value) < MIN_SECRET_BYTES)
     throw new Error(`SSO_SECRET must be at least ${MIN_SECRET_BYTES} bytes.`);
   return value;
+};
+
+/** The default of IMAGE_ORIGINS: photos from any https address (a host's CDN may be anywhere). */
+const ANY_HTTPS_IMAGE = 'https:';
+
+const toImageSources = (value: string | undefined): string[] => {
+  if (value === undefined || value.trim() === '') return [ANY_HTTPS_IMAGE];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      if (entry === ANY_HTTPS_IMAGE) return entry;
+      // An origin and nothing else: no path, no wildcard, nothing that could end the directive.
+      const url = URL.canParse(entry) ? new URL(entry) : undefined;
+      if (
+        !url ||
+        (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+        url.origin === 'null' ||
+        entry.replace(/\/$/, '') !== url.origin
+      )
+        throw new Error(
+          `IMAGE_ORIGINS: ${JSON.stringify(entry)} is not an origin (https://cdn.example.com) or "https:".`,
+        );
+      return url.origin;
+    });
 };
 
 const toSmtpUrl = (value: string | undefined): URL | undefined => {
@@ -310,6 +344,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     tokens: { ttlDays: env.TOKEN_TTL_DAYS, perUser: env.TOKENS_PER_USER },
     integrationKeys: toIntegrationKeys(env.INTEGRATION_KEYS),
     ssoSecret: toSsoSecret(env.SSO_SECRET),
+    imageSources: toImageSources(env.IMAGE_ORIGINS),
     logLevel: env.LOG_LEVEL,
     secureCookies: publicUrl.startsWith('https:'),
     outbox: {

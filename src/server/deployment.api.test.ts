@@ -188,4 +188,41 @@ describe(`headers of a public deployment (${dialect})`, () => {
       await app.close();
     }
   });
+
+  /** The sources of the CSP's `img-src` on the messages page. */
+  const imageSourcesOfPage = async (overrides: Record<string, string>) => {
+    const database = await freshDatabase();
+    await seedDemo(database.db);
+    const { app } = await buildApp({
+      config: loadConfig({ ...base, DEMO_SEED: 'on', ...overrides }),
+      db: database.db,
+    });
+    try {
+      const session = await signIn(app, SARA.email);
+      const page = await app.inject({ method: 'GET', url: '/messages', cookies: session.cookies });
+      const csp = String(page.headers['content-security-policy']);
+      const directive = csp
+        .split(';')
+        .map((part) => part.trim())
+        .find((part) => part.startsWith('img-src '));
+      return directive?.split(' ').slice(1) ?? [];
+    } finally {
+      await app.close();
+    }
+  };
+
+  it('lets the host’s photos (image_url on another origin) load on the page: any https address unless IMAGE_ORIGINS narrows it', async () => {
+    expect(await imageSourcesOfPage({})).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+    expect(
+      await imageSourcesOfPage({
+        IMAGE_ORIGINS: 'https://cdn.jobs.example, https://img.jobs.example:8443/',
+      }),
+    ).toEqual([
+      "'self'",
+      'data:',
+      'blob:',
+      'https://cdn.jobs.example',
+      'https://img.jobs.example:8443',
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
 import { messengerUserSchema, roleSchema } from './models.js';
-import { containsNul } from './text.js';
+import { containsControlOrBidi, containsNul, hasVisibleText } from './text.js';
 
 /** The host job board's own id: 1–128 characters of `A–Z a–z 0–9 . _ : @ -`. */
 export const EXTERNAL_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -37,6 +37,30 @@ const plainText = (max: number) =>
     .min(1, 'is required.')
     .max(max, `may not be greater than ${max} characters.`)
     .refine((value) => !containsNul(value), 'may not contain a NUL character.');
+
+/** At most this many characters in a person's or a company's name. */
+export const NAME_MAX_LENGTH = 200;
+
+/**
+ * A user's name, wherever the host sets it (the integration API's user upsert and the claims of a
+ * sign-in link): the message rule (something visible, no NUL), and no control character, line
+ * break or bidirectional override anywhere in what is sent (contract Part 3, "Names"). Surrounding
+ * spaces are trimmed.
+ */
+export const personNameSchema = z
+  .string()
+  .refine((value) => !containsNul(value), {
+    message: 'may not contain a NUL character.',
+    abort: true,
+  })
+  .refine((value) => !containsControlOrBidi(value), {
+    message: 'may not contain control characters, line breaks or bidirectional overrides.',
+    abort: true,
+  })
+  .trim()
+  .min(1, { message: 'is required.', abort: true })
+  .max(NAME_MAX_LENGTH, `may not be greater than ${NAME_MAX_LENGTH} characters.`)
+  .refine(hasVisibleText, 'must contain something visible.');
 
 export const localeSchema = z.enum(['en', 'ar']);
 export type Locale = z.infer<typeof localeSchema>;
@@ -77,8 +101,9 @@ export const applicationParamsSchema = z.object({
 export const upsertUserBodySchema = z
   .object({
     role: roleSchema,
-    name: plainText(200),
-    email: z.email('must be an e-mail address.').max(254).nullable().optional(),
+    name: personNameSchema,
+    /** Stored in lower case: addresses are unique without regard to case. */
+    email: z.email('must be an e-mail address.').max(254).toLowerCase().nullable().optional(),
     image_url: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL.' })
       .max(2048)

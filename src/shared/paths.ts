@@ -33,14 +33,48 @@ export const paths = {
   unsubscribe: '/unsubscribe',
 } as const;
 
+/** A stand-in origin: `next` is resolved against it exactly as the browser resolves it against ours. */
+const PATH_BASE = 'http://same-origin.invalid';
+/** Longer `next` values are refused unread. */
+const NEXT_MAX_LENGTH = 2048;
+
+/** `path` read as a browser or a proxy that decodes it once would read it, or null when it cannot be decoded. */
+const decodedOnce = (path: string): string | null => {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+};
+
+const leavesTheOrigin = (path: string): boolean =>
+  !path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\');
+
 /**
- * `value` when it is a path on this site ("/…": not "//…", no backslash, no control character, so
- * no browser reads it as another origin), else null. Where `next` may send someone after sign-in.
+ * Where `next` may send someone after sign-in (`/sso`, `/login`): the path as the browser will
+ * normalize it (dot segments, `%2e`, percent-encoding), when that is a path on this site, else null.
+ * The value must start with one "/" and hold no backslash and no control character (browsers read
+ * "\" as "/" and drop tabs and line breaks, so "/\evil" and "/<tab>/evil" mean "//evil"). It is then
+ * resolved against this origin, and the result is judged again: "/.//evil", "/%2e//evil" and
+ * "/a/..//evil" all become "//evil", which a browser given it in `Location` reads as another host.
+ * A result that would start with "//" or "/\" once percent-decoded is refused too. The answer is
+ * percent-encoded, fit for a `Location` header.
  */
 export const sameOriginPath = (value: string | null | undefined): string | null => {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
-    return null;
+  if (!value || value.length > NEXT_MAX_LENGTH || leavesTheOrigin(value)) return null;
+  if (value.includes('\\')) return null;
   if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f))
     return null;
-  return value;
+  let url: URL;
+  try {
+    url = new URL(value, PATH_BASE);
+  } catch {
+    return null;
+  }
+  if (url.origin !== PATH_BASE) return null;
+  const normalized = `${url.pathname}${url.search}${url.hash}`;
+  if (leavesTheOrigin(normalized)) return null;
+  const decoded = decodedOnce(url.pathname);
+  if (decoded === null || leavesTheOrigin(decoded)) return null;
+  return normalized;
 };

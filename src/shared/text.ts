@@ -30,6 +30,17 @@ const VISIBLE_PATTERN = new RegExp(`[^${INVISIBLE}]|[${DRAWN_FORMAT}]`, 'u');
  */
 export const hasVisibleText = (text: string): boolean => VISIBLE_PATTERN.test(text);
 
+/**
+ * Control characters (`\p{Cc}`: tabs, line feeds, carriage returns, NEL, …), the line and paragraph
+ * separators (U+2028, U+2029) and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069): what may never stand in a name, where it could break a line in a list or e-mail
+ * or reverse the text drawn after it.
+ */
+const NAME_FORBIDDEN_PATTERN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/** True when the text holds a control character, a line break or a bidirectional override. */
+export const containsControlOrBidi = (text: string): boolean => NAME_FORBIDDEN_PATTERN.test(text);
+
 /** True when the text holds a NUL character (U+0000), which PostgreSQL cannot store in text. */
 export const containsNul = (text: string): boolean => text.includes('\u0000');
 

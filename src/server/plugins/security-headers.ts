@@ -3,6 +3,8 @@ import fp from 'fastify-plugin';
 
 export interface SecurityHeadersOptions {
   connectSources: string[];
+  /** Image sources besides this origin: the host's photos and logos (IMAGE_ORIGINS). */
+  imageSources: string[];
   /** Served over https (PUBLIC_URL): every response carries Strict-Transport-Security. */
   https: boolean;
 }
@@ -20,7 +22,7 @@ export const securityHeadersPlugin = fp(
       "default-src 'self'",
       "script-src 'self'",
       "style-src 'self'",
-      "img-src 'self' data: blob:",
+      ["img-src 'self' data: blob:", ...options.imageSources].join(' '),
       "media-src 'self' data:",
       "font-src 'self'",
       `connect-src 'self' ${options.connectSources.join(' ')}`.trim(),

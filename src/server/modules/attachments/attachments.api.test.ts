@@ -102,6 +102,17 @@ describe(`attachments: upload and download (${dialect}, local storage)`, () => {
     expect(notMultipart.statusCode).toBe(422);
   });
 
+  it('refuses a text file with markup anywhere in it, even past its first bytes (422 html)', async () => {
+    const words = Buffer.alloc(300_000, 'Experience: five years. ');
+    for (const markup of ['<video src=x onerror=alert(1)>', '<MATH>', '<!--x-->']) {
+      const late = await upload(sara, 'notes.txt', Buffer.concat([words, Buffer.from(markup)]));
+      expect(late.statusCode, markup).toBe(422);
+      expect(late.json<{ errors: { file: string[] } }>().errors.file[0]).toContain('(html)');
+    }
+    const clean = await upload(sara, 'notes.txt', Buffer.concat([words, Buffer.from('a < b')]));
+    expect(clean.statusCode).toBe(201);
+  });
+
   it('answers 413 above 10 MiB, whether the length is declared or not', async () => {
     const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x41);
     const response = await upload(sara, 'big.txt', big);

@@ -10,7 +10,7 @@ import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
 import type { AttachmentStorage, Opened } from './attachment-storage.js';
 import type { AttachmentsRepository } from './attachments.repository.js';
-import { judgeFileKind, SNIFF_BYTES } from './file-kind.js';
+import { fileHoldsMarkup, judgeFileKind, SNIFF_BYTES } from './file-kind.js';
 import { EXPIRY_BATCH } from './attachments.repository.js';
 
 /** The largest upload (contract: 10 MiB; 413 above). */
@@ -111,7 +111,10 @@ export const createAttachmentsService = ({
       } finally {
         await handle.close();
       }
-      const kind = await judgeFileKind(head);
+      let kind = await judgeFileKind(head);
+      // Text is judged whole: markup after the first bytes is refused as well.
+      if (kind.allowed && kind.kind === 'txt' && file.size > head.length)
+        if (await fileHoldsMarkup(file.path)) kind = { allowed: false, found: 'html' };
       if (!kind.allowed) {
         const message = refusedKindMessage(kind.found);
         throw new HttpError(422, message, { file: [message] });

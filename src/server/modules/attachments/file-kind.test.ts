@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
-import { judgeFileKind } from './file-kind.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileHoldsMarkup, judgeFileKind, SNIFF_BYTES } from './file-kind.js';
 
 const image = (format: 'png' | 'jpeg' | 'webp' | 'gif') =>
   sharp({ create: { width: 4, height: 3, channels: 3, background: '#3366ff' } })
@@ -51,5 +54,68 @@ describe('the kind of an upload, from its bytes', () => {
       found: 'unknown binary',
     });
     expect(await judgeFileKind(Buffer.alloc(0))).toMatchObject({ allowed: false });
+  });
+
+  it.each([
+    '<SCRIPT>alert(1)</SCRIPT>',
+    '<HTML><BODY>',
+    '<Html>',
+    '<iframe src="https://evil.example">',
+    '<IFRAME SRCDOC="x">',
+    '<object data="x">',
+    '<OBJECT>',
+    '<embed src="x">',
+    '<EMBED>',
+    '<?xml version="1.0"?>',
+    '<video src=x onerror=alert(1)>',
+    '<details open ontoggle=alert(1)>',
+    '<math><mtext>',
+    '<!-- a comment -->',
+    '</p>',
+    '<x-anything>',
+    '<Svg OnLoad=alert(1)>',
+  ])(
+    'refuses text holding markup %j, in any case, wherever it stands in the first bytes',
+    async (markup) => {
+      // alone it may be known as something else (`<?xml` as xml): refused either way
+      expect(await judgeFileKind(Buffer.from(markup))).toMatchObject({ allowed: false });
+      const inText = Buffer.from(`Dear team,\n\nplease see ${markup} below.\n`);
+      expect(await judgeFileKind(inText)).toEqual({ allowed: false, found: 'html' });
+    },
+  );
+
+  it.each(['a < b', '1<2 and 3 <= 4', 'I <3 this job', '<- back', '<< quoted >>', '<', 'x <\n'])(
+    'takes text whose `<` starts no markup %j',
+    async (text) => {
+      expect(await judgeFileKind(Buffer.from(text))).toMatchObject({ allowed: true, kind: 'txt' });
+    },
+  );
+
+  describe('the whole file, read as a stream', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'file-kind-'));
+    afterAll(() => rmSync(folder, { recursive: true, force: true }));
+    const write = (name: string, bytes: Buffer | string) => {
+      const path = join(folder, name);
+      writeFileSync(path, bytes);
+      return path;
+    };
+    const filler = (length: number) => Buffer.alloc(length, 'plain words. ');
+
+    it('finds markup far past the first bytes the kind is judged from', async () => {
+      const late = Buffer.concat([filler(200_000), Buffer.from('<details ontoggle=alert(1)>')]);
+      expect(await judgeFileKind(late.subarray(0, SNIFF_BYTES))).toMatchObject({ kind: 'txt' });
+      expect(await fileHoldsMarkup(write('late.txt', late))).toBe(true);
+      expect(await fileHoldsMarkup(write('clean.txt', filler(200_000)))).toBe(false);
+    });
+
+    it('finds a `<` that ends one chunk and the letter that starts the next', async () => {
+      for (const at of [64 * 1024 - 1, 128 * 1024 - 1]) {
+        const bytes = filler(at + 10);
+        bytes.write('<s', at, 'latin1');
+        expect(await fileHoldsMarkup(write(`edge-${at}.txt`, bytes)), `at ${at}`).toBe(true);
+        bytes.write('< ', at, 'latin1');
+        expect(await fileHoldsMarkup(write(`edge-ok-${at}.txt`, bytes)), `at ${at}`).toBe(false);
+      }
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { fileTypeFromBuffer } from 'file-type';
 
 /** What an upload is, judged from its first bytes (never from its name or declared type). */
@@ -38,9 +39,41 @@ const MIME_OF: Record<AllowedKind, string> = {
   gif: 'image/gif',
 };
 
-/** Markup a browser would run or render if it ever sniffed the file: never accepted as text. */
-const MARKUP =
-  /<\s*(?:!doctype\s+html|html|head|body|script|iframe|svg|object|embed|style|meta|link|img|a\s|form|xml|\?xml)/i;
+/**
+ * Whether bytes of text hold markup: any `<` followed by a letter (either case), `!`, `/` or `?`
+ * (`<video>`, `<details ontoggle>`, `<math>`, `<!--`, `</x`, `<?xml`). Not a list of tags, which
+ * always misses one. Judged on bytes: in UTF-8 an ASCII byte is never part of another character.
+ */
+const isMarkupStart = (lt: number, next: number): boolean =>
+  lt === 0x3c &&
+  ((next >= 0x41 && next <= 0x5a) ||
+    (next >= 0x61 && next <= 0x7a) ||
+    next === 0x21 ||
+    next === 0x2f ||
+    next === 0x3f);
+
+export const holdsMarkup = (bytes: Buffer): boolean => {
+  for (let index = bytes.indexOf(0x3c); index !== -1; index = bytes.indexOf(0x3c, index + 1))
+    if (index + 1 < bytes.length && isMarkupStart(0x3c, bytes[index + 1] ?? 0)) return true;
+  return false;
+};
+
+/**
+ * Whether a whole file holds markup (see `holdsMarkup`), read as a stream: a TXT upload is judged
+ * on every byte, not only its first SNIFF_BYTES; a `<` at the end of one chunk is judged with the
+ * first byte of the next.
+ */
+export const fileHoldsMarkup = async (path: string): Promise<boolean> => {
+  let previous = -1;
+  for await (const chunk of createReadStream(path, {
+    highWaterMark: 64 * 1024,
+  }) as AsyncIterable<Buffer>) {
+    if (chunk.length === 0) continue;
+    if (isMarkupStart(previous, chunk[0] ?? 0) || holdsMarkup(chunk)) return true;
+    previous = chunk[chunk.length - 1] ?? -1;
+  }
+  return false;
+};
 
 /** Plain text: valid UTF-8 (a cut-off last character allowed), no NUL or other control bytes. */
 const looksLikeText = (head: Buffer): boolean => {
@@ -60,6 +93,7 @@ const looksLikeText = (head: Buffer): boolean => {
  * The kind of a file from its first bytes: the allowed kinds of the contract (PDF, DOC/DOCX, ODT,
  * RTF, TXT, PNG, JPEG, WEBP, GIF), or what was found instead (named in the 422). An OLE compound
  * file is taken as DOC (Word 97–2003); text that holds HTML or other markup is refused as `html`.
+ * A file judged `txt` here must then be read whole with `fileHoldsMarkup`.
  */
 export const judgeFileKind = async (head: Buffer): Promise<FileKind> => {
   const detected = await fileTypeFromBuffer(head);
@@ -75,6 +109,6 @@ export const judgeFileKind = async (head: Buffer): Promise<FileKind> => {
   if (/^\s*\{\\rtf/.test(text))
     return { allowed: true, kind: 'rtf', mime: MIME_OF.rtf, image: false };
   if (!looksLikeText(head)) return { allowed: false, found: 'unknown binary' };
-  if (MARKUP.test(new TextDecoder().decode(head))) return { allowed: false, found: 'html' };
+  if (holdsMarkup(head)) return { allowed: false, found: 'html' };
   return { allowed: true, kind: 'txt', mime: MIME_OF.txt, image: false };
 };

@@ -13,6 +13,7 @@ import {
   type TestContext,
 } from '../../../../test-support/test-app.js';
 import { paths } from '../../../shared/paths.js';
+import { XSRF_COOKIE } from '../../plugins/auth.js';
 
 const dialect = inject('database');
 
@@ -42,6 +43,16 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     const xsrf = response.cookies.find((cookie) => cookie.name === 'XSRF-TOKEN');
     expect(xsrf?.httpOnly).toBeFalsy();
+  });
+
+  it('finds the account whatever the case of the e-mail typed', async () => {
+    const shouted = SARA.email.toUpperCase();
+    const capitalized = SARA.email.replace(/^./, (first) => first.toUpperCase());
+    for (const email of [shouted, capitalized]) {
+      const response = await postLogin({ email, password: 'password' }, randomToken());
+      expect(response.statusCode, email).toBe(200);
+      expect(response.json()).toMatchObject({ user: { name: 'Sara Haddad' } });
+    }
   });
 
   it('stores passwords as salted scrypt hashes, never in plain text', async () => {
@@ -104,6 +115,31 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
     expect(rotated).not.toBe(first.cookies.messenger_session);
     const stale = await first.call('GET', paths.initialData);
     expect(stale.statusCode).toBe(401);
+  });
+
+  it('refuses (419) a change whose header matches a planted XSRF cookie but not the session’s token', async () => {
+    // A sibling subdomain (or a man in the middle on http) can plant the XSRF-TOKEN cookie; the
+    // token that counts for a session is the one stored with it, never the cookie's.
+    const session = await signIn(ctx.app, OMAR.email);
+    const planted = 'planted-by-an-attacker-0123456789';
+    expect(planted).not.toBe(session.csrf);
+    const cookies = { ...session.cookies, [XSRF_COOKIE]: planted };
+    for (const [method, url] of [
+      ['POST', paths.logout],
+      ['PATCH', withTestKey(paths.settings)],
+      ['POST', withTestKey(paths.archive(1))],
+    ] as const) {
+      const response = await ctx.app.inject({
+        method,
+        url,
+        cookies,
+        headers: { 'x-xsrf-token': planted },
+        payload: {},
+      });
+      expect(response.statusCode, `${method} ${url}`).toBe(419);
+    }
+    // The session was not signed out, and its own token still works.
+    expect((await session.call('GET', paths.initialData)).statusCode).toBe(200);
   });
 
   it('signs out (204) and the session is gone server-side', async () => {

@@ -179,6 +179,35 @@ describe(`integration API (${dialect})`, () => {
       expect((await call('GET', integrationPaths.user('bad-body'))).statusCode).toBe(404);
     });
 
+    it.each([
+      ['only zero-width characters', '\u200b\u200c\u200d\u2060'],
+      ['only a blank Braille pattern', '\u2800'],
+      ['a line break', 'Lina\nSupport team'],
+      ['a carriage return', 'Lina\r'],
+      ['a line separator', 'Lina\u2028Admin'],
+      ['a tab', 'Li\tna'],
+      ['an escape', 'Lina\u001b[31m'],
+      ['a right-to-left override', 'Lina \u202eevil'],
+      ['a left-to-right embedding', '\u202aLina'],
+      ['a first-strong isolate', 'Lina\u2068x\u2069'],
+      ['a NUL', 'Li\u0000na'],
+    ])('refuses a name with %s (422 name), and creates no user', async (_label, name) => {
+      const response = await call('PUT', integrationPaths.user('bad-name'), {
+        role: 'candidate',
+        name,
+      });
+      expect(response.statusCode).toBe(422);
+      expect(Object.keys(errorsOf(response))).toEqual(['name']);
+      expect((await call('GET', integrationPaths.user('bad-name'))).statusCode).toBe(404);
+    });
+
+    it('keeps a name whose invisible characters stand beside visible text (Arabic with its marks)', async () => {
+      const name = '\u0644\u064a\u0646\u0627 \u200fLina';
+      const created = await putUser('name:ok', { role: 'candidate', name: ` ${name} ` });
+      expect(created.status).toBe(201);
+      expect(created.json).toMatchObject({ user: { name } });
+    });
+
     it('refuses an e-mail address another user holds (422 email)', async () => {
       const response = await call('PUT', integrationPaths.user('cand:dup'), {
         role: 'candidate',
@@ -187,6 +216,32 @@ describe(`integration API (${dialect})`, () => {
       });
       expect(response.statusCode).toBe(422);
       expect(Object.keys(errorsOf(response))).toEqual(['email']);
+    });
+
+    it('stores e-mail addresses in lower case and refuses one another user holds in another case (422 email)', async () => {
+      const first = await putUser('case:1', {
+        role: 'candidate',
+        name: 'Lina',
+        email: 'Lina7@Example.com',
+      });
+      expect(first.status).toBe(201);
+      expect(first.json).toMatchObject({ user: { email: 'lina7@example.com' } });
+      for (const email of ['LINA7@example.com', 'lina7@EXAMPLE.COM', 'Lina7@Example.com']) {
+        const response = await call('PUT', integrationPaths.user('case:2'), {
+          role: 'candidate',
+          name: 'Lina twin',
+          email,
+        });
+        expect(response.statusCode, email).toBe(422);
+        expect(Object.keys(errorsOf(response))).toEqual(['email']);
+      }
+      // the holder itself may send its address in any case
+      const again = await putUser('case:1', {
+        role: 'candidate',
+        name: 'Lina',
+        email: 'LINA7@EXAMPLE.COM',
+      });
+      expect(again).toMatchObject({ status: 200, json: { user: { email: 'lina7@example.com' } } });
     });
 
     it('changing the role of a user who has conversations is a 409; without any it is allowed', async () => {

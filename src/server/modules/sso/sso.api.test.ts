@@ -138,7 +138,8 @@ describe(`sign-in links /sso (${dialect})`, () => {
     expect(await userRow(sub)).toMatchObject({
       role: 'company',
       name: 'Fresh Co',
-      email: `${sub}@fresh.example`,
+      // stored in lower case (the external id may hold capitals)
+      email: `${sub}@fresh.example`.toLowerCase(),
       image_url: 'https://cdn.example/fresh.png',
       logo: 'https://cdn.example/fresh.png',
       locale: 'ar',
@@ -250,6 +251,72 @@ describe(`sign-in links /sso (${dialect})`, () => {
       expect(response.headers.location).toBe('/messages');
     },
   );
+
+  /** `next` values that pass a check of the raw text but that the URL parser turns into "//evil…". */
+  const DOT_SEGMENT_ESCAPES = [
+    '/.//evil.example/phish',
+    '/..//evil.example/phish',
+    '/%2e//evil.example/phish',
+    '/a/..//evil.example/phish',
+    '/%2e%2e/%2e//evil.example/phish',
+    '/%5C%5Cevil.example/phish',
+  ];
+
+  it.each(DOT_SEGMENT_ESCAPES)(
+    'lands on /messages for a `next` query parameter that normalizes to another host %j',
+    async (next) => {
+      const response = await visit(ssoUrl(await mint(newCandidate('dot-query')), next));
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/messages');
+    },
+  );
+
+  it.each(DOT_SEGMENT_ESCAPES)(
+    'lands on /messages for a `next` claim that normalizes to another host %j',
+    async (next) => {
+      const token = await mint({ ...newCandidate('dot-claim'), next });
+      const response = await visit(ssoUrl(token, '/messages?tab=9'));
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/messages');
+    },
+  );
+
+  it('lands on the normalized path when dot segments stay on this site', async () => {
+    const token = await mint({ ...newCandidate('dot-local'), next: '/a/%2e%2e/messages?tab=4' });
+    const response = await visit(ssoUrl(token));
+    expect(response.headers.location).toBe('/messages?tab=4');
+  });
+
+  it.each([
+    ['only zero-width characters', '\u200b\u200d'],
+    ['a line break', 'Candidate\nSupport'],
+    ['a right-to-left override', 'Candidate \u202eevil'],
+    ['an isolate', '\u2066Candidate'],
+  ])(
+    'refuses a link whose name has %s, like any bad link, and creates no user',
+    async (_label, name) => {
+      const claims = { ...newCandidate('bad-name'), name };
+      expectRefused(await visit(ssoUrl(await mint(claims))));
+      expect(await userRow(claims.sub)).toBeUndefined();
+    },
+  );
+
+  it('refuses a link renaming an existing user to a name with a line break; the name stays', async () => {
+    const claims = await existingCandidate('bad-rename');
+    expectRefused(await visit(ssoUrl(await mint({ ...claims, name: 'Renamed\r\nAdmin' }))));
+    expect(await userRow(claims.sub)).toMatchObject({ name: claims.name });
+  });
+
+  it('stores a link’s e-mail in lower case, and refuses a link whose e-mail another user holds in another case', async () => {
+    const first = newCandidate('mail-case');
+    expect(
+      (await visit(ssoUrl(await mint({ ...first, email: 'Mail.Case@Example.com' })))).statusCode,
+    ).toBe(303);
+    expect(await userRow(first.sub)).toMatchObject({ email: 'mail.case@example.com' });
+    const twin = newCandidate('mail-case-twin');
+    expectRefused(await visit(ssoUrl(await mint({ ...twin, email: 'MAIL.CASE@example.com' }))));
+    expect(await userRow(twin.sub)).toBeUndefined();
+  });
 
   it('refuses a link signed with another secret', async () => {
     const token = await mint(newCandidate('bad-signature'), {

@@ -57,14 +57,8 @@ export interface SsoSignIn {
  * `next` as a path on this site, normalised (percent-encoded, fit for a Location header), or the
  * default destination.
  */
-export const ssoDestination = (next: string | undefined): string => {
-  const path = sameOriginPath(next);
-  if (path === null) return SSO_DEFAULT_DESTINATION;
-  const base = 'http://destination.invalid';
-  const url = new URL(path, base);
-  if (url.origin !== base) return SSO_DEFAULT_DESTINATION;
-  return `${url.pathname}${url.search}${url.hash}`;
-};
+export const ssoDestination = (next: string | undefined): string =>
+  sameOriginPath(next) ?? SSO_DEFAULT_DESTINATION;
 
 /** The `locale` a link asks for, read without checking anything (only to word a refusal). */
 export const ssoLinkLocale = (token: string | undefined): Locale | undefined => {

@@ -1,5 +1,5 @@
 import { pagePaths, sameOriginPath } from '../../../lib/contract.js';
 
-/** The `next` query parameter when it is a same-origin path ("/…", not "//…" or "/\…"), else /messages. */
+/** The `next` query parameter, normalized as the browser will, when that is a path of this site (`sameOriginPath`), else /messages. */
 export const safeNextPath = (search: string): string =>
   sameOriginPath(new URLSearchParams(search).get('next')) ?? pagePaths.messages;

@@ -4,6 +4,7 @@ import type { Chat, ChatAttachment } from '../../../../shared/models.js';
 import { formatFullDateTime, formatMessageTime, shownName } from '../../../lib/format.js';
 import { LineIcon } from '../../../components/line-icon.js';
 import { formatFileSize, kindLabel } from '../utils/file-kind.js';
+import { hasBidiControl, isolateBidiControls } from '../utils/bidi.js';
 import { linkify } from '../utils/linkify.js';
 
 interface MessageBubbleProps {
@@ -12,6 +13,14 @@ interface MessageBubbleProps {
   /** Continues a run of the same sender: no name/time header (the time stays as a tooltip and for screen readers). */
   continued?: boolean;
 }
+
+/**
+ * A part of a message's text. One holding bidi controls is drawn isolated (`<bdi>`), its overrides
+ * and embeddings turned into isolates: it cannot draw letters backwards ("x \u202eevil" as
+ * "x live") nor reorder the text around it.
+ */
+const TextRun = ({ text }: { text: string }) =>
+  hasBidiControl(text) ? <bdi>{isolateBidiControls(text)}</bdi> : text;
 
 const MessageText = ({ text }: { text: string }) => (
   <p className="message__text" dir="auto">
@@ -24,10 +33,10 @@ const MessageText = ({ text }: { text: string }) => (
           rel="noopener noreferrer nofollow"
           className="message__link"
         >
-          {part.text}
+          <TextRun text={part.text} />
         </a>
       ) : (
-        part.text
+        <TextRun key={index} text={part.text} />
       ),
     )}
   </p>
