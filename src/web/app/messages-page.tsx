@@ -156,6 +156,9 @@ export const MessagesPage = () => {
   const notify = useMessageNotifications(openFromNotification);
 
   const { liveStatus, typingIn } = useLiveUpdates({ auth, selection, muted, announce, notify });
+  // While the live connection is gone nobody can tell who is online: no "online" is claimed (the
+  // catch-up after the reconnection asks for presence again).
+  const liveDown = liveStatus === 'reconnecting';
   useUnreadTitle(counts?.unread_total ?? 0);
 
   // The open conversation is being read: a list fetched before its messages were marked seen
@@ -308,11 +311,11 @@ export const MessagesPage = () => {
       imageUrl: party?.imageUrl ?? null,
       job: item?.job ?? null,
       closed: item?.closed === true,
-      online: item?.other_online ?? false,
-      lastSeenAt: item?.other_last_seen_at ?? null,
+      online: !liveDown && (item?.other_online ?? false),
+      lastSeenAt: liveDown ? null : (item?.other_last_seen_at ?? null),
       typing: typingIn.has(selection.selectedItem),
     };
-  }, [selection, openRow, queryClient, threadRecord, openedFrom, auth, typingIn]);
+  }, [selection, openRow, queryClient, threadRecord, openedFrom, auth, typingIn, liveDown]);
 
   const panel = (inDrawer: boolean) =>
     auth ? (
@@ -343,7 +346,7 @@ export const MessagesPage = () => {
   };
 
   return (
-    <div className="messenger">
+    <div className={`messenger${liveDown ? ' messenger--live-down' : ''}`}>
       <div className="messenger__layout" inert={drawerOpen && isSmallScreen}>
         <a className="skip-link" href={`#${MAIN_ID}`} onClick={skipToChat}>
           {openConversation ? t('app.skipToMessageBox') : t('app.skipToConversation')}
@@ -409,9 +412,7 @@ export const MessagesPage = () => {
         </header>
 
         <div className="live-status" role="status" data-testid="live-status">
-          {liveStatus === 'reconnecting' ? (
-            <p className="live-status__message">{t('app.reconnecting')}</p>
-          ) : null}
+          {liveDown ? <p className="live-status__message">{t('pageNotices.offline')}</p> : null}
         </div>
 
         <div className="messenger__body">
