@@ -2,21 +2,33 @@
  * Issue 32, page behaviour, in real Chromium against the built server:
  * - a live connection that is gone is said ("Offline — reconnecting…", a polite status) and the
  *   partner is not claimed "online" meanwhile; back online the notice goes and what was sent
- *   meanwhile arrives.
+ *   meanwhile arrives;
+ * - files of a draft survive a reload (and go with the message), expired ones are dropped and said.
  */
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACME, SARA } from '../test-support/accounts.js';
 import { LONG_WAIT, WAIT } from '../test-support/wait.js';
 import type { UserPage } from './support/browser.js';
 import {
+  chatMessages,
   expectMessageOnce,
+  messageInput,
   openConversation,
   sendFromUi,
   uniqueTag,
   waitForLive,
+  waitForMessagesPage,
 } from './support/messages-page.js';
 import { signInWithDemoButton, signInWithForm } from './support/sign-in.js';
 import { useE2eSuite } from './support/suite.js';
+
+const pdfNamed = (name: string) => ({
+  name,
+  mimeType: 'application/pdf',
+  buffer: Buffer.concat([Buffer.from('%PDF-1.4\n% a draft file\n'), randomBytes(20_000)]),
+});
 
 describe('issue 32: what the page says and keeps', () => {
   // offline on purpose: failed requests and socket errors are logged, uncaught errors still fail
@@ -89,5 +101,61 @@ describe('issue 32: what the page says and keeps', () => {
     await notice.waitFor({ state: 'detached', timeout: LONG_WAIT.timeout });
     await expectMessageOnce(page, text, LONG_WAIT);
     await expect.poll(() => presence.textContent(), WAIT).toBe('online');
+  });
+
+  it('keeps uploaded files with the draft across a reload, and sends them', async () => {
+    const page = sara.page;
+    const chips = page.getByTestId('attachment-chip');
+    await page.getByTestId('attach-input').setInputFiles(pdfNamed('draft-cv.pdf'));
+    await chips.filter({ hasText: 'draft-cv.pdf' }).filter({ hasText: 'Ready' }).waitFor();
+
+    await page.reload();
+    await waitForMessagesPage(page);
+    await messageInput(page).waitFor();
+    await expect.poll(() => messageInput(page).isEnabled(), WAIT).toBe(true);
+    // the file is back as a chip, ready to send
+    await chips.filter({ hasText: 'draft-cv.pdf' }).filter({ hasText: 'Ready' }).waitFor();
+    expect(await chips.count()).toBe(1);
+
+    const text = `My CV, after a reload ${uniqueTag()}`;
+    await messageInput(page).fill(text);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => chips.count(), WAIT).toBe(0);
+    await expectMessageOnce(page, text);
+
+    // Acme gets the message with the file
+    const message = chatMessages(acme.page, text);
+    await message.waitFor({ timeout: LONG_WAIT.timeout });
+    await message.getByRole('link', { name: /draft-cv\.pdf/ }).waitFor();
+
+    // and the draft is empty after a reload
+    await page.reload();
+    await waitForMessagesPage(page);
+    await expect.poll(() => messageInput(page).isEnabled(), WAIT).toBe(true);
+    await expectMessageOnce(page, text);
+    expect(await chips.count()).toBe(0);
+  });
+
+  it('drops a draft file the server no longer has, and says so', async () => {
+    const page = sara.page;
+    const chips = page.getByTestId('attachment-chip');
+    await page.getByTestId('attach-input').setInputFiles(pdfNamed('expired-cv.pdf'));
+    await chips.filter({ hasText: 'expired-cv.pdf' }).filter({ hasText: 'Ready' }).waitFor();
+
+    // the server's sweep removed the unsent upload (as it does after 24 hours)
+    const db = new Database(suite.server.databaseFile);
+    try {
+      db.pragma('busy_timeout = 10000');
+      const removed = db.prepare("delete from attachments where name = 'expired-cv.pdf'").run();
+      expect(removed.changes).toBe(1);
+    } finally {
+      db.close();
+    }
+
+    await page.reload();
+    await waitForMessagesPage(page);
+    await expect.poll(() => messageInput(page).isEnabled(), WAIT).toBe(true);
+    await page.getByText(/expired-cv\.pdf.*(expired|no longer)/).waitFor({ timeout: WAIT.timeout });
+    await expect.poll(() => chips.count(), WAIT).toBe(0);
   });
 });
