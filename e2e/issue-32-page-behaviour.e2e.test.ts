@@ -3,7 +3,8 @@
  * - a live connection that is gone is said ("Offline — reconnecting…", a polite status) and the
  *   partner is not claimed "online" meanwhile; back online the notice goes and what was sent
  *   meanwhile arrives;
- * - files of a draft survive a reload (and go with the message), expired ones are dropped and said.
+ * - files of a draft survive a reload (and go with the message), expired ones are dropped and said;
+ * - archiving shows a visible "Archived · Undo" toast whose Undo brings the conversation back.
  */
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
@@ -12,10 +13,14 @@ import { ACME, SARA } from '../test-support/accounts.js';
 import { LONG_WAIT, WAIT } from '../test-support/wait.js';
 import type { UserPage } from './support/browser.js';
 import {
+  archiveButton,
+  archivedList,
   chatMessages,
+  conversationList,
   expectMessageOnce,
   messageInput,
   openConversation,
+  row,
   sendFromUi,
   uniqueTag,
   waitForLive,
@@ -157,5 +162,30 @@ describe('issue 32: what the page says and keeps', () => {
     await expect.poll(() => messageInput(page).isEnabled(), WAIT).toBe(true);
     await page.getByText(/expired-cv\.pdf.*(expired|no longer)/).waitFor({ timeout: WAIT.timeout });
     await expect.poll(() => chips.count(), WAIT).toBe(0);
+  });
+
+  it('shows "Archived · Undo" after archiving; Undo brings the conversation back, and the server agrees', async () => {
+    const page = sara.page;
+    await archiveButton(conversationList(page), ACME.name, 'Archive').click();
+    await row(archivedList(page), ACME.name).waitFor();
+
+    const toast = page.getByTestId('archive-toast');
+    await toast.waitFor({ state: 'visible' });
+    expect(await toast.textContent()).toMatch(/Archived/);
+    const undo = toast.getByRole('button', { name: 'Undo', exact: true });
+    await undo.waitFor({ state: 'visible' });
+    // the toast does not take the focus
+    expect(await undo.evaluate((button) => button === document.activeElement)).toBe(false);
+
+    // by keyboard
+    await undo.focus();
+    await page.keyboard.press('Enter');
+    await row(conversationList(page), ACME.name).waitFor();
+    await toast.waitFor({ state: 'detached' });
+
+    await page.reload();
+    await waitForMessagesPage(page);
+    await row(conversationList(page), ACME.name).waitFor();
+    expect(await row(archivedList(page), ACME.name).count()).toBe(0);
   });
 });
