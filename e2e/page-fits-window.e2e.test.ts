@@ -184,7 +184,7 @@ describe('messaging page: fits the window, phones, live connection', () => {
     await suite.close(sara);
   });
 
-  it('says "Reconnecting…" while the live connection is down, and catches up when it is back', async () => {
+  it('says "Offline — reconnecting…" while the live connection is down, and catches up when it is back', async () => {
     const sara = await suite.newUser('reconnect', { viewport: WIDE, controlLive: true });
     await signInWithForm(sara.page, SARA);
     const page = sara.page;
@@ -196,7 +196,7 @@ describe('messaging page: fits the window, phones, live connection', () => {
     const gate = sara.liveGate;
     if (!gate) throw new Error('the live sockets are not routed through the test');
     gate.drop();
-    await expect.poll(() => status.textContent(), WAIT).toMatch(/^Reconnecting…/);
+    await expect.poll(() => status.textContent(), WAIT).toMatch(/^Offline — reconnecting…/);
 
     const acme = await signInOverHttp(suite.url, ACME.email);
     const conversation = await conversationWith(acme, await userIdOf(SARA.email));

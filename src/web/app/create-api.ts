@@ -1,6 +1,7 @@
 import { getDemoAccounts } from '../features/auth/api/get-demo-accounts.js';
 import { login } from '../features/auth/api/login.js';
 import { logout } from '../features/auth/api/logout.js';
+import { attachmentExists } from '../features/chat/api/attachment-exists.js';
 import { getMessages } from '../features/chat/api/get-messages.js';
 import { sendMessage } from '../features/chat/api/send-message.js';
 import { sendTyping } from '../features/chat/api/send-typing.js';
@@ -25,6 +26,7 @@ export const createApi = (client: ApiClient): Api => ({
   getMessages: (body) => getMessages(client, body),
   sendMessage: (body) => sendMessage(client, body),
   uploadAttachment: (file, options) => uploadAttachment(client, file, options),
+  attachmentExists: (id) => attachmentExists(client, id),
   markUnseen: (id) => markUnseen(client, id),
   sendTyping: (id) => sendTyping(client, id),
   archiveConversation: (id) => archiveConversation(client, id),

@@ -6,6 +6,7 @@ import type { Chat, Job, MessengerUser } from '../../shared/models.js';
 import { LiveRegion, useAnnouncer } from '../components/live-region.js';
 import { Drawer } from '../components/drawer.js';
 import { Spinner } from '../components/spinner.js';
+import { Toast } from '../components/toast.js';
 import { ChatPane, type OpenConversation } from '../features/chat/components/chat-pane.js';
 import { useThread } from '../features/chat/hooks/use-thread.js';
 import { ConversationPanel } from '../features/conversations/components/conversation-panel.js';
@@ -52,6 +53,25 @@ const useJobOptions = (jobs: readonly Job[] | undefined): Job[] => {
   }, [jobs]);
 };
 
+/**
+ * Focuses the row of a conversation once it is drawn (it moves back into the list a moment after
+ * an Undo), else `fallback`; a few frames at most.
+ */
+const focusRowSoon = (conversationId: number, fallback: HTMLElement | null, frames = 20) => {
+  const row = document.querySelector<HTMLElement>(
+    `[data-testid="conversation-list"] [data-conversation-id="${conversationId}"]`,
+  );
+  if (row) {
+    row.focus();
+    return;
+  }
+  if (frames <= 0) {
+    fallback?.focus();
+    return;
+  }
+  requestAnimationFrame(() => focusRowSoon(conversationId, fallback, frames - 1));
+};
+
 /** The chat area: the skip link's target. */
 const MAIN_ID = 'messages-main';
 
@@ -85,7 +105,14 @@ export const MessagesPage = () => {
   const data = conversations.firstPage;
   const auth = data?.auth;
   const jobs = useJobOptions(data?.jobs);
-  const { mutate: archiveConversation } = useArchiveConversation(auth?.role);
+  const { mutate: archiveConversation, mutateAsync: archiveConversationAsync } =
+    useArchiveConversation(auth?.role);
+  /** "Archived · Undo" after an archive: the conversation as it was, and when the archive is done. */
+  const [archiveToast, setArchiveToast] = useState<{
+    key: number;
+    item: MessengerUser;
+    done: Promise<unknown>;
+  } | null>(null);
 
   const selectionRef = useRef(selection);
   selectionRef.current = selection;
@@ -161,6 +188,9 @@ export const MessagesPage = () => {
   const notify = useMessageNotifications(openFromNotification);
 
   const { liveStatus, typingIn } = useLiveUpdates({ auth, selection, muted, announce, notify });
+  // While the live connection is gone nobody can tell who is online: no "online" is claimed (the
+  // catch-up after the reconnection asks for presence again).
+  const liveDown = liveStatus === 'reconnecting';
   useUnreadTitle(counts?.unread_total ?? 0);
 
   // The open conversation is being read: a list fetched before its messages were marked seen
@@ -242,7 +272,17 @@ export const MessagesPage = () => {
   const onToggleArchive = useCallback(
     (item: MessengerUser, toArchive: boolean) => {
       if (!auth) return;
-      archiveConversation({ item, archive: toArchive });
+      if (toArchive) {
+        // Undo waits for the archive's answer, so the two calls never cross
+        const done = archiveConversationAsync({ item, archive: true }).catch(() => {
+          // not archived (the row is back already): nothing to undo
+          setArchiveToast((current) => (current?.item.id === item.id ? null : current));
+        });
+        setArchiveToast((current) => ({ key: (current?.key ?? 0) + 1, item, done }));
+      } else {
+        archiveConversation({ item, archive: false });
+        setArchiveToast((current) => (current?.item.id === item.id ? null : current));
+      }
       const name = otherPartyOf(item, auth.role).name;
       announce(
         toArchive
@@ -250,8 +290,22 @@ export const MessagesPage = () => {
           : t('conversations.unarchivedNotice', { name }),
       );
     },
-    [auth, archiveConversation, announce, t],
+    [auth, archiveConversation, archiveConversationAsync, announce, t],
   );
+
+  /** Undo: the conversation goes back to the list; a keyboard user's focus goes with it. */
+  const undoArchive = useCallback(() => {
+    if (!archiveToast) return;
+    const { item, done } = archiveToast;
+    const focusWasInToast =
+      document.activeElement instanceof HTMLElement &&
+      document.activeElement.closest('.toast') !== null;
+    setArchiveToast(null);
+    void done.then(() => {
+      onToggleArchive(item, false);
+      if (focusWasInToast) focusRowSoon(item.id, mainRef.current);
+    });
+  }, [archiveToast, onToggleArchive]);
 
   const onSent = useCallback(
     (response: SendMessageResponse) => {
@@ -313,11 +367,11 @@ export const MessagesPage = () => {
       imageUrl: party?.imageUrl ?? null,
       job: item?.job ?? null,
       closed: item?.closed === true,
-      online: item?.other_online ?? false,
-      lastSeenAt: item?.other_last_seen_at ?? null,
+      online: !liveDown && (item?.other_online ?? false),
+      lastSeenAt: liveDown ? null : (item?.other_last_seen_at ?? null),
       typing: typingIn.has(selection.selectedItem),
     };
-  }, [selection, openRow, queryClient, threadRecord, openedFrom, auth, typingIn]);
+  }, [selection, openRow, queryClient, threadRecord, openedFrom, auth, typingIn, liveDown]);
 
   const panel = (inDrawer: boolean) =>
     auth ? (
@@ -348,7 +402,7 @@ export const MessagesPage = () => {
   };
 
   return (
-    <div className="messenger">
+    <div className={`messenger${liveDown ? ' messenger--live-down' : ''}`}>
       <div className="messenger__layout" inert={drawerOpen && isSmallScreen}>
         <a className="skip-link" href={`#${MAIN_ID}`} onClick={skipToChat}>
           {openConversation ? t('app.skipToMessageBox') : t('app.skipToConversation')}
@@ -415,9 +469,7 @@ export const MessagesPage = () => {
         </header>
 
         <div className="live-status" role="status" data-testid="live-status">
-          {liveStatus === 'reconnecting' ? (
-            <p className="live-status__message">{t('app.reconnecting')}</p>
-          ) : null}
+          {liveDown ? <p className="live-status__message">{t('pageNotices.offline')}</p> : null}
         </div>
 
         <div className="messenger__body">
@@ -462,6 +514,16 @@ export const MessagesPage = () => {
         </div>
       </div>
 
+      {archiveToast ? (
+        <Toast
+          key={archiveToast.key}
+          testId="archive-toast"
+          message={t('pageNotices.archived')}
+          actionLabel={t('pageNotices.undo')}
+          onAction={undoArchive}
+          onDismiss={() => setArchiveToast(null)}
+        />
+      ) : null}
       {isSmallScreen && drawerOpen ? (
         <Drawer
           title={t('conversations.drawerTitle')}

@@ -8,6 +8,25 @@ const ok = (body: unknown, status = 200) =>
   });
 
 describe('api client', () => {
+  it('exists: HEAD says whether the resource is there (a redirect to its bytes is), throws when unsure', async () => {
+    const answers = [
+      new Response(null, { status: 200 }),
+      new Response(null, { status: 404 }),
+      new Response(null, { status: 403 }),
+      new Response(null, { status: 503 }),
+    ];
+    const fetchImpl = vi.fn(async () => answers.shift()!);
+    const client = createApiClient({ fetchImpl });
+    expect(await client.exists(paths.attachment(7))).toBe(true);
+    expect(fetchImpl).toHaveBeenLastCalledWith(
+      '/user/attachments/7',
+      expect.objectContaining({ method: 'HEAD', credentials: 'same-origin', redirect: 'manual' }),
+    );
+    expect(await client.exists(paths.attachment(7))).toBe(false);
+    expect(await client.exists(paths.attachment(7))).toBe(false);
+    await expect(client.exists(paths.attachment(7))).rejects.toBeInstanceOf(ApiError);
+  });
+
   it('adds the default query, Accept, the socket id and (for POST) the XSRF header from the cookie', async () => {
     document.cookie = 'XSRF-TOKEN=tok%2Fen';
     const fetchImpl = vi.fn(async () => ok({ fine: true }));

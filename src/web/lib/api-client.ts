@@ -36,6 +36,11 @@ export interface ApiClient {
   patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
   /** POST of one file as multipart/form-data in the field `field`, with upload progress. */
   upload<T>(path: string, field: string, file: File, options?: UploadOptions): Promise<T>;
+  /**
+   * HEAD: whether the resource is there for this viewer (2xx, or a redirect to its bytes) or not
+   * (403, 404, 410); anything else (no answer, 5xx) throws an `ApiError`.
+   */
+  exists(path: string): Promise<boolean>;
 }
 
 export interface ApiClientOptions {
@@ -165,8 +170,28 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
       xhr.send(form);
     });
 
+  const exists = async (path: string): Promise<boolean> => {
+    const doFetch = options.fetchImpl ?? fetch;
+    let response: Response;
+    try {
+      response = await doFetch(path, {
+        method: 'HEAD',
+        credentials: 'same-origin',
+        redirect: 'manual',
+        headers: { 'X-Requested-With': 'XMLHttpRequest' },
+      });
+    } catch (cause) {
+      throw new ApiError(0, cause instanceof Error ? cause.message : 'Network error');
+    }
+    if (response.ok || response.type === 'opaqueredirect') return true;
+    if (response.status === 401) options.onUnauthorized?.();
+    if ([403, 404, 410].includes(response.status)) return false;
+    throw new ApiError(response.status, response.statusText || 'Request failed');
+  };
+
   return {
     upload,
+    exists,
     get: (path, requestOptions) => request('GET', path, undefined, requestOptions),
     post: (path, body, requestOptions) => request('POST', path, body ?? {}, requestOptions),
     patch: (path, body, requestOptions) => request('PATCH', path, body, requestOptions),

@@ -43,6 +43,8 @@ export interface Api {
   sendMessage(body: SendMessageBody): Promise<SendMessageResponse>;
   /** One file (`POST /user/attachments`), with its progress; sent later by id with a message. */
   uploadAttachment(file: File, options?: UploadOptions): Promise<UploadedAttachment>;
+  /** Whether an unsent upload (a draft's file) is still kept by the server. */
+  attachmentExists(id: number): Promise<boolean>;
   markUnseen(messengerUserId: number): Promise<MessengerUserResponse>;
   /** The viewer is typing in that conversation (the server coalesces to one broadcast per 2 s). */
   sendTyping(messengerUserId: number): Promise<void>;

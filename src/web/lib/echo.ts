@@ -73,6 +73,8 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
       pusher.disconnect();
       pusher.connect();
     },
+    dropNow: () => pusher.disconnect(),
+    isOnline: () => navigator.onLine !== false,
     onStatus: (status) => statusHandlers.forEach((handler) => handler(status)),
     onReconnected: () => reconnectHandlers.forEach((handler) => handler()),
   });
@@ -82,7 +84,10 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
   const nudge = () => {
     if (document.visibilityState === 'visible') tracker.nudge();
   };
+  // pusher-js answers "offline" with a ping that it sends a tick later: the socket closes after it
+  const goneOffline = () => setTimeout(() => tracker.offline(), 0);
   window.addEventListener('online', nudge);
+  window.addEventListener('offline', goneOffline);
   document.addEventListener('visibilitychange', nudge);
 
   return {
@@ -150,6 +155,7 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
     disconnect() {
       tracker.stop();
       window.removeEventListener('online', nudge);
+      window.removeEventListener('offline', goneOffline);
       document.removeEventListener('visibilitychange', nudge);
       connection.unbind('state_change', onStateChange);
       reconnectHandlers.clear();

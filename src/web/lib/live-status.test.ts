@@ -78,4 +78,31 @@ describe('live status (pusher-js connection states)', () => {
     tracker.onState('connected');
     expect(tracker.status()).toBe('reconnecting');
   });
+
+  it('says "reconnecting" as soon as the browser is offline, closes the socket, and tries again only once online', () => {
+    let online = true;
+    const statuses: LiveStatus[] = [];
+    const retryNow = vi.fn();
+    const onReconnected = vi.fn();
+    const tracker = createLiveStatusTracker({
+      retryNow,
+      dropNow: () => tracker.onState('disconnected'),
+      isOnline: () => online,
+      onStatus: (status) => statuses.push(status),
+      onReconnected,
+    });
+    tracker.onState('connected');
+    online = false;
+    tracker.offline();
+    expect(tracker.status()).toBe('reconnecting');
+    vi.advanceTimersByTime(30_000);
+    tracker.nudge(); // the tab became visible, still offline
+    expect(retryNow).not.toHaveBeenCalled();
+    online = true;
+    tracker.nudge(); // the "online" event
+    expect(retryNow).toHaveBeenCalledTimes(1);
+    tracker.onState('connected');
+    expect(statuses).toEqual(['connected', 'reconnecting', 'connected']);
+    expect(onReconnected).toHaveBeenCalledTimes(1);
+  });
 });

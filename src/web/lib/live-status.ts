@@ -24,6 +24,10 @@ const DROPPED_STATES: ReadonlySet<string> = new Set([
 export interface LiveStatusTrackerOptions {
   /** Starts a fresh connection attempt now (pusher-js: disconnect, then connect). */
   retryNow: () => void;
+  /** Closes the connection without trying again (pusher-js: disconnect). */
+  dropNow?: () => void;
+  /** False while the browser says it is offline (`navigator.onLine`): attempts wait for it. */
+  isOnline?: () => boolean;
   /** Called with each new status. */
   onStatus: (status: LiveStatus) => void;
   /** Called when the connection is back after a drop (the page catches up then). */
@@ -37,6 +41,12 @@ export interface LiveStatusTracker {
   onState(state: string): void;
   /** The browser is online again or the tab became visible: try at once if down. */
   nudge(): void;
+  /**
+   * The browser says it is offline: the connection is taken as gone at once (its socket may linger
+   * unanswered for half a minute, Chromium even holds its frames) and closed, so that coming back
+   * is a fresh connection and the page catches up. No attempt is made while the browser is offline.
+   */
+  offline(): void;
   status(): LiveStatus;
   stop(): void;
 }
@@ -62,15 +72,20 @@ export const createLiveStatusTracker = (options: LiveStatusTrackerOptions): Live
     status = next;
     options.onStatus(next);
   };
-  const retry = () => {
-    cancelTimer();
-    if (stopped || status === 'connected') return;
+  const isOnline = options.isOnline ?? (() => true);
+  /** Runs a change of the connection we asked for: the states it passes through are not news. */
+  const quietly = (change: () => void) => {
     retrying = true;
     try {
-      options.retryNow();
+      change();
     } finally {
       retrying = false;
     }
+  };
+  const retry = () => {
+    cancelTimer();
+    if (stopped || status === 'connected') return;
+    if (isOnline()) quietly(options.retryNow);
     schedule();
   };
   const schedule = () => {
@@ -101,6 +116,13 @@ export const createLiveStatusTracker = (options: LiveStatusTrackerOptions): Live
     },
     nudge() {
       if (status === 'reconnecting') retry();
+    },
+    offline() {
+      if (stopped) return;
+      cancelTimer();
+      setStatus('reconnecting');
+      if (options.dropNow) quietly(options.dropNow);
+      schedule();
     },
     status: () => status,
     stop() {

@@ -152,6 +152,7 @@ export const createFakeApi = (scenario: Scenario) => {
       options?.onProgress?.(file.size, file.size);
       return storeUpload(file);
     }),
+    attachmentExists: vi.fn(async (id: number) => state.uploads.has(id)),
     sendTyping: vi.fn(async () => undefined),
     markUnseen: vi.fn(async (id: number) => ({
       messengerUser: update(id, { is_seen_messages_count: 0 }),

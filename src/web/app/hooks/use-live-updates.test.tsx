@@ -189,7 +189,7 @@ describe('live updates', () => {
     await waitFor(() => expect(messageTexts()).toContain('delivered live'));
     // while the connection was down: the page says so
     act(() => page.realtime.drop());
-    expect(screen.getByTestId('live-status')).toHaveTextContent(/^Reconnecting…/);
+    expect(screen.getByTestId('live-status')).toHaveTextContent(/^Offline — reconnecting…/);
     page.fake.receive(makeChat(acme, users.acme, 'missed while offline', { id: 7011 }));
     page.fake.receive(makeChat(acme, users.acme, 'also missed', { id: 7012 }));
 

@@ -4,7 +4,7 @@ import type { SendMessageResponse } from '../../../../shared/api.js';
 import type { AuthUser, Job } from '../../../../shared/models.js';
 import { useApi } from '../../../lib/api.js';
 import { isApiError } from '../../../lib/api-client.js';
-import { useAttachmentUploads } from '../hooks/use-attachment-uploads.js';
+import { useDraftFiles } from '../hooks/use-draft-files.js';
 import { unconfirmed, useSendMessage } from '../hooks/use-send-message.js';
 import { useThread } from '../hooks/use-thread.js';
 import { collectChats, type ThreadKeyParts } from '../utils/thread-cache.js';
@@ -94,8 +94,8 @@ const OpenChat = ({
   const loading = thread.isPending && thread.fetchStatus !== 'idle';
   const { send, retry, sending, failed, outgoing, failedAttachments, stillFailedFile } =
     useSendMessage(parts, viewer.id, onSent);
-  // after a reload, a failed message's files are back in the composer with its text
-  const uploads = useAttachmentUploads(failedAttachments);
+  // after a reload, the draft's files (and a failed message's) are back in the composer
+  const { uploads, expiredNames } = useDraftFiles(viewer.id, conversationId, failedAttachments);
   const canAttach = !conversation.closed && !loading && !(thread.isError && !thread.data);
   const drop = useFileDrop(canAttach, uploads.add);
   const pending = useMemo(() => unconfirmed(outgoing, chats), [outgoing, chats]);
@@ -172,6 +172,18 @@ const OpenChat = ({
           <p className="chat__typing" data-testid="typing-indicator" role="status">
             {conversation.typing && partyName ? t('chat.typing', { name: partyName }) : ''}
           </p>
+          {expiredNames.length > 0 && !conversation.closed ? (
+            <p
+              className="chat-footer__draft-expired"
+              data-testid="draft-files-expired"
+              role="status"
+            >
+              {t('pageNotices.draftFilesExpired', {
+                count: expiredNames.length,
+                names: expiredNames.join(', '),
+              })}
+            </p>
+          ) : null}
           {conversation.closed ? (
             <p className="chat__closed" data-testid="conversation-closed" role="note">
               {t('chat.closedDeleted')}

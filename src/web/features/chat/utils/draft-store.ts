@@ -4,12 +4,23 @@ import type { UploadedAttachment } from '../../../../shared/api.js';
  * What the viewer typed in a conversation and did not send yet, and a message whose send failed,
  * kept per viewer and conversation in localStorage: switching conversations or reloading loses
  * neither. The failed message keeps its `client_id`, so a retry can never store it twice, and the
- * uploads it carried (uploaded already: the retry sends their ids again).
+ * uploads it carried (uploaded already: the retry sends their ids again). Files uploaded for the
+ * message being written are kept too (`files`), while the server keeps them (24 hours).
  */
 export interface Draft {
   text: string;
   failed: { text: string; clientId: string; attachments?: readonly UploadedAttachment[] } | null;
+  /** Files uploaded for the message being written (not sent yet): chips again after a reload. */
+  files?: readonly DraftFile[];
 }
+
+/** An uploaded file of the draft; `savedAt` (ms): when the draft first kept it. */
+export interface DraftFile extends UploadedAttachment {
+  savedAt: number;
+}
+
+/** The server deletes an upload not sent within 24 hours (contract, "Attachments"). */
+export const UNSENT_UPLOAD_KEPT_MS = 24 * 3600 * 1000;
 
 const isUpload = (value: unknown): value is UploadedAttachment => {
   if (typeof value !== 'object' || value === null) return false;
@@ -21,6 +32,9 @@ const isUpload = (value: unknown): value is UploadedAttachment => {
     typeof mime === 'string'
   );
 };
+
+const isDraftFile = (value: unknown): value is DraftFile =>
+  isUpload(value) && typeof (value as unknown as Record<string, unknown>).savedAt === 'number';
 
 const EMPTY: Draft = { text: '', failed: null };
 const PREFIX = 'messenger.draft';
@@ -38,8 +52,9 @@ const keyOf = (viewerId: number, conversationId: number) =>
 
 const isDraft = (value: unknown): value is Draft => {
   if (typeof value !== 'object' || value === null) return false;
-  const { text, failed } = value as Record<string, unknown>;
+  const { text, failed, files } = value as Record<string, unknown>;
   if (typeof text !== 'string') return false;
+  if (files !== undefined && !(Array.isArray(files) && files.every(isDraftFile))) return false;
   if (failed === null) return true;
   if (typeof failed !== 'object' || failed === undefined) return false;
   const entry = failed as Record<string, unknown>;
@@ -71,7 +86,8 @@ export const updateDraft = (
   try {
     const store = storage();
     if (!store) return;
-    if (next.text === '' && next.failed === null) store.removeItem(keyOf(viewerId, conversationId));
+    if (next.text === '' && next.failed === null && !next.files?.length)
+      store.removeItem(keyOf(viewerId, conversationId));
     else store.setItem(keyOf(viewerId, conversationId), JSON.stringify(next));
   } catch {
     // quota exceeded: the draft stays on screen, just not across reloads
