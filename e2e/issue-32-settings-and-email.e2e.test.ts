@@ -1,17 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { SARA } from '../test-support/accounts.js';
+import type { Page } from 'playwright-core';
+import { ACME, SARA } from '../test-support/accounts.js';
 import { WAIT } from '../test-support/wait.js';
 import {
   archivedList,
+  chatMessages,
   conversationList,
   openConversation,
   row,
   sendFromUi,
   uniqueTag,
+  waitForLive,
   waitForMessagesPage,
 } from './support/messages-page.js';
 import { signInWithForm } from './support/sign-in.js';
 import { useE2eSuite } from './support/suite.js';
+
+const panel = (page: Page) => page.getByTestId('settings-panel');
+
+/** Opens the settings menu and switches `name` (waiting for the save to be answered). */
+const toggleSetting = async (page: Page, name: string) => {
+  if ((await page.getByTestId('settings-button').getAttribute('aria-expanded')) !== 'true')
+    await page.getByTestId('settings-button').click();
+  const control = panel(page).getByRole('switch', { name, exact: true });
+  const saved = page.waitForResponse(
+    (response) =>
+      response.url().includes('/user/settings') && response.request().method() === 'PATCH',
+  );
+  await control.click();
+  expect((await saved).status()).toBe(200);
+};
 
 /** Issue 32: settings that say what they do, privacy both ways, archive both ways, e-mail pages. */
 describe('issue 32: settings, archive and e-mail pages', () => {
@@ -33,5 +51,54 @@ describe('issue 32: settings, archive and e-mail pages', () => {
     await row(conversationList(page), 'Cedar Health').waitFor();
     expect(await archivedList(page).count()).toBe(0);
     await suite.close(sara);
+  });
+
+  it('settings say what each switch does, and privacy works both ways: hiding mine hides theirs', async () => {
+    const sara = await suite.newUser('sara-privacy');
+    const acme = await suite.newUser('acme-privacy');
+    await signInWithForm(sara.page, SARA);
+    await signInWithForm(acme.page, ACME);
+    await waitForLive(sara);
+    await waitForLive(acme);
+    const page = sara.page;
+    const acmeRow = row(conversationList(page), ACME.name);
+    await acmeRow.getByTestId('online-marker').waitFor();
+
+    // #2: each switch is described by what it does; nothing says it does not work yet
+    await page.getByTestId('settings-button').click();
+    await panel(page).getByRole('switch').first().waitFor();
+    const text = (await panel(page).textContent()) ?? '';
+    expect(text).not.toMatch(/takes effect|available/i);
+    expect(text).toContain('Turned off, you do not see when others read yours either.');
+    expect(text).toContain('Turned off, you do not see theirs either.');
+
+    // #12: online status hidden: Acme, who shows it, no longer looks online to Sara
+    await toggleSetting(page, 'Show others when I am online');
+    await expect.poll(() => acmeRow.getByTestId('online-marker').count(), WAIT).toBe(0);
+
+    // read receipts off: Acme reading Sara's message is not shown to her
+    await toggleSetting(page, 'Show others when I have read their messages');
+    await page.keyboard.press('Escape');
+    await openConversation(page, ACME.name);
+    const mine = `Any news on my application? ${uniqueTag()}`;
+    await sendFromUi(page, mine);
+    const receipt = page.getByTestId('message-receipt');
+    await expect.poll(() => receipt.textContent(), WAIT).toBe('Sent');
+    await openConversation(acme.page, SARA.name);
+    const reply = `We are reviewing it ${uniqueTag()}`;
+    await sendFromUi(acme.page, reply);
+    // the reply came after the reading: had "Seen" been sent, it would be here by now
+    await chatMessages(page, reply).waitFor();
+    expect(await receipt.textContent()).toBe('Sent');
+    await page.reload();
+    await waitForMessagesPage(page);
+    await openConversation(page, ACME.name);
+    await page.getByTestId('message-receipt').waitFor();
+    expect(await page.getByTestId('message-receipt').textContent()).toBe('Sent');
+    expect(await row(conversationList(page), ACME.name).getByTestId('online-marker').count()).toBe(
+      0,
+    );
+    await suite.close(sara);
+    await suite.close(acme);
   });
 });

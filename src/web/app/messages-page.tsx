@@ -8,6 +8,7 @@ import { Drawer } from '../components/drawer.js';
 import { Spinner } from '../components/spinner.js';
 import { ChatPane, type OpenConversation } from '../features/chat/components/chat-pane.js';
 import { useThread } from '../features/chat/hooks/use-thread.js';
+import { threadKeys } from '../features/chat/utils/thread-cache.js';
 import { ConversationPanel } from '../features/conversations/components/conversation-panel.js';
 import { useArchiveConversation } from '../features/conversations/hooks/use-archive-conversation.js';
 import {
@@ -268,6 +269,12 @@ export const MessagesPage = () => {
     [queryClient, activeKey, archivedKey],
   );
 
+  // read receipts and online status work both ways: switching one changes what the viewer sees
+  const onReciprocalChanged = useCallback(() => {
+    void onFilter();
+    void queryClient.invalidateQueries({ queryKey: threadKeys.all });
+  }, [onFilter, queryClient]);
+
   const signOut = async () => {
     try {
       await api.logout();
@@ -379,7 +386,7 @@ export const MessagesPage = () => {
               onChange={(language) => void services.appI18n.changeLanguage(language)}
             />
             <MuteToggle muted={muted} onChange={setMuted} />
-            <SettingsMenu />
+            <SettingsMenu onReciprocalChanged={onReciprocalChanged} />
             <button
               type="button"
               className="button button--ghost topbar__sign-out"

@@ -156,7 +156,8 @@ export const createMessengerService = ({
 
   /**
    * Marks the viewer's unread messages of the conversation seen, then tells the sender
-   * (`MessagesSeen`), unless the viewer keeps their reading to themselves (`read_receipts` off).
+   * (`MessagesSeen`), unless the viewer keeps their reading to themselves (`read_receipts` off) or
+   * the sender does (read receipts work both ways: whoever hides theirs sees nobody's).
    */
   const markSeen = async (viewer: AuthUser, conversation: ConversationRow) => {
     const side = sideOf(viewer);
@@ -169,7 +170,11 @@ export const createMessengerService = ({
     const lastSeenId = await writes.run((trx) =>
       repository.markSeen(trx, conversation.id, viewer.id, side, seenAt, !readerShowsReceipts),
     );
-    if (lastSeenId === null || !readerShowsReceipts) return;
+    const senderShowsReceipts =
+      (side.party === 'candidate_id'
+        ? conversation.company_read_receipts
+        : conversation.candidate_read_receipts) !== 0;
+    if (lastSeenId === null || !readerShowsReceipts || !senderShowsReceipts) return;
     const event: MessagesSeenEvent = {
       messenger_user_id: conversation.id,
       reader_id: viewer.id,
@@ -290,11 +295,15 @@ export const createMessengerService = ({
         db,
         shown.map((chat) => chat.id),
       );
+      const viewerHidesReceipts =
+        (side.party === 'candidate_id' ? row.candidate_read_receipts : row.company_read_receipts) ===
+        0;
       const chats = shown.map((chat) =>
         presentChat(
           chat,
           files.filter((file) => file.chat_id === chat.id),
           viewer.id,
+          viewerHidesReceipts,
         ),
       );
       const online = await onlineOthers([row], side);
