@@ -51,6 +51,14 @@ const envSchema = z.object({
   OUTBOX_CONCURRENCY: positiveInt(10),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().min(1).default('Messages <no-reply@localhost>'),
+  /** The job board's name, put before the subject of notification e-mails (unset: nothing). */
+  SITE_NAME: z
+    .string()
+    .trim()
+    .max(100)
+    // eslint-disable-next-line no-control-regex
+    .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'may not hold control characters')
+    .optional(),
   NOTIFICATIONS: z.enum(['on', 'off']).default('on'),
   NOTIFY_EMAIL_DELAY_SECONDS: z.coerce.number().min(0).default(300),
   NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).default(900),
@@ -151,6 +159,8 @@ export interface Config {
     /** Unset: e-mails are written as .eml files under data/mail/ and logged. */
     smtpUrl: URL | undefined;
     mailFrom: string;
+    /** `SITE_NAME`: the site's name before each e-mail's subject (undefined: none). */
+    siteName: string | undefined;
     emailDelayMs: number;
     emailMinIntervalMs: number;
   };
@@ -329,6 +339,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       enabled: env.NOTIFICATIONS === 'on',
       smtpUrl: toSmtpUrl(env.SMTP_URL),
       mailFrom: env.MAIL_FROM,
+      siteName: env.SITE_NAME || undefined,
       emailDelayMs: env.NOTIFY_EMAIL_DELAY_SECONDS * 1000,
       emailMinIntervalMs: env.NOTIFY_EMAIL_MIN_INTERVAL_SECONDS * 1000,
     },

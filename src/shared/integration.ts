@@ -41,12 +41,34 @@ const plainText = (max: number) =>
 export const localeSchema = z.enum(['en', 'ar']);
 export type Locale = z.infer<typeof localeSchema>;
 
-/** A user's switches (contract Part 2, "User settings"). */
+/**
+ * Whether `name` is an IANA time zone name this runtime knows (`Asia/Riyadh`, `UTC`): letters,
+ * digits and `/ _ + -` only (so no UTC offsets like `+03:00`), at most 64 characters.
+ */
+export const isTimeZoneName = (name: string): boolean => {
+  if (name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(name))
+    return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+};
+export const timeZoneSchema = z
+  .string()
+  .refine(isTimeZoneName, 'must be an IANA time zone name (e.g. Asia/Riyadh).');
+
+/** A user's switches (contract Part 2, "User settings"), language and time zone (Part 3). */
 export const userSettingsSchema = z.object({
   email_notifications: z.boolean(),
   read_receipts: z.boolean(),
   show_online: z.boolean(),
   browser_notifications: z.boolean(),
+  /** The language of the page and of notification e-mails. */
+  locale: localeSchema,
+  /** The user's time zone (IANA); notification e-mails give times in it. */
+  time_zone: z.string(),
 });
 export type UserSettings = z.infer<typeof userSettingsSchema>;
 export const DEFAULT_USER_SETTINGS: UserSettings = {
@@ -54,9 +76,14 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
   read_receipts: true,
   show_online: true,
   browser_notifications: false,
+  locale: 'en',
+  time_zone: 'UTC',
 };
 /** Any subset; unknown keys and wrong types are refused. */
-export const userSettingsPatchSchema = userSettingsSchema.partial().strict();
+export const userSettingsPatchSchema = userSettingsSchema
+  .extend({ time_zone: timeZoneSchema })
+  .partial()
+  .strict();
 export type UserSettingsPatch = z.infer<typeof userSettingsPatchSchema>;
 export const userSettingsResponseSchema = z.object({ settings: userSettingsSchema });
 export type UserSettingsResponse = z.infer<typeof userSettingsResponseSchema>;
@@ -85,7 +112,8 @@ export const upsertUserBodySchema = z
       .nullable()
       .optional(),
     locale: localeSchema.nullable().optional(),
-    settings: userSettingsPatchSchema.optional(),
+    // the host sets the language with `locale` above; the user's own pick (the page) wins over it
+    settings: userSettingsPatchSchema.omit({ locale: true }).optional(),
   })
   .strict();
 export type UpsertUserBody = z.infer<typeof upsertUserBodySchema>;

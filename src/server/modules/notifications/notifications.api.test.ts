@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { integrationPaths } from '../../../shared/integration.js';
 import type { Chat } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
-import { ACME, OMAR } from '../../../../test-support/accounts.js';
+import { ACME, OMAR, YOUSSEF } from '../../../../test-support/accounts.js';
 import { TestMailServer, type ReceivedMail } from '../../../../test-support/mail-server.js';
 import { createTestApp, signIn, type TestContext } from '../../../../test-support/test-app.js';
 import { until } from '../../../../test-support/wait.js';
@@ -204,6 +204,55 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     expect(unseen?.data.receiver_external_id).toBe('layla-batch');
     expect(unseen?.data.messages).toHaveLength(9);
     for (const hook of hooks.received) expect(() => hooks.verify(hook)).not.toThrow();
+  });
+
+  it('writes in the language and time zone the user saved on the page, naming the job (issue 32)', async () => {
+    const acme = await signIn(ctx.app, ACME.email);
+    const youssef = await signIn(ctx.app, YOUSSEF.email);
+    // what the page saves when Youssef picks Arabic (his browser is in Riyadh)
+    const saved = await youssef.call('PATCH', paths.settings, {
+      locale: 'ar',
+      time_zone: 'Asia/Riyadh',
+    });
+    expect(saved.statusCode).toBe(200);
+    const list = await acme.call('GET', paths.initialData);
+    const withYoussef = list
+      .json<{ messengerUsers: { id: number; candidate_id: number; job_id: number | null }[] }>()
+      .messengerUsers.find((conversation) => conversation.candidate_id === youssef.user.id);
+    if (!withYoussef) throw new Error('the demo has a conversation between Acme and Youssef');
+    const sent = await acme.call('POST', paths.sendMessage, {
+      receiver_id: youssef.user.id,
+      messenger_user: withYoussef.id,
+      job_id: withYoussef.job_id,
+      message: 'Can you start in March?',
+    });
+    expect(sent.statusCode).toBe(200);
+    const createdAt = new Date(sent.json<{ message: Chat }>().message.created_at);
+
+    const [email] = await mail.waitFor(1, YOUSSEF.email);
+    if (!email) throw new Error('no e-mail');
+    const { parsed } = email;
+    expect(parsed.subject).toBe('رسالة جديدة من Acme Robotics');
+    expect(rawHeader(email, 'Content-Language')).toBe('ar');
+    const html = typeof parsed.html === 'string' ? parsed.html : '';
+    const text = parsed.text ?? '';
+    expect(html).toContain('<html lang="ar" dir="rtl">');
+    expect(text).toContain('افتح المحادثة');
+    // the conversation's job is named
+    expect(text).toContain('بخصوص الوظيفة: QA Technician');
+    // the time in Riyadh (UTC+3), not in UTC
+    const timeIn = (timeZone: string) =>
+      new Intl.DateTimeFormat('ar-EG', {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone,
+        timeZoneName: 'short',
+      }).format(createdAt);
+    expect(text).toContain(timeIn('Asia/Riyadh'));
+    expect(text).not.toContain(timeIn('UTC'));
   });
 
   it('never e-mails a message seen before it is due', async () => {

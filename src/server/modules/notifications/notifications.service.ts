@@ -90,6 +90,8 @@ export interface NotificationsServiceOptions {
   /** The unsubscribe links' key (kept in the database; read when first needed). */
   unsubscribeSecret: () => Promise<string>;
   publicUrl: URL;
+  /** `SITE_NAME`: put before each e-mail's subject (undefined: nothing). */
+  siteName?: string | undefined;
   /** False (NOTIFICATIONS=off): no e-mail rule at all. */
   enabled: boolean;
   emailDelayMs: number;
@@ -324,6 +326,8 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
     unsubscribeUrl.searchParams.set('token', token);
     const email = renderNotificationEmail({
       locale,
+      timeZone: recipient.time_zone ?? 'UTC',
+      siteName: options.siteName,
       recipientName: recipient.name,
       messages,
       publicUrl,

@@ -96,6 +96,8 @@ describe('settings menu', () => {
         read_receipts: true,
         show_online: false,
         browser_notifications: false,
+        locale: 'en',
+        time_zone: 'UTC',
       },
     });
     await waitFor(() => expect(page.api.updateSettings.mock.results[0]?.type).toBe('return'));
