@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ACME, SARA } from '../test-support/accounts.js';
+import { ACME, OMAR, SARA } from '../test-support/accounts.js';
 import { WAIT } from '../test-support/wait.js';
 import {
   archivedList,
@@ -100,5 +100,56 @@ describe('issue 32: settings, archive and e-mail pages', () => {
     );
     await suite.close(sara);
     await suite.close(acme);
+  });
+
+  it('saves the browser’s time zone once signed in, and the language the user picks (for e-mails)', async () => {
+    const omar = await suite.newUser('omar-language', { timezoneId: 'Asia/Riyadh' });
+    const page = omar.page;
+    const savedZone = page.waitForResponse(
+      (response) =>
+        response.url().includes('/user/settings') &&
+        response.request().method() === 'PATCH' &&
+        (response.request().postData() ?? '').includes('time_zone'),
+    );
+    await signInWithForm(page, OMAR);
+    await waitForMessagesPage(page);
+    const zoneAnswer = await savedZone;
+    expect(zoneAnswer.status()).toBe(200);
+    expect(JSON.parse(zoneAnswer.request().postData() ?? '{}')).toEqual({
+      time_zone: 'Asia/Riyadh',
+    });
+
+    const savedLanguage = page.waitForResponse(
+      (response) =>
+        response.url().includes('/user/settings') && response.request().method() === 'PATCH',
+    );
+    await page.getByTestId('language-switch').selectOption('ar');
+    const languageAnswer = await savedLanguage;
+    expect(languageAnswer.status()).toBe(200);
+    expect(((await languageAnswer.json()) as { settings: unknown }).settings).toMatchObject({
+      locale: 'ar',
+      time_zone: 'Asia/Riyadh',
+    });
+
+    // kept by the server: what the e-mails read
+    const stored = await page.evaluate(async () => {
+      const config = (await (await fetch('/messenger/config')).json()) as { key: string };
+      const answer = await fetch(`/user/settings?key=${encodeURIComponent(config.key)}`, {
+        headers: { Accept: 'application/json' },
+      });
+      return ((await answer.json()) as { settings: unknown }).settings;
+    });
+    expect(stored).toMatchObject({ locale: 'ar', time_zone: 'Asia/Riyadh' });
+
+    // a reload does not save the zone again
+    let saves = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/user/settings') && request.method() === 'PATCH') saves += 1;
+    });
+    await page.reload();
+    await waitForMessagesPage(page);
+    await row(conversationList(page), ACME.name).waitFor();
+    expect(saves).toBe(0);
+    await suite.close(omar);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
 import { messengerUserSchema, roleSchema } from './models.js';
-import { containsNul } from './text.js';
+import { containsNul, isTimeZoneName } from './text.js';
 
 /** The host job board's own id: 1–128 characters of `A–Z a–z 0–9 . _ : @ -`. */
 export const EXTERNAL_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -41,20 +41,6 @@ const plainText = (max: number) =>
 export const localeSchema = z.enum(['en', 'ar']);
 export type Locale = z.infer<typeof localeSchema>;
 
-/**
- * Whether `name` is an IANA time zone name this runtime knows (`Asia/Riyadh`, `UTC`): letters,
- * digits and `/ _ + -` only (so no UTC offsets like `+03:00`), at most 64 characters.
- */
-export const isTimeZoneName = (name: string): boolean => {
-  if (name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(name))
-    return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-};
 export const timeZoneSchema = z
   .string()
   .refine(isTimeZoneName, 'must be an IANA time zone name (e.g. Asia/Riyadh).');

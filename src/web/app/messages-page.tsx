@@ -30,6 +30,7 @@ import { LanguageSwitch } from '../features/preferences/components/language-swit
 import { MuteToggle } from '../features/preferences/components/mute-toggle.js';
 import { useMuted } from '../features/preferences/hooks/use-muted.js';
 import { SettingsMenu } from '../features/settings/components/settings-menu.js';
+import { useSaveLanguageAndTimeZone } from '../features/settings/hooks/use-save-language-and-time-zone.js';
 import { pagePaths } from '../lib/contract.js';
 import { useApi } from '../lib/api.js';
 import { useServices } from '../lib/services.js';
@@ -87,6 +88,7 @@ export const MessagesPage = () => {
   const auth = data?.auth;
   const jobs = useJobOptions(data?.jobs);
   const { mutate: archiveConversation } = useArchiveConversation(auth?.role);
+  const { saveLanguage } = useSaveLanguageAndTimeZone(auth?.id);
 
   const selectionRef = useRef(selection);
   selectionRef.current = selection;
@@ -383,7 +385,10 @@ export const MessagesPage = () => {
           </div>
           <div className="topbar__controls">
             <LanguageSwitch
-              onChange={(language) => void services.appI18n.changeLanguage(language)}
+              onChange={(language) => {
+                void services.appI18n.changeLanguage(language);
+                saveLanguage(language);
+              }}
             />
             <MuteToggle muted={muted} onChange={setMuted} />
             <SettingsMenu onReciprocalChanged={onReciprocalChanged} />
