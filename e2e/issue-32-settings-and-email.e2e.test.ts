@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { createUnsubscribeTokens } from '../src/server/modules/notifications/unsubscribe-token.js';
 import type { Page } from 'playwright-core';
 import { ACME, OMAR, SARA } from '../test-support/accounts.js';
 import { WAIT } from '../test-support/wait.js';
@@ -151,5 +153,58 @@ describe('issue 32: settings, archive and e-mail pages', () => {
     await row(conversationList(page), ACME.name).waitFor();
     expect(saves).toBe(0);
     await suite.close(omar);
+  });
+
+  it('the unsubscribe pages look like the sign-in page, link back to Messages and can be undone', async () => {
+    // the link an e-mail would carry: signed with the deployment's secret (first writer wins)
+    const db = new Database(suite.server.databaseFile);
+    let token: string;
+    try {
+      db.pragma('busy_timeout = 10000');
+      db.prepare(
+        "insert into app_settings (name, value, created_at) values ('unsubscribe_secret', ?, ?) on conflict (name) do nothing",
+      ).run('e2e-unsubscribe-secret-0123456789abcdef', new Date().toISOString());
+      const { value } = db
+        .prepare("select value from app_settings where name = 'unsubscribe_secret'")
+        .get() as { value: string };
+      const { id } = db.prepare('select id from users where email = ?').get(SARA.email) as {
+        id: number;
+      };
+      token = createUnsubscribeTokens(value).tokenFor(id);
+    } finally {
+      db.close();
+    }
+    const visitor = await suite.newUser('unsubscribe');
+    const page = visitor.page;
+    await page.goto(`/unsubscribe?token=${encodeURIComponent(token)}`);
+
+    const looksLikeSignIn = async () => {
+      const card = page.locator('.login-card');
+      await card.waitFor();
+      const style = await card.evaluate((element) => {
+        const css = getComputedStyle(element);
+        return {
+          font: getComputedStyle(document.body).fontFamily,
+          shadow: css.boxShadow,
+          maxWidth: css.maxInlineSize,
+        };
+      });
+      expect(style.font).not.toMatch(/^"?Times New Roman"?$|^serif$/);
+      expect(style.shadow).not.toBe('none');
+      expect(style.maxWidth).toBe('440px');
+      const back = page.getByRole('link', { name: 'Back to Messages', exact: true });
+      expect(await back.getAttribute('href')).toBe('/messages');
+    };
+
+    await looksLikeSignIn();
+    await page.getByRole('button', { name: 'Turn off e-mails', exact: true }).click();
+    await page.getByRole('heading', { name: 'Notification e-mails are off' }).waitFor();
+    await looksLikeSignIn();
+    await page.getByRole('button', { name: 'Undo: turn e-mails back on', exact: true }).click();
+    await page.getByRole('heading', { name: 'Notification e-mails are on again' }).waitFor();
+    await looksLikeSignIn();
+    await page.getByRole('link', { name: 'Back to Messages', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/login' || url.pathname === '/messages');
+    await suite.close(visitor);
   });
 });

@@ -343,7 +343,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     clearInterval(sweeper);
     await sweeping;
   });
-  await app.register(notificationsRoutes, { notificationsService });
+  await app.register(notificationsRoutes, {
+    notificationsService,
+    webRoot: options.webRoot ?? resolve('dist/web'),
+  });
   await app.register(openApiRoutes, {
     document: createOpenApiDocument({ publicUrl: config.publicUrl }),
   });

@@ -31,6 +31,8 @@ export const paths = {
   pusherWebhook: '/pusher/webhook',
   sso: '/sso',
   unsubscribe: '/unsubscribe',
+  /** Undoes an unsubscribe (POST, the same signed token). */
+  resubscribe: '/unsubscribe/undo',
 } as const;
 
 /**

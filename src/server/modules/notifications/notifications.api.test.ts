@@ -344,7 +344,7 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('<html lang="ar" dir="rtl">');
-    expect(page.body).toMatch(/<form method="post" action="\/unsubscribe\?token=[\w.%-]+">/);
+    expect(page.body).toMatch(/<form [^>]*method="post" action="\/unsubscribe\?token=[\w.%-]+">/);
     expect(await emailSwitchOf(nour.id)).toBeUndefined();
 
     // The mail program's one-click POST: no cookie, no CSRF token.
@@ -391,6 +391,46 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     await until(() => unseenFor(nour.id).length === 2, 'the second message.unseen');
     await rulesSettled();
     expect(mail.to('nour-unsubscribe@people.example')).toHaveLength(1);
+  });
+
+  it('undoes an unsubscribe with the same signed token, and links back to Messages (issue 32)', async () => {
+    const hana = await candidate('hana-undo', { name: 'Hana' });
+    const sender = await company('co-undo', 'Undo Co');
+    await write(sender, hana, 'an e-mail to leave and come back to');
+    const [email] = await mail.waitFor(1, 'hana-undo@people.example');
+    const header = email ? rawHeader(email, 'List-Unsubscribe') : undefined;
+    const unsubscribeUrl = new URL(header?.slice(1, -1) ?? '');
+    const token = unsubscribeUrl.searchParams.get('token') ?? '';
+    const post = (url: string) => ctx.app.inject({ method: 'POST', url });
+
+    const done = await post(`/unsubscribe?token=${encodeURIComponent(token)}`);
+    expect(done.statusCode).toBe(200);
+    expect(await emailSwitchOf(hana.id)).toBe(0);
+    expect(done.body).toContain(
+      '<a class="unsubscribe__back" href="/messages">Back to Messages</a>',
+    );
+    const undo = /<form [^>]*method="post" action="([^"]+)">/.exec(done.body)?.[1];
+    expect(undo).toBe(`/unsubscribe/undo?token=${encodeURIComponent(token)}`);
+    expect(done.body).toContain('Undo: turn e-mails back on');
+
+    // a forged token, or a GET (a mail scanner), turns nothing back on
+    const [userId, mac = ''] = token.split('.');
+    const forged = await post(`/unsubscribe/undo?token=${Number(userId) + 1}.${mac}`);
+    expect(forged.statusCode).toBe(400);
+    expect((await ctx.app.inject({ method: 'GET', url: undo ?? '' })).statusCode).toBe(404);
+    expect(await emailSwitchOf(hana.id)).toBe(0);
+
+    // the page's undo button: on again, said in the user's language, with the way back
+    const again = await post(undo ?? '');
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain('Notification e-mails are on again');
+    expect(again.body).toContain('href="/messages"');
+    expect(await emailSwitchOf(hana.id)).toBe(1);
+
+    // and e-mails come again
+    await write(sender, hana, 'welcome back');
+    const emails = await mail.waitFor(2, 'hana-undo@people.example', 20_000);
+    expect(emails[1]?.parsed.text).toContain('welcome back');
   });
 
   it('retries a webhook that failed with the same webhook-id, signed each time', async () => {

@@ -455,6 +455,15 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       return { locale: user.locale };
     },
 
+    /** Undoes an unsubscribe: e-mail notifications on again for the token's user. */
+    resubscribe: async (token: string): Promise<{ locale: Locale } | undefined> => {
+      const user = await tokenUser(token);
+      if (!user) return undefined;
+      if (!user.erased)
+        await options.settingsService.updateSettings(user.id, { email_notifications: true });
+      return { locale: user.locale };
+    },
+
     close: () => mailer.close(),
   };
 };
