@@ -296,8 +296,9 @@ export const createMessengerService = ({
         shown.map((chat) => chat.id),
       );
       const viewerHidesReceipts =
-        (side.party === 'candidate_id' ? row.candidate_read_receipts : row.company_read_receipts) ===
-        0;
+        (side.party === 'candidate_id'
+          ? row.candidate_read_receipts
+          : row.company_read_receipts) === 0;
       const chats = shown.map((chat) =>
         presentChat(
           chat,
