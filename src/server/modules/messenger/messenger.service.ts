@@ -460,14 +460,18 @@ export const createMessengerService = ({
           client_id: ['The client_id was already used for another conversation.'],
         });
       }
-      // a replay shows the message as it is now, as the sender may see it
-      const message: Chat = presentChat(stored.chat, stored.files, viewer.id);
+      // A new message: the conversation as the send's own update left it; a replay: read it again.
+      const conversation =
+        stored.conversation ?? (await ownConversation(viewer, stored.chat.messenger_user_id));
+      // a replay shows the message as it is now, as the sender may see it (a new one is unseen)
+      const viewerHidesReceipts =
+        (side.party === 'candidate_id'
+          ? conversation.candidate_read_receipts
+          : conversation.company_read_receipts) === 0;
+      const message: Chat = presentChat(stored.chat, stored.files, viewer.id, viewerHidesReceipts);
       // each party's view shows whether the other one is online
       const online = await presence.onlineAmong([message.receiver_id, message.sender_id]);
-      // A new message: the conversation as the send's own update left it; a replay: read it again.
-      const messengerUser = stored.conversation
-        ? presentConversation(stored.conversation, side, online)
-        : await present(viewer, message.messenger_user_id);
+      const messengerUser = presentConversation(conversation, side, online);
       if (stored.created && stored.conversation) {
         // One event per channel, each with the conversation as that channel's owner sees it.
         const events: [number, ChatMessageEvent][] = [

@@ -14,7 +14,12 @@ import type { GetMessageResponse } from '../../../shared/api.js';
 import { paths } from '../../../shared/paths.js';
 import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
 import { signInOverHttp, type HttpSession } from '../../../../test-support/http-session.js';
-import { conversationWith, initialData, sendMessage } from '../../../../test-support/messaging.js';
+import {
+  conversationWith,
+  initialData,
+  newClientId,
+  sendMessage,
+} from '../../../../test-support/messaging.js';
 import { listenForEvents, type EventListener } from '../../../../test-support/pusher-js.js';
 import {
   APP_KEY,
@@ -78,7 +83,11 @@ describe('privacy settings work both ways', () => {
     const saraLive = await live(sara);
     await patchSettings(sara, { read_receipts: false });
     try {
-      const mine = await sendTo(sara, acme, 'Did you get my portfolio?');
+      const clientId = newClientId();
+      const toAcme = await conversationWith(sara, acme.userId);
+      const sent = await sendMessage(sara, toAcme, 'Did you get my portfolio?', { clientId });
+      if (!sent.ok) throw new Error(`send answered ${sent.status}`);
+      const mine = sent.chat;
       await openConversation(acme, sara); // Acme (receipts on) reads it
       // a message from Acme after the reading: had a MessagesSeen been sent, it came before this
       await sendTo(acme, sara, 'Yes, thank you');
@@ -87,6 +96,10 @@ describe('privacy settings work both ways', () => {
       const history = await openConversation(sara, acme);
       const shown = history.messages.flatMap((group) => group.chats).find((c) => c.id === mine.id);
       expect(shown?.seen_at).toBeNull();
+      // nor in the send replayed by its client_id (a retry after a lost answer)
+      const replay = await sendMessage(sara, toAcme, 'Did you get my portfolio?', { clientId });
+      expect(replay.ok && replay.chat.id).toBe(mine.id);
+      expect(replay.ok && replay.chat.seen_at).toBeNull();
       // the reader's own view is theirs
       const readerView = await openConversation(acme, sara);
       const read = readerView.messages.flatMap((g) => g.chats).find((c) => c.id === mine.id);
