@@ -232,6 +232,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     webhook: config.webhook ? createWebhookSender(config.webhook) : undefined,
     unsubscribeSecret: () => unsubscribeSecret(db.kysely),
     publicUrl: config.publicUrl,
+    siteName: config.notifications.siteName,
     enabled: config.notifications.enabled,
     emailDelayMs: config.notifications.emailDelayMs,
     emailMinIntervalMs: config.notifications.emailMinIntervalMs,
@@ -343,7 +344,10 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     clearInterval(sweeper);
     await sweeping;
   });
-  await app.register(notificationsRoutes, { notificationsService });
+  await app.register(notificationsRoutes, {
+    notificationsService,
+    webRoot: options.webRoot ?? resolve('dist/web'),
+  });
   await app.register(openApiRoutes, {
     document: createOpenApiDocument({ publicUrl: config.publicUrl }),
   });

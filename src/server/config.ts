@@ -55,6 +55,14 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(1).default('Messages <no-reply@localhost>'),
   /** Without SMTP_URL, e-mails are written as .eml files here. */
   MAIL_DIR: z.string().min(1).default('./data/mail'),
+  /** The job board's name, put before the subject of notification e-mails (unset: nothing). */
+  SITE_NAME: z
+    .string()
+    .trim()
+    .max(100)
+    // eslint-disable-next-line no-control-regex
+    .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'may not hold control characters')
+    .optional(),
   NOTIFICATIONS: z.enum(['on', 'off']).default('on'),
   NOTIFY_EMAIL_DELAY_SECONDS: z.coerce.number().min(0).default(300),
   NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).default(900),
@@ -163,6 +171,8 @@ export interface Config {
     mailFrom: string;
     /** Where e-mails go without SMTP (`MAIL_DIR`, default `./data/mail`), resolved from the working directory. */
     mailDir: string;
+    /** `SITE_NAME`: the site's name before each e-mail's subject (undefined: none). */
+    siteName: string | undefined;
     emailDelayMs: number;
     emailMinIntervalMs: number;
   };
@@ -369,6 +379,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       smtpUrl: toSmtpUrl(env.SMTP_URL),
       mailFrom: env.MAIL_FROM,
       mailDir: resolve(env.MAIL_DIR),
+      siteName: env.SITE_NAME || undefined,
       emailDelayMs: env.NOTIFY_EMAIL_DELAY_SECONDS * 1000,
       emailMinIntervalMs: env.NOTIFY_EMAIL_MIN_INTERVAL_SECONDS * 1000,
     },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
 import { messengerUserSchema, roleSchema } from './models.js';
-import { containsControlOrBidi, containsNul, hasVisibleText } from './text.js';
+import { containsControlOrBidi, containsNul, hasVisibleText, isTimeZoneName } from './text.js';
 
 /** The host job board's own id: 1–128 characters of `A–Z a–z 0–9 . _ : @ -`. */
 export const EXTERNAL_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -65,12 +65,20 @@ export const personNameSchema = z
 export const localeSchema = z.enum(['en', 'ar']);
 export type Locale = z.infer<typeof localeSchema>;
 
-/** A user's switches (contract Part 2, "User settings"). */
+export const timeZoneSchema = z
+  .string()
+  .refine(isTimeZoneName, 'must be an IANA time zone name (e.g. Asia/Riyadh).');
+
+/** A user's switches (contract Part 2, "User settings"), language and time zone (Part 3). */
 export const userSettingsSchema = z.object({
   email_notifications: z.boolean(),
   read_receipts: z.boolean(),
   show_online: z.boolean(),
   browser_notifications: z.boolean(),
+  /** The language of the page and of notification e-mails. */
+  locale: localeSchema,
+  /** The user's time zone (IANA); notification e-mails give times in it. */
+  time_zone: z.string(),
 });
 export type UserSettings = z.infer<typeof userSettingsSchema>;
 export const DEFAULT_USER_SETTINGS: UserSettings = {
@@ -78,9 +86,14 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
   read_receipts: true,
   show_online: true,
   browser_notifications: false,
+  locale: 'en',
+  time_zone: 'UTC',
 };
 /** Any subset; unknown keys and wrong types are refused. */
-export const userSettingsPatchSchema = userSettingsSchema.partial().strict();
+export const userSettingsPatchSchema = userSettingsSchema
+  .extend({ time_zone: timeZoneSchema })
+  .partial()
+  .strict();
 export type UserSettingsPatch = z.infer<typeof userSettingsPatchSchema>;
 export const userSettingsResponseSchema = z.object({ settings: userSettingsSchema });
 export type UserSettingsResponse = z.infer<typeof userSettingsResponseSchema>;
@@ -110,7 +123,8 @@ export const upsertUserBodySchema = z
       .nullable()
       .optional(),
     locale: localeSchema.nullable().optional(),
-    settings: userSettingsPatchSchema.optional(),
+    // the host sets the language with `locale` above; the user's own pick (the page) wins over it
+    settings: userSettingsPatchSchema.omit({ locale: true }).optional(),
   })
   .strict();
 export type UpsertUserBody = z.infer<typeof upsertUserBodySchema>;

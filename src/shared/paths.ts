@@ -31,6 +31,8 @@ export const paths = {
   pusherWebhook: '/pusher/webhook',
   sso: '/sso',
   unsubscribe: '/unsubscribe',
+  /** Undoes an unsubscribe (POST, the same signed token). */
+  resubscribe: '/unsubscribe/undo',
 } as const;
 
 /** A stand-in origin: `next` is resolved against it exactly as the browser resolves it against ours. */

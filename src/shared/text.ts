@@ -46,3 +46,18 @@ export const containsNul = (text: string): boolean => text.includes('\u0000');
 
 /** The name an erased user has (contract Part 2); the page shows it in the viewer's language. */
 export const DELETED_USER_NAME = 'Deleted user';
+
+/**
+ * Whether `name` is an IANA time zone name this runtime knows (`Asia/Riyadh`, `UTC`): letters,
+ * digits and `/ _ + -` only (so no UTC offsets like `+03:00`), at most 64 characters.
+ */
+export const isTimeZoneName = (name: string): boolean => {
+  if (name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(name))
+    return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+};

@@ -25,6 +25,7 @@ import * as presence from './migrations/008-presence.js';
 import * as attachments from './migrations/009-attachments.js';
 import * as privateReads from './migrations/010-private-reads.js';
 import * as emailCase from './migrations/011-email-case.js';
+import * as settingsLocaleTimeZone from './migrations/012-settings-locale-time-zone.js';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer, type SqliteCheckpointer } from './sqlite-checkpointer.js';
 
@@ -291,6 +292,7 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '009-attachments': { up: (db) => attachments.up(db, dialect) },
   '010-private-reads': { up: (db) => privateReads.up(db) },
   '011-email-case': { up: (db) => emailCase.up(db) },
+  '012-settings-locale-time-zone': { up: (db) => settingsLocaleTimeZone.up(db) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

@@ -115,6 +115,10 @@ export interface UserSettingsTable {
   read_receipts: number;
   show_online: number;
   browser_notifications: number;
+  /** The language the user picked on the page; null: not picked (`users.locale`, then English). */
+  locale: 'en' | 'ar' | null;
+  /** An IANA time zone (e.g. `Asia/Riyadh`); null: UTC. */
+  time_zone: string | null;
   updated_at: string;
 }
 

@@ -449,7 +449,21 @@ export const operations: readonly OperationSpec[] = [
     security: security.public,
     query: unsubscribeQuerySchema,
     responses: {
-      200: html('E-mail notifications are off (a page in the user’s language).'),
+      200: html('E-mail notifications are off (a page in the user’s language, with an undo).'),
+      400: html('The link is invalid.'),
+    },
+  },
+  {
+    method: 'post',
+    path: paths.resubscribe,
+    operationId: 'undoUnsubscribe',
+    summary:
+      'Undoes an unsubscribe: turns the token’s user’s e-mail notifications back on (the same signed token, without a session)',
+    tag: 'settings',
+    security: security.public,
+    query: unsubscribeQuerySchema,
+    responses: {
+      200: html('E-mail notifications are on again (a page in the user’s language).'),
       400: html('The link is invalid.'),
     },
   },

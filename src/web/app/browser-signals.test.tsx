@@ -228,8 +228,14 @@ describe('browser notifications switch', () => {
     const problem = screen.getByTestId('notification-permission-problem');
     await waitFor(() => expect(problem).toHaveTextContent(BLOCKED));
     expect(toggle).not.toBeChecked();
-    expect(toggle).toHaveAccessibleDescription(BLOCKED);
-    expect(page.api.updateSettings).not.toHaveBeenCalled();
+    // what the switch does, then why it stayed off
+    expect(toggle).toHaveAccessibleDescription(
+      `Your browser shows a notice when a message arrives while this tab is in the background. ${BLOCKED}`,
+    );
+    // (the page saves the browser's time zone on its own; nothing about notifications)
+    expect(page.api.updateSettings).not.toHaveBeenCalledWith(
+      expect.objectContaining({ browser_notifications: expect.anything() }),
+    );
     expect(page.fake.state.settings.browser_notifications).toBe(false);
   });
 

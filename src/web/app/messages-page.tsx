@@ -9,6 +9,7 @@ import { Spinner } from '../components/spinner.js';
 import { Toast } from '../components/toast.js';
 import { ChatPane, type OpenConversation } from '../features/chat/components/chat-pane.js';
 import { useThread } from '../features/chat/hooks/use-thread.js';
+import { threadKeys } from '../features/chat/utils/thread-cache.js';
 import { ConversationPanel } from '../features/conversations/components/conversation-panel.js';
 import { useArchiveConversation } from '../features/conversations/hooks/use-archive-conversation.js';
 import {
@@ -30,6 +31,7 @@ import { LanguageSwitch } from '../features/preferences/components/language-swit
 import { MuteToggle } from '../features/preferences/components/mute-toggle.js';
 import { useMuted } from '../features/preferences/hooks/use-muted.js';
 import { SettingsMenu } from '../features/settings/components/settings-menu.js';
+import { useSaveLanguageAndTimeZone } from '../features/settings/hooks/use-save-language-and-time-zone.js';
 import { pagePaths } from '../lib/contract.js';
 import { useApi } from '../lib/api.js';
 import { useServices } from '../lib/services.js';
@@ -113,6 +115,7 @@ export const MessagesPage = () => {
     item: MessengerUser;
     done: Promise<unknown>;
   } | null>(null);
+  const { saveLanguage } = useSaveLanguageAndTimeZone(auth?.id);
 
   const selectionRef = useRef(selection);
   selectionRef.current = selection;
@@ -327,6 +330,12 @@ export const MessagesPage = () => {
     [queryClient, activeKey, archivedKey],
   );
 
+  // read receipts and online status work both ways: switching one changes what the viewer sees
+  const onReciprocalChanged = useCallback(() => {
+    void onFilter();
+    void queryClient.invalidateQueries({ queryKey: threadKeys.all });
+  }, [onFilter, queryClient]);
+
   const signOut = async () => {
     try {
       await api.logout();
@@ -436,10 +445,13 @@ export const MessagesPage = () => {
           </div>
           <div className="topbar__controls">
             <LanguageSwitch
-              onChange={(language) => void services.appI18n.changeLanguage(language)}
+              onChange={(language) => {
+                void services.appI18n.changeLanguage(language);
+                saveLanguage(language);
+              }}
             />
             <MuteToggle muted={muted} onChange={setMuted} />
-            <SettingsMenu />
+            <SettingsMenu onReciprocalChanged={onReciprocalChanged} />
             <button
               type="button"
               className="button button--ghost topbar__sign-out"

@@ -414,6 +414,22 @@ describe(`messaging calls (${dialect})`, () => {
       expect((await conversationWith(acme, 'Lina Farouk')).company_archive).toBe(0);
     });
 
+    it('returns a conversation archived by the sender to the sender’s active list (issue 32)', async () => {
+      const item = await conversationWith(omar, 'Blue Harbor Logistics');
+      const archived = await omar.call('POST', paths.archive(item.id));
+      expect(archived.json().messengerUser.candidate_archive).toBe(1);
+      const response = await send(omar, item, 'Following up on my application');
+      expect(response.statusCode).toBe(200);
+      // the answer and what the list says afterwards: back in the active list, for both sides
+      expect(response.json().messengerUser).toMatchObject({
+        candidate_archive: 0,
+        company_archive: 0,
+      });
+      expect(await conversationWith(omar, 'Blue Harbor Logistics')).toMatchObject({
+        candidate_archive: 0,
+      });
+    });
+
     it('stores 200 concurrent sends from both sides exactly once, with unread counts equal to a fresh count', async () => {
       const candidateView = await conversationWith(omar, 'Blue Harbor Logistics');
       const companyView = await conversationWith(harbor, 'Omar Khalil');

@@ -49,14 +49,19 @@ export const otherPartyId = (
   side: Side,
 ) => (side.party === 'candidate_id' ? row.company_id : row.candidate_id);
 
-/** Whether the other party lets the viewer see when they are online, and when they were last seen. */
+/**
+ * Whether the other party lets the viewer see when they are online, and when they were last seen.
+ * Both ways, as WhatsApp does: a viewer who hides their own online status sees nobody's.
+ */
 const otherPresence = (
   row: ConversationRow,
   side: Side,
   online: ReadonlySet<number>,
 ): Pick<MessengerUser, 'other_online' | 'other_last_seen_at'> => {
   const candidateViews = side.party === 'candidate_id';
-  const shows = (candidateViews ? row.company_show_online : row.candidate_show_online) !== 0;
+  const shows =
+    (candidateViews ? row.company_show_online : row.candidate_show_online) !== 0 &&
+    (candidateViews ? row.candidate_show_online : row.company_show_online) !== 0;
   const erased = (candidateViews ? row.company_erased_at : row.candidate_erased_at) !== null;
   if (!shows || erased) return { other_online: false, other_last_seen_at: null };
   if (online.has(otherPartyId(row, side))) return { other_online: true, other_last_seen_at: null };
@@ -127,12 +132,15 @@ export const previewOfMessage = (message: string, attachmentNames: readonly stri
 
 /**
  * A message as `viewerId` sees it (undefined: a host's view, webhooks). Read while its reader had
- * `read_receipts` off (decided when read), it looks unseen to everyone but the reader.
+ * `read_receipts` off (decided when read), it looks unseen to everyone but the reader. Both ways,
+ * as WhatsApp does: a viewer whose own `read_receipts` are off (`viewerHidesReceipts`) sees none on
+ * the messages they sent.
  */
 export const presentChat = (
   row: ChatRowWithSender,
   attachments: readonly AttachmentRow[] = [],
   viewerId?: number,
+  viewerHidesReceipts = false,
 ): Chat => ({
   id: row.id,
   sender_id: row.sender_id,
@@ -143,7 +151,11 @@ export const presentChat = (
   messaging_date: isoDate(row.created_at),
   messaging_time: messagingTime(row.created_at),
   created_at: row.created_at,
-  seen_at: row.seen_privately !== 0 && viewerId !== row.receiver_id ? null : row.seen_at,
+  seen_at:
+    (row.seen_privately !== 0 && viewerId !== row.receiver_id) ||
+    (viewerHidesReceipts && viewerId === row.sender_id)
+      ? null
+      : row.seen_at,
   client_id: row.client_id,
   sender: { id: row.sender_id, name: row.sender_name },
   attachments: attachments.map(presentAttachment),

@@ -272,7 +272,9 @@ const preparedQueries = (db: Kysely<Database>) => ({
           last_message_at: at,
           activity_at: at,
           [receiverSide.unread]: eb(receiverSide.unread, '+', 1),
-          [receiverSide.archive]: 0,
+          // a send brings the conversation back to both parties' active lists
+          candidate_archive: 0,
+          company_archive: 0,
         }))
         .where('id', '=', conversationId)
         // The row as this send leaves it (the row stays locked until commit): no re-read needed.
@@ -522,7 +524,7 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
     /**
      * PostgreSQL: a send in one statement, atomic on its own: the message (with the id taken by
      * `findConversationForSend`), the conversation's preview, time and receiver's unread count and
-     * archive (as `recordSend`), and the message's outbox tasks. Nothing is written when a party
+     * both archive flags (as `recordSend`), and the message's outbox tasks. Nothing is written when a party
      * was erased since the conversation was read: then undefined. The conversation's columns as
      * the send leaves them otherwise.
      */
@@ -560,7 +562,7 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
           set last_message = case when ${newest} then ${preview}::text else last_message end,
             last_message_at = case when ${newest} then ${at} else last_message_at end,
             activity_at = greatest(activity_at, ${at}), ${unread} = ${unread} + 1,
-            ${sql.ref(receiverSide.archive)} = 0
+            candidate_archive = 0, company_archive = 0
           where id = ${chat.messenger_user_id}::integer and exists (select 1 from chat)
           returning last_message, last_message_at, candidate_unread, company_unread,
             candidate_archive, company_archive

@@ -156,7 +156,8 @@ export const createMessengerService = ({
 
   /**
    * Marks the viewer's unread messages of the conversation seen, then tells the sender
-   * (`MessagesSeen`), unless the viewer keeps their reading to themselves (`read_receipts` off).
+   * (`MessagesSeen`), unless the viewer keeps their reading to themselves (`read_receipts` off) or
+   * the sender does (read receipts work both ways: whoever hides theirs sees nobody's).
    */
   const markSeen = async (viewer: AuthUser, conversation: ConversationRow) => {
     const side = sideOf(viewer);
@@ -169,7 +170,11 @@ export const createMessengerService = ({
     const lastSeenId = await writes.run((trx) =>
       repository.markSeen(trx, conversation.id, viewer.id, side, seenAt, !readerShowsReceipts),
     );
-    if (lastSeenId === null || !readerShowsReceipts) return;
+    const senderShowsReceipts =
+      (side.party === 'candidate_id'
+        ? conversation.company_read_receipts
+        : conversation.candidate_read_receipts) !== 0;
+    if (lastSeenId === null || !readerShowsReceipts || !senderShowsReceipts) return;
     const event: MessagesSeenEvent = {
       messenger_user_id: conversation.id,
       reader_id: viewer.id,
@@ -290,11 +295,16 @@ export const createMessengerService = ({
         db,
         shown.map((chat) => chat.id),
       );
+      const viewerHidesReceipts =
+        (side.party === 'candidate_id'
+          ? row.candidate_read_receipts
+          : row.company_read_receipts) === 0;
       const chats = shown.map((chat) =>
         presentChat(
           chat,
           files.filter((file) => file.chat_id === chat.id),
           viewer.id,
+          viewerHidesReceipts,
         ),
       );
       const online = await onlineOthers([row], side);
@@ -450,14 +460,18 @@ export const createMessengerService = ({
           client_id: ['The client_id was already used for another conversation.'],
         });
       }
-      // a replay shows the message as it is now, as the sender may see it
-      const message: Chat = presentChat(stored.chat, stored.files, viewer.id);
+      // A new message: the conversation as the send's own update left it; a replay: read it again.
+      const conversation =
+        stored.conversation ?? (await ownConversation(viewer, stored.chat.messenger_user_id));
+      // a replay shows the message as it is now, as the sender may see it (a new one is unseen)
+      const viewerHidesReceipts =
+        (side.party === 'candidate_id'
+          ? conversation.candidate_read_receipts
+          : conversation.company_read_receipts) === 0;
+      const message: Chat = presentChat(stored.chat, stored.files, viewer.id, viewerHidesReceipts);
       // each party's view shows whether the other one is online
       const online = await presence.onlineAmong([message.receiver_id, message.sender_id]);
-      // A new message: the conversation as the send's own update left it; a replay: read it again.
-      const messengerUser = stored.conversation
-        ? presentConversation(stored.conversation, side, online)
-        : await present(viewer, message.messenger_user_id);
+      const messengerUser = presentConversation(conversation, side, online);
       if (stored.created && stored.conversation) {
         // One event per channel, each with the conversation as that channel's owner sees it.
         const events: [number, ChatMessageEvent][] = [

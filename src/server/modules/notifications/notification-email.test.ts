@@ -13,10 +13,12 @@ const message = (conversation: number, sender: string, text: string): EmailMessa
   message: text,
   created_at: '2026-11-23T09:05:00.000Z',
   sender_name: sender,
+  job_title: null,
 });
 const render = (messages: EmailMessage[], locale: 'en' | 'ar' = 'en') =>
   renderNotificationEmail({
     locale,
+    timeZone: 'UTC',
     recipientName: 'Sara',
     messages,
     publicUrl,
@@ -106,13 +108,86 @@ describe('notification e-mail times', () => {
           message: 'Are you free on Monday?',
           created_at: '2030-01-02T09:05:00.000Z',
           sender_name: 'Acme',
+          job_title: null,
         },
       ],
+      timeZone: 'UTC',
       publicUrl: new URL('https://jobs.example'),
       unsubscribeUrl: 'https://jobs.example/unsubscribe?token=t',
     });
     expect(email.text).toContain('Are you free on Monday?');
     expect(email.text).toContain('UTC');
     expect(email.html).toContain('UTC');
+  });
+});
+
+describe('notification e-mail: the reader’s zone, the job, the site (issue 32)', () => {
+  const base = {
+    recipientName: 'Sara',
+    publicUrl,
+    unsubscribeUrl: 'https://jobs.example/unsubscribe?token=t',
+  };
+  const at = (conversation: number, sender: string, job: string | null): EmailMessage => ({
+    ...message(conversation, sender, 'Are you free on Monday?'),
+    created_at: '2030-01-02T09:05:00.000Z',
+    job_title: job,
+  });
+
+  it('gives the times in the reader’s time zone', () => {
+    const email = renderNotificationEmail({
+      ...base,
+      locale: 'en',
+      timeZone: 'Asia/Riyadh',
+      messages: [at(1, 'Acme', null)],
+    });
+    expect(email.text).toContain('12:05');
+    expect(email.text).toContain('GMT+3');
+    expect(email.text).not.toContain('09:05');
+    expect(email.html).toContain('12:05');
+  });
+
+  it('falls back to UTC for a zone this runtime does not know', () => {
+    const email = renderNotificationEmail({
+      ...base,
+      locale: 'en',
+      timeZone: 'Nowhere/Atlantis',
+      messages: [at(1, 'Acme', null)],
+    });
+    expect(email.text).toContain('09:05');
+    expect(email.text).toContain('UTC');
+  });
+
+  it('names each conversation’s job, escaped, in both languages', () => {
+    const messages = [at(1, 'Acme', 'Senior <Backend> Engineer'), at(2, 'Acme', 'QA Technician')];
+    const en = renderNotificationEmail({ ...base, locale: 'en', timeZone: 'UTC', messages });
+    expect(en.text).toContain('About the job: Senior <Backend> Engineer');
+    expect(en.text).toContain('About the job: QA Technician');
+    expect(en.html).toContain('About the job: Senior &lt;Backend&gt; Engineer');
+    const ar = renderNotificationEmail({ ...base, locale: 'ar', timeZone: 'UTC', messages });
+    expect(ar.text).toContain('بخصوص الوظيفة: QA Technician');
+    // no job: no line
+    const none = renderNotificationEmail({
+      ...base,
+      locale: 'en',
+      timeZone: 'UTC',
+      messages: [at(3, 'Nile', null)],
+    });
+    expect(none.text).not.toContain('About the job');
+  });
+
+  it('puts the site’s name before the subject when it is configured', () => {
+    const messages = [at(1, 'Acme', null)];
+    expect(
+      renderNotificationEmail({
+        ...base,
+        locale: 'en',
+        timeZone: 'UTC',
+        messages,
+        siteName: 'JobsHub',
+      }).subject,
+    ).toBe('JobsHub: New message from Acme');
+    expect(
+      renderNotificationEmail({ ...base, locale: 'en', timeZone: 'UTC', messages }).subject,
+    ).toBe('New message from Acme');
   });
 });

@@ -9,10 +9,16 @@ export interface EmailMessage {
   message: string;
   created_at: string;
   sender_name: string;
+  /** The job the conversation is about (null: none). */
+  job_title: string | null;
 }
 
 export interface NotificationEmailInput {
   locale: Locale;
+  /** The reader's IANA time zone: message times are given in it (UTC when it is not known here). */
+  timeZone: string;
+  /** The site's name (`SITE_NAME`), put before the subject when set. */
+  siteName?: string | undefined;
   recipientName: string;
   /** Unseen messages, any order. */
   messages: EmailMessage[];
@@ -36,6 +42,7 @@ interface Texts {
   subjectTwo: (first: string, second: string) => string;
   subjectMore: (first: string, second: string, others: number) => string;
   greeting: (name: string) => string;
+  job: (title: string) => string;
   intro: string;
   open: string;
   moreMessages: (count: number) => string;
@@ -52,23 +59,36 @@ const PLURAL_RULES: Record<Locale, Intl.PluralRules> = {
 };
 
 /**
- * Message times, in UTC with the zone named. Explicit fields, not dateStyle/timeStyle: those cannot
- * be combined with timeZoneName before V8 12 (Node 20 throws "Can't set option timeZoneName when
- * dateStyle is used").
+ * Message times, in the reader's time zone with the zone named. Explicit fields, not
+ * dateStyle/timeStyle: those cannot be combined with timeZoneName before V8 12 (Node 20 throws
+ * "Can't set option timeZoneName when dateStyle is used").
  */
-const timeFormat = (tag: string) =>
+const timeFormat = (tag: string, timeZone: string) =>
   new Intl.DateTimeFormat(tag, {
     day: 'numeric',
     month: 'short',
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
-    timeZone: 'UTC',
+    timeZone,
     timeZoneName: 'short',
   });
-const TIME_FORMATS: Record<Locale, Intl.DateTimeFormat> = {
-  en: timeFormat('en-GB'),
-  ar: timeFormat('ar-EG'),
+const LOCALE_TAGS: Record<Locale, string> = { en: 'en-GB', ar: 'ar-EG' };
+/** Built once per language and zone (constructing one costs far more than using it). */
+const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>();
+const timeFormatFor = (locale: Locale, timeZone: string): Intl.DateTimeFormat => {
+  const key = `${locale}|${timeZone}`;
+  let format = TIME_FORMATS.get(key);
+  if (!format) {
+    try {
+      format = timeFormat(LOCALE_TAGS[locale], timeZone);
+    } catch {
+      // a zone this runtime does not know (saved under another one): UTC, named as such
+      return timeFormatFor(locale, 'UTC');
+    }
+    if (TIME_FORMATS.size < 1000) TIME_FORMATS.set(key, format);
+  }
+  return format;
 };
 
 const plural = (
@@ -89,6 +109,7 @@ const TEXTS: Record<Locale, Texts> = {
     subjectMore: (first, second, others) =>
       `New messages from ${first}, ${second} and ${plural('en', others, { one: '{n} other', other: '{n} others' })}`,
     greeting: (name) => `Hello ${name},`,
+    job: (title) => `About the job: ${title}`,
     intro: 'these messages are waiting for you:',
     open: 'Open the conversation',
     moreMessages: (count) =>
@@ -117,6 +138,7 @@ const TEXTS: Record<Locale, Texts> = {
         other: '{n} شخصًا آخر',
       })}`,
     greeting: (name) => `مرحبًا ${name}،`,
+    job: (title) => `بخصوص الوظيفة: ${title}`,
     intro: 'هذه الرسائل بانتظارك:',
     open: 'افتح المحادثة',
     moreMessages: (count) =>
@@ -166,6 +188,7 @@ interface ConversationGroup {
   conversationId: number;
   senderId: number;
   senderName: string;
+  jobTitle: string | null;
   /** Latest few, oldest first. */
   shown: EmailMessage[];
   hidden: number;
@@ -189,6 +212,7 @@ const groupByConversation = (
         conversationId,
         senderId: latest.sender_id,
         senderName: latest.sender_name === DELETED_USER_NAME ? deletedUser : latest.sender_name,
+        jobTitle: latest.job_title,
         shown: list.slice(-EMAIL_MAX_MESSAGES_PER_CONVERSATION),
         hidden: Math.max(0, list.length - EMAIL_MAX_MESSAGES_PER_CONVERSATION),
         latestId: latest.id,
@@ -216,11 +240,14 @@ export const renderNotificationEmail = (input: NotificationEmailInput): Rendered
   const texts = TEXTS[locale];
   const dir = locale === 'ar' ? 'rtl' : 'ltr';
   const align = locale === 'ar' ? 'right' : 'left';
-  const time = TIME_FORMATS[locale];
+  const time = timeFormatFor(locale, input.timeZone);
   const groups = groupByConversation(input.messages, texts.deletedUser);
   const shownGroups = groups.slice(0, EMAIL_MAX_CONVERSATIONS);
   const hiddenConversations = groups.length - shownGroups.length;
-  const subject = oneLine(subjectOf(texts, groups, input.messages.length));
+  const siteName = input.siteName?.trim();
+  const subject = oneLine(
+    `${siteName ? `${siteName}: ` : ''}${subjectOf(texts, groups, input.messages.length)}`,
+  );
   const recipientName =
     input.recipientName === DELETED_USER_NAME ? texts.deletedUser : input.recipientName;
 
@@ -233,11 +260,14 @@ export const renderNotificationEmail = (input: NotificationEmailInput): Rendered
             `<p style="margin:0 0 8px;white-space:pre-wrap;unicode-bidi:plaintext">${escapeHtml(message.message)}<br><small style="color:#555">${escapeHtml(time.format(new Date(message.created_at)))}</small></p>`,
         )
         .join('\n');
+      const job = group.jobTitle
+        ? `\n<p style="margin:0 0 8px;color:#555;unicode-bidi:plaintext">${escapeHtml(texts.job(group.jobTitle))}</p>`
+        : '';
       const more = group.hidden
         ? `\n<p style="margin:0 0 8px;color:#555">${escapeHtml(texts.moreMessages(group.hidden))}</p>`
         : '';
       return `<div style="border-block-start:1px solid #ddd;padding:12px 0">
-<h2 style="font-size:16px;margin:0 0 8px">${escapeHtml(group.senderName)}</h2>
+<h2 style="font-size:16px;margin:0 0 8px">${escapeHtml(group.senderName)}</h2>${job}
 ${messages}${more}
 <p style="margin:0"><a href="${escapeHtml(link)}">${escapeHtml(texts.open)}</a></p>
 </div>`;
@@ -266,6 +296,7 @@ ${htmlGroups}${moreConversations}
       const link = conversationUrl(input.publicUrl, group.senderId, group.conversationId);
       const lines = [
         group.senderName,
+        ...(group.jobTitle ? [`  ${texts.job(group.jobTitle)}`] : []),
         ...group.shown.map(
           (message) =>
             `  ${message.message.replace(/\r?\n/g, '\n  ')}\n  (${time.format(new Date(message.created_at))})`,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { integrationPaths } from '../../../shared/integration.js';
 import type { Chat } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
-import { ACME, OMAR } from '../../../../test-support/accounts.js';
+import { ACME, OMAR, YOUSSEF } from '../../../../test-support/accounts.js';
 import { TestMailServer, type ReceivedMail } from '../../../../test-support/mail-server.js';
 import { createTestApp, signIn, type TestContext } from '../../../../test-support/test-app.js';
 import { until } from '../../../../test-support/wait.js';
@@ -206,6 +206,55 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     for (const hook of hooks.received) expect(() => hooks.verify(hook)).not.toThrow();
   });
 
+  it('writes in the language and time zone the user saved on the page, naming the job (issue 32)', async () => {
+    const acme = await signIn(ctx.app, ACME.email);
+    const youssef = await signIn(ctx.app, YOUSSEF.email);
+    // what the page saves when Youssef picks Arabic (his browser is in Riyadh)
+    const saved = await youssef.call('PATCH', paths.settings, {
+      locale: 'ar',
+      time_zone: 'Asia/Riyadh',
+    });
+    expect(saved.statusCode).toBe(200);
+    const list = await acme.call('GET', paths.initialData);
+    const withYoussef = list
+      .json<{ messengerUsers: { id: number; candidate_id: number; job_id: number | null }[] }>()
+      .messengerUsers.find((conversation) => conversation.candidate_id === youssef.user.id);
+    if (!withYoussef) throw new Error('the demo has a conversation between Acme and Youssef');
+    const sent = await acme.call('POST', paths.sendMessage, {
+      receiver_id: youssef.user.id,
+      messenger_user: withYoussef.id,
+      job_id: withYoussef.job_id,
+      message: 'Can you start in March?',
+    });
+    expect(sent.statusCode).toBe(200);
+    const createdAt = new Date(sent.json<{ message: Chat }>().message.created_at);
+
+    const [email] = await mail.waitFor(1, YOUSSEF.email);
+    if (!email) throw new Error('no e-mail');
+    const { parsed } = email;
+    expect(parsed.subject).toBe('رسالة جديدة من Acme Robotics');
+    expect(rawHeader(email, 'Content-Language')).toBe('ar');
+    const html = typeof parsed.html === 'string' ? parsed.html : '';
+    const text = parsed.text ?? '';
+    expect(html).toContain('<html lang="ar" dir="rtl">');
+    expect(text).toContain('افتح المحادثة');
+    // the conversation's job is named
+    expect(text).toContain('بخصوص الوظيفة: QA Technician');
+    // the time in Riyadh (UTC+3), not in UTC
+    const timeIn = (timeZone: string) =>
+      new Intl.DateTimeFormat('ar-EG', {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone,
+        timeZoneName: 'short',
+      }).format(createdAt);
+    expect(text).toContain(timeIn('Asia/Riyadh'));
+    expect(text).not.toContain(timeIn('UTC'));
+  });
+
   it('never e-mails a message seen before it is due', async () => {
     const acme = await signIn(ctx.app, ACME.email);
     const omar = await signIn(ctx.app, OMAR.email);
@@ -295,7 +344,7 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('<html lang="ar" dir="rtl">');
-    expect(page.body).toMatch(/<form method="post" action="\/unsubscribe\?token=[\w.%-]+">/);
+    expect(page.body).toMatch(/<form [^>]*method="post" action="\/unsubscribe\?token=[\w.%-]+">/);
     expect(await emailSwitchOf(nour.id)).toBeUndefined();
 
     // The mail program's one-click POST: no cookie, no CSRF token.
@@ -342,6 +391,46 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     await until(() => unseenFor(nour.id).length === 2, 'the second message.unseen');
     await rulesSettled();
     expect(mail.to('nour-unsubscribe@people.example')).toHaveLength(1);
+  });
+
+  it('undoes an unsubscribe with the same signed token, and links back to Messages (issue 32)', async () => {
+    const hana = await candidate('hana-undo', { name: 'Hana' });
+    const sender = await company('co-undo', 'Undo Co');
+    await write(sender, hana, 'an e-mail to leave and come back to');
+    const [email] = await mail.waitFor(1, 'hana-undo@people.example');
+    const header = email ? rawHeader(email, 'List-Unsubscribe') : undefined;
+    const unsubscribeUrl = new URL(header?.slice(1, -1) ?? '');
+    const token = unsubscribeUrl.searchParams.get('token') ?? '';
+    const post = (url: string) => ctx.app.inject({ method: 'POST', url });
+
+    const done = await post(`/unsubscribe?token=${encodeURIComponent(token)}`);
+    expect(done.statusCode).toBe(200);
+    expect(await emailSwitchOf(hana.id)).toBe(0);
+    expect(done.body).toContain(
+      '<a class="unsubscribe__back" href="/messages">Back to Messages</a>',
+    );
+    const undo = /<form [^>]*method="post" action="([^"]+)">/.exec(done.body)?.[1];
+    expect(undo).toBe(`/unsubscribe/undo?token=${encodeURIComponent(token)}`);
+    expect(done.body).toContain('Undo: turn e-mails back on');
+
+    // a forged token, or a GET (a mail scanner), turns nothing back on
+    const [userId, mac = ''] = token.split('.');
+    const forged = await post(`/unsubscribe/undo?token=${Number(userId) + 1}.${mac}`);
+    expect(forged.statusCode).toBe(400);
+    expect((await ctx.app.inject({ method: 'GET', url: undo ?? '' })).statusCode).toBe(404);
+    expect(await emailSwitchOf(hana.id)).toBe(0);
+
+    // the page's undo button: on again, said in the user's language, with the way back
+    const again = await post(undo ?? '');
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain('Notification e-mails are on again');
+    expect(again.body).toContain('href="/messages"');
+    expect(await emailSwitchOf(hana.id)).toBe(1);
+
+    // and e-mails come again
+    await write(sender, hana, 'welcome back');
+    const emails = await mail.waitFor(2, 'hana-undo@people.example', 20_000);
+    expect(emails[1]?.parsed.text).toContain('welcome back');
   });
 
   it('retries a webhook that failed with the same webhook-id, signed each time', async () => {

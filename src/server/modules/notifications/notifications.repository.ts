@@ -60,7 +60,16 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
     db
       .selectFrom('users as u')
       .leftJoin('user_settings as st', 'st.user_id', 'u.id')
-      .select(['u.id', 'u.name', 'u.email', 'u.locale', 'u.erased_at', 'st.email_notifications'])
+      .select((eb) => [
+        'u.id',
+        'u.name',
+        'u.email',
+        // the language the user picked on the page, else the host's
+        eb.fn.coalesce('st.locale', 'u.locale').as('locale'),
+        'st.time_zone',
+        'u.erased_at',
+        'st.email_notifications',
+      ])
       .where('u.id', '=', userId),
   ),
 });
@@ -137,11 +146,17 @@ export const createNotificationsRepository = (db: Kysely<Database>, dialect: Dia
     findEmailRecipient: async (executor: Executor, userId: number) =>
       (await q.findEmailRecipient(executor, userId))[0],
 
-    /** These messages as they are now (those seen since are left out), oldest first. */
+    /**
+     * These messages as they are now (those seen since are left out), oldest first, with the
+     * title of the job their conversation is about (null: none).
+     */
     unseenMessages: (executor: Executor, chatIds: number[]) =>
       chatIds.length === 0
         ? Promise.resolve([])
         : chatQuery(executor)
+            .leftJoin('messenger_users as mu', 'mu.id', 'c.messenger_user_id')
+            .leftJoin('jobs as j', 'j.id', 'mu.job_id')
+            .select('j.title as job_title')
             .where('c.id', 'in', chatIds)
             .where('c.seen_at', 'is', null)
             .orderBy('c.id')
@@ -150,9 +165,14 @@ export const createNotificationsRepository = (db: Kysely<Database>, dialect: Dia
     /** Whether the user exists (an unsubscribe link of an unknown user is refused). */
     findUserLocale: (executor: Executor, userId: number) =>
       executor
-        .selectFrom('users')
-        .select(['id', 'locale', 'erased_at'])
-        .where('id', '=', userId)
+        .selectFrom('users as u')
+        .leftJoin('user_settings as st', 'st.user_id', 'u.id')
+        .select((eb) => [
+          'u.id',
+          eb.fn.coalesce('st.locale', 'u.locale').as('locale'),
+          'u.erased_at',
+        ])
+        .where('u.id', '=', userId)
         .executeTakeFirst(),
   };
 };

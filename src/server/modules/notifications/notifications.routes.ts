@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { paths } from '../../../shared/paths.js';
 import { acceptedLocale } from '../../lib/accepted-locale.js';
@@ -13,19 +15,24 @@ const tokenOf = (query: unknown): string => {
   return typeof value === 'string' ? value : '';
 };
 
-const sendPage = (
-  reply: FastifyReply,
-  status: number,
-  locale: Locale,
-  state: UnsubscribePageState,
-  formAction?: string,
-) =>
-  reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(unsubscribePage(locale, state, formAction));
+/**
+ * The stylesheets of the built sign-in page (`login.html` in `webRoot`), so that the unsubscribe
+ * pages look like it; none while the client is not built. Read once they are found.
+ */
+const signInStylesheets = (webRoot: string | undefined) => {
+  let found: string[] | undefined;
+  return (): string[] => {
+    if (found || !webRoot) return found ?? [];
+    const file = join(webRoot, 'login.html');
+    if (!existsSync(file)) return [];
+    const html = readFileSync(file, 'utf8');
+    found = [...html.matchAll(/<link\b[^>]*>/g)]
+      .map(([tag]) => tag)
+      .filter((tag) => /\brel="stylesheet"/.test(tag))
+      .flatMap((tag) => /\bhref="([^"]+)"/.exec(tag)?.[1] ?? []);
+    return found;
+  };
+};
 
 /**
  * `/unsubscribe?token=…` (contract Part 2, RFC 8058): GET shows a confirmation page with a button;
@@ -35,9 +42,29 @@ const sendPage = (
  */
 export const notificationsRoutes = async (
   app: FastifyInstance,
-  options: { notificationsService: NotificationsService },
+  options: { notificationsService: NotificationsService; webRoot?: string },
 ) => {
   const service = options.notificationsService;
+  const stylesheets = signInStylesheets(options.webRoot);
+  const sendPage = (
+    reply: FastifyReply,
+    status: number,
+    locale: Locale,
+    state: UnsubscribePageState,
+    formAction?: string,
+  ) =>
+    reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .type('text/html; charset=utf-8')
+      .send(
+        unsubscribePage(locale, state, {
+          stylesheets: stylesheets(),
+          ...(formAction ? { formAction } : {}),
+        }),
+      );
+  const withToken = (path: string, token: string) => `${path}?token=${encodeURIComponent(token)}`;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     '*',
@@ -50,14 +77,23 @@ export const notificationsRoutes = async (
     const target = await service.unsubscribeTarget(token);
     if (!target)
       return sendPage(reply, 400, acceptedLocale(request.headers['accept-language']), 'invalid');
-    const action = `${paths.unsubscribe}?token=${encodeURIComponent(token)}`;
-    return sendPage(reply, 200, target.locale, 'confirm', action);
+    return sendPage(reply, 200, target.locale, 'confirm', withToken(paths.unsubscribe, token));
   });
 
   app.post(paths.unsubscribe, async (request, reply) => {
-    const done = await service.unsubscribe(tokenOf(request.query));
+    const token = tokenOf(request.query);
+    const done = await service.unsubscribe(token);
     if (!done)
       return sendPage(reply, 400, acceptedLocale(request.headers['accept-language']), 'invalid');
-    return sendPage(reply, 200, done.locale, 'done');
+    return sendPage(reply, 200, done.locale, 'done', withToken(paths.resubscribe, token));
+  });
+
+  // The undo: a POST with the same signed token (no session: the token is the proof, so another
+  // site cannot forge it; a GET changes nothing and is not answered).
+  app.post(paths.resubscribe, async (request, reply) => {
+    const done = await service.resubscribe(tokenOf(request.query));
+    if (!done)
+      return sendPage(reply, 400, acceptedLocale(request.headers['accept-language']), 'invalid');
+    return sendPage(reply, 200, done.locale, 'resubscribed');
   });
 };

@@ -90,6 +90,8 @@ export interface NotificationsServiceOptions {
   /** The unsubscribe links' key (kept in the database; read when first needed). */
   unsubscribeSecret: () => Promise<string>;
   publicUrl: URL;
+  /** `SITE_NAME`: put before each e-mail's subject (undefined: nothing). */
+  siteName?: string | undefined;
   /** False (NOTIFICATIONS=off): no e-mail rule at all. */
   enabled: boolean;
   emailDelayMs: number;
@@ -324,6 +326,8 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
     unsubscribeUrl.searchParams.set('token', token);
     const email = renderNotificationEmail({
       locale,
+      timeZone: recipient.time_zone ?? 'UTC',
+      siteName: options.siteName,
       recipientName: recipient.name,
       messages,
       publicUrl,
@@ -448,6 +452,15 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       // An erased user has no settings left and gets no e-mail anyway.
       if (!user.erased)
         await options.settingsService.updateSettings(user.id, { email_notifications: false });
+      return { locale: user.locale };
+    },
+
+    /** Undoes an unsubscribe: e-mail notifications on again for the token's user. */
+    resubscribe: async (token: string): Promise<{ locale: Locale } | undefined> => {
+      const user = await tokenUser(token);
+      if (!user) return undefined;
+      if (!user.erased)
+        await options.settingsService.updateSettings(user.id, { email_notifications: true });
       return { locale: user.locale };
     },
 

@@ -1,11 +1,21 @@
 import type { Locale } from '../../../shared/integration.js';
 import { escapeHtml } from './notification-email.js';
 
-export type UnsubscribePageState = 'confirm' | 'done' | 'invalid';
+export type UnsubscribePageState = 'confirm' | 'done' | 'resubscribed' | 'invalid';
+
+interface PageTexts {
+  title: string;
+  body: string;
+}
 
 const TEXTS: Record<
   Locale,
-  Record<UnsubscribePageState, { title: string; body: string }> & { button: string }
+  Record<UnsubscribePageState, PageTexts> & {
+    brand: string;
+    button: string;
+    undo: string;
+    back: string;
+  }
 > = {
   en: {
     confirm: {
@@ -16,11 +26,18 @@ const TEXTS: Record<
       title: 'Notification e-mails are off',
       body: 'You will no longer get e-mails about unread messages. You can turn them on again from the settings menu on the Messages page.',
     },
+    resubscribed: {
+      title: 'Notification e-mails are on again',
+      body: 'You will get e-mails about unread messages again. You can turn them off from the settings menu on the Messages page.',
+    },
     invalid: {
       title: 'This link is invalid',
       body: 'Open the link from the e-mail again, or turn e-mails off from the settings menu on the Messages page.',
     },
+    brand: 'Job board',
     button: 'Turn off e-mails',
+    undo: 'Undo: turn e-mails back on',
+    back: 'Back to Messages',
   },
   ar: {
     confirm: {
@@ -31,45 +48,73 @@ const TEXTS: Record<
       title: 'تم إيقاف رسائل الإشعارات بالبريد الإلكتروني',
       body: 'لن تصلك بعد الآن رسائل بريد إلكتروني عن الرسائل غير المقروءة. يمكنك إعادة تفعيلها من قائمة الإعدادات في صفحة الرسائل.',
     },
+    resubscribed: {
+      title: 'أُعيد تفعيل رسائل الإشعارات بالبريد الإلكتروني',
+      body: 'ستصلك مجددًا رسائل بريد إلكتروني عن الرسائل غير المقروءة. يمكنك إيقافها من قائمة الإعدادات في صفحة الرسائل.',
+    },
     invalid: {
       title: 'هذا الرابط غير صالح',
       body: 'افتح الرابط من رسالة البريد الإلكتروني مرة أخرى، أو أوقف الرسائل من قائمة الإعدادات في صفحة الرسائل.',
     },
+    brand: 'منصة الوظائف',
     button: 'إيقاف الرسائل',
+    undo: 'تراجع: أعد تفعيل الرسائل',
+    back: 'العودة إلى الرسائل',
   },
 };
 
+export interface UnsubscribePageOptions {
+  /** Where the page's form posts (confirm: unsubscribe; done: the undo). */
+  formAction?: string;
+  /** The built client's stylesheets (those of the sign-in page), so the page looks like it. */
+  stylesheets?: readonly string[];
+}
+
 /**
  * The unsubscribe page (contract Part 2): asks before turning e-mails off (a GET changes nothing,
- * so a mail scanner following the link unsubscribes nobody), says it is done, or that the link is
- * not valid. Static text in the user's language, no script, no inline style (the CSP holds).
+ * so a mail scanner following the link unsubscribes nobody), says it is done with an undo (a POST
+ * with the same signed token), that e-mails are on again, or that the link is not valid. Styled
+ * like the sign-in page (its stylesheets, the same card), with a link back to Messages; static
+ * text in the user's language, no script, no inline style (the CSP holds).
  */
 export const unsubscribePage = (
   locale: Locale,
   state: UnsubscribePageState,
-  formAction?: string,
+  options: UnsubscribePageOptions = {},
 ): string => {
-  const text = TEXTS[locale][state];
+  const texts = TEXTS[locale];
+  const text = texts[state];
+  const { formAction } = options;
+  const button = state === 'confirm' ? texts.button : state === 'done' ? texts.undo : undefined;
   const form =
-    state === 'confirm' && formAction
-      ? `\n<form method="post" action="${escapeHtml(formAction)}">
+    button && formAction
+      ? `\n<form class="login-form" method="post" action="${escapeHtml(formAction)}">
 <input type="hidden" name="List-Unsubscribe" value="One-Click">
-<button type="submit">${escapeHtml(TEXTS[locale].button)}</button>
+<button type="submit" class="button ${state === 'confirm' ? 'button--primary' : 'button--secondary'} button--block">${escapeHtml(button)}</button>
 </form>`
       : '';
+  const links = (options.stylesheets ?? [])
+    .map((href) => `\n<link rel="stylesheet" href="${escapeHtml(href)}">`)
+    .join('');
   return `<!doctype html>
 <html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<meta name="color-scheme" content="light">
 <title>${escapeHtml(text.title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">${links}
 </head>
 <body>
-<main>
-<h1>${escapeHtml(text.title)}</h1>
-<p>${escapeHtml(text.body)}</p>${form}
+<div class="login-page">
+<main class="login-card">
+<div class="login-card__brand"><span class="topbar__logo" aria-hidden="true"></span><span class="login-card__product">${escapeHtml(texts.brand)}</span></div>
+<h1 class="login-card__title">${escapeHtml(text.title)}</h1>
+<p class="login-card__subtitle">${escapeHtml(text.body)}</p>${form}
+<p><a class="unsubscribe__back" href="/messages">${escapeHtml(texts.back)}</a></p>
 </main>
+</div>
 </body>
 </html>
 `;

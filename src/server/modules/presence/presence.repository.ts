@@ -2,17 +2,24 @@ import type { Executor } from '../../db/database.js';
 
 /** All SQL of presence: who a user talks with, whether they show it, when they were last seen. */
 export const createPresenceRepository = () => ({
-  /** The other party of every conversation of the user (each once). */
-  partnersOf: async (executor: Executor, userId: number): Promise<number[]> => {
+  /**
+   * The partners of the user (each once) who show their own online status: those who hide it see
+   * nobody's (both ways), so they are not told.
+   */
+  visiblePartnersOf: async (executor: Executor, userId: number): Promise<number[]> => {
     const rows = await executor
-      .selectFrom('messenger_users')
-      .select('candidate_id as id')
-      .where('company_id', '=', userId)
+      .selectFrom('messenger_users as mu')
+      .leftJoin('user_settings as s', 's.user_id', 'mu.candidate_id')
+      .select('mu.candidate_id as id')
+      .where('mu.company_id', '=', userId)
+      .where((eb) => eb.or([eb('s.show_online', 'is', null), eb('s.show_online', '!=', 0)]))
       .union(
         executor
-          .selectFrom('messenger_users')
-          .select('company_id as id')
-          .where('candidate_id', '=', userId),
+          .selectFrom('messenger_users as mu')
+          .leftJoin('user_settings as s', 's.user_id', 'mu.company_id')
+          .select('mu.company_id as id')
+          .where('mu.candidate_id', '=', userId)
+          .where((eb) => eb.or([eb('s.show_online', 'is', null), eb('s.show_online', '!=', 0)])),
       )
       .execute();
     return rows.map((row) => row.id);

@@ -83,7 +83,8 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
     const visibility = await repository.visibility(db, userId);
     if (!visibility || visibility.erased_at !== null) return 0;
     if (visibility.show_online === 0 && !options.evenIfHidden) return 0;
-    const partners = await repository.partnersOf(db, userId);
+    // partners who hide their own online status see nobody's (both ways): they are not told
+    const partners = await repository.visiblePartnersOf(db, userId);
     const online = [...(await store.onlineAmong(partners))];
     for (let start = 0; start < online.length; start += PRESENCE_FANOUT_SLICE) {
       if (start > 0) await nextTurn();

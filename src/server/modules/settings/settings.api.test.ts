@@ -6,7 +6,7 @@ import {
   type UserSettings,
 } from '../../../shared/integration.js';
 import { paths } from '../../../shared/paths.js';
-import { ACME, NILE, OMAR, SARA } from '../../../../test-support/accounts.js';
+import { ACME, HARBOR, NILE, OMAR, SARA } from '../../../../test-support/accounts.js';
 import {
   APP_KEY,
   createTestApp,
@@ -62,8 +62,52 @@ describe(`user settings (${dialect})`, () => {
         read_receipts: true,
         show_online: true,
         browser_notifications: false,
+        locale: 'en',
+        time_zone: 'UTC',
       },
     });
+  });
+
+  it('keeps the language and the time zone the page saves (issue 32)', async () => {
+    const harbor = await signIn(ctx.app, HARBOR.email);
+    const saved = await patch(harbor, { locale: 'ar', time_zone: 'Asia/Riyadh' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toEqual({
+      settings: { ...DEFAULT_USER_SETTINGS, locale: 'ar', time_zone: 'Asia/Riyadh' },
+    });
+    // a switch changed later leaves them as they are
+    await patch(harbor, { show_online: false });
+    expect(await settingsOf(harbor)).toEqual({
+      ...DEFAULT_USER_SETTINGS,
+      show_online: false,
+      locale: 'ar',
+      time_zone: 'Asia/Riyadh',
+    });
+    expect((await patch(harbor, { locale: 'en', time_zone: 'UTC' })).statusCode).toBe(200);
+    expect(await settingsOf(harbor)).toMatchObject({ locale: 'en', time_zone: 'UTC' });
+  });
+
+  it('answers 422 for a time zone that is not an IANA name, or a language it does not have', async () => {
+    const before = await settingsOf(acme);
+    for (const time_zone of [
+      'Mars/Olympus',
+      '+03:00',
+      'GMT+3 ',
+      '',
+      'Asia/Riyadh/../x',
+      'a'.repeat(65),
+      3,
+    ]) {
+      const response = await patch(acme, { time_zone });
+      expect(response.statusCode).toBe(422);
+      expect(Object.keys(response.json().errors)).toEqual(['time_zone']);
+    }
+    for (const locale of ['fr', 'EN', null]) {
+      const response = await patch(acme, { locale });
+      expect(response.statusCode).toBe(422);
+      expect(Object.keys(response.json().errors)).toEqual(['locale']);
+    }
+    expect(await settingsOf(acme)).toEqual(before);
   });
 
   it('changes any subset and answers the whole settings; the change is kept', async () => {
@@ -265,5 +309,24 @@ describe(`user settings (${dialect})`, () => {
     const unknown = await put({ settings: { dark_mode: true } });
     expect(unknown.statusCode).toBe(422);
     expect(Object.keys(unknown.json().errors)).toEqual(['settings.dark_mode']);
+
+    // the host may set the time zone; the language is its top-level `locale`, which the user's
+    // own pick on the page overrides
+    expect((await put({ locale: 'ar', settings: { time_zone: 'Africa/Cairo' } })).statusCode).toBe(
+      200,
+    );
+    expect(await settingsService.getSettings(userId)).toMatchObject({
+      locale: 'ar',
+      time_zone: 'Africa/Cairo',
+    });
+    const badZone = await put({ settings: { time_zone: 'Cairo' } });
+    expect(badZone.statusCode).toBe(422);
+    expect(Object.keys(badZone.json().errors)).toEqual(['settings.time_zone']);
+    const settingsLocale = await put({ settings: { locale: 'en' } });
+    expect(settingsLocale.statusCode).toBe(422);
+    expect(Object.keys(settingsLocale.json().errors)).toEqual(['settings.locale']);
+    await settingsService.updateSettings(userId, { locale: 'en' });
+    expect((await put({ locale: 'ar' })).statusCode).toBe(200);
+    expect((await settingsService.getSettings(userId)).locale).toBe('en');
   });
 });

@@ -8,15 +8,30 @@ const SETTINGS_COLUMNS = [
   'read_receipts',
   'show_online',
   'browser_notifications',
+  'locale',
+  'time_zone',
 ] as const;
 
 /** All SQL of a user's settings (one row per user, none until first changed). */
 export const createSettingsRepository = () => ({
+  /**
+   * The user's settings row (undefined columns: no row yet) and the host's language for the user
+   * (`host_locale`, what the language falls back to); undefined: no such user.
+   */
   findSettings: (executor: Executor, userId: number) =>
     executor
-      .selectFrom('user_settings')
-      .select(SETTINGS_COLUMNS)
-      .where('user_id', '=', userId)
+      .selectFrom('users as u')
+      .leftJoin('user_settings as s', 's.user_id', 'u.id')
+      .select([
+        's.email_notifications',
+        's.read_receipts',
+        's.show_online',
+        's.browser_notifications',
+        's.locale',
+        's.time_zone',
+        'u.locale as host_locale',
+      ])
+      .where('u.id', '=', userId)
       .executeTakeFirst(),
 
   /**

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   DEFAULT_USER_SETTINGS,
+  type Locale,
   type UserSettings,
   type UserSettingsPatch,
 } from '../../../shared/integration.js';
@@ -16,32 +17,61 @@ export interface SettingsServiceOptions {
   onShowOnlineChanged?: (userId: number, showOnline: boolean) => Promise<void>;
 }
 
-const SETTING_NAMES = Object.keys(DEFAULT_USER_SETTINGS) as (keyof UserSettings)[];
+const SWITCHES = [
+  'email_notifications',
+  'read_receipts',
+  'show_online',
+  'browser_notifications',
+] as const;
 
-const toSettingsRow = (settings: Partial<UserSettings>): Partial<SettingsValues> => {
+/** The columns `patch` changes (switches as 0/1). */
+const toSettingsRow = (patch: UserSettingsPatch): Partial<SettingsValues> => {
   const row: Partial<SettingsValues> = {};
-  for (const name of SETTING_NAMES) {
-    const value = settings[name];
+  for (const name of SWITCHES) {
+    const value = patch[name];
     if (value !== undefined) row[name] = value ? 1 : 0;
   }
+  if (patch.locale !== undefined) row.locale = patch.locale;
+  if (patch.time_zone !== undefined) row.time_zone = patch.time_zone;
   return row;
 };
 
-const fromSettingsRow = (row: SettingsValues): UserSettings => ({
-  email_notifications: row.email_notifications === 1,
-  read_receipts: row.read_receipts === 1,
-  show_online: row.show_online === 1,
-  browser_notifications: row.browser_notifications === 1,
+/** A new row: the defaults, the language and time zone unset (null) unless `patch` sets them. */
+const newSettingsRow = (patch: UserSettingsPatch): SettingsValues => ({
+  email_notifications: 1,
+  read_receipts: 1,
+  show_online: 1,
+  browser_notifications: 0,
+  locale: null,
+  time_zone: null,
+  ...toSettingsRow(patch),
 });
 
-/** A user's switches (contract Part 2, "User settings"): defaults until changed. */
+type StoredSettings = {
+  [K in keyof SettingsValues]: SettingsValues[K] | null;
+} & { host_locale: Locale | null };
+
+const fromSettingsRow = (row: StoredSettings | undefined): UserSettings => {
+  const flag = (name: (typeof SWITCHES)[number]) => {
+    const value = row?.[name];
+    return value === null || value === undefined ? DEFAULT_USER_SETTINGS[name] : value === 1;
+  };
+  return {
+    email_notifications: flag('email_notifications'),
+    read_receipts: flag('read_receipts'),
+    show_online: flag('show_online'),
+    browser_notifications: flag('browser_notifications'),
+    locale: row?.locale ?? row?.host_locale ?? DEFAULT_USER_SETTINGS.locale,
+    time_zone: row?.time_zone ?? DEFAULT_USER_SETTINGS.time_zone,
+  };
+};
+
+/** A user's switches (contract Part 2, "User settings"), language and time zone: defaults until changed. */
 export const createSettingsService = (options: SettingsServiceOptions) => {
   const { db, repository } = options;
 
-  const settingsOf = async (executor: Executor, userId: number): Promise<UserSettings> => {
-    const row = await repository.findSettings(executor, userId);
-    return row ? fromSettingsRow(row) : { ...DEFAULT_USER_SETTINGS };
-  };
+  const settingsOf = async (executor: Executor, userId: number): Promise<UserSettings> =>
+    fromSettingsRow(await repository.findSettings(executor, userId));
 
   const updateSettings = async (
     executor: Executor,
@@ -50,10 +80,17 @@ export const createSettingsService = (options: SettingsServiceOptions) => {
   ): Promise<UserSettings> => {
     const changed = toSettingsRow(patch);
     if (Object.keys(changed).length === 0) return settingsOf(executor, userId);
-    const created = toSettingsRow({ ...DEFAULT_USER_SETTINGS, ...patch }) as SettingsValues;
-    return fromSettingsRow(
-      await repository.saveSettings(executor, userId, created, changed, nowIso()),
+    const saved = await repository.saveSettings(
+      executor,
+      userId,
+      newSettingsRow(patch),
+      changed,
+      nowIso(),
     );
+    // the language falls back to the host's: read again only when the user never picked one
+    return saved.locale === null
+      ? settingsOf(executor, userId)
+      : fromSettingsRow({ ...saved, host_locale: null });
   };
 
   return {

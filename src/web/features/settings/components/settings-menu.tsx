@@ -6,23 +6,34 @@ import { useServices } from '../../../lib/services.js';
 import { useSettings } from '../hooks/use-settings.js';
 
 interface SwitchSpec {
-  name: keyof UserSettings;
+  name: SwitchName;
   label: string;
-  /** Said under a switch whose effect a later release brings (the choice is saved already). */
-  note?: string;
+  /** What the switch does, said under it. */
+  help: string;
 }
 
-/** The switches in the order they are shown; `note` keys are removed as each effect arrives. */
+type SwitchName = {
+  [K in keyof UserSettings]: UserSettings[K] extends boolean ? K : never;
+}[keyof UserSettings];
+
+/** The switches in the order they are shown. */
 const SWITCHES: readonly SwitchSpec[] = [
   {
     name: 'email_notifications',
     label: 'settings.emailNotifications',
-    note: 'settings.emailNotificationsNote',
+    help: 'settings.emailNotificationsHelp',
   },
-  { name: 'read_receipts', label: 'settings.readReceipts', note: 'settings.readReceiptsNote' },
-  { name: 'show_online', label: 'settings.showOnline', note: 'settings.showOnlineNote' },
-  { name: 'browser_notifications', label: 'settings.browserNotifications' },
+  { name: 'read_receipts', label: 'settings.readReceipts', help: 'settings.readReceiptsHelp' },
+  { name: 'show_online', label: 'settings.showOnline', help: 'settings.showOnlineHelp' },
+  {
+    name: 'browser_notifications',
+    label: 'settings.browserNotifications',
+    help: 'settings.browserNotificationsHelp',
+  },
 ];
+
+/** Switches that work both ways: what the viewer sees of others changes with them. */
+const RECIPROCAL: ReadonlySet<SwitchName> = new Set(['read_receipts', 'show_online']);
 
 /** Why browser notifications stayed off after the switch was turned on. */
 type PermissionProblem = 'blocked' | 'unsupported';
@@ -32,7 +43,15 @@ type PermissionProblem = 'blocked' | 'unsupported';
  * is saved at once (and put back, saying so, if the save fails). Escape closes it and gives the
  * button its focus back; a click or focus outside closes it.
  */
-export const SettingsMenu = () => {
+export interface SettingsMenuProps {
+  /**
+   * After read receipts or online status were switched and saved: what the viewer sees of others
+   * changed too (both ways), so what the page holds is asked for again.
+   */
+  onReciprocalChanged?: () => void;
+}
+
+export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [opened, setOpened] = useState(false);
@@ -51,9 +70,12 @@ export const SettingsMenu = () => {
    * Turning browser notifications on is the user gesture that asks the browser's permission (never
    * asked on load); refused or dismissed, the switch stays off and the menu says why.
    */
-  const change = (name: keyof UserSettings, on: boolean) => {
+  const change = (name: SwitchName, on: boolean) => {
     if (name !== 'browser_notifications') {
-      save({ [name]: on });
+      save(
+        { [name]: on },
+        { onSuccess: () => (RECIPROCAL.has(name) ? onReciprocalChanged?.() : undefined) },
+      );
       return;
     }
     setPermissionProblem(null);
@@ -135,10 +157,10 @@ export const SettingsMenu = () => {
       >
         {settings ? (
           <ul className="settings-menu__list">
-            {SWITCHES.map(({ name, label, note }) => {
+            {SWITCHES.map(({ name, label, help }) => {
               const id = `${idPrefix}-${name}`;
               const problem = name === 'browser_notifications' ? permissionProblem : null;
-              const describedBy = note ? `${id}-note` : problem ? `${id}-problem` : undefined;
+              const describedBy = problem ? `${id}-note ${id}-problem` : `${id}-note`;
               return (
                 <li key={name} className="settings-menu__item">
                   <div className="settings-menu__row">
@@ -155,11 +177,9 @@ export const SettingsMenu = () => {
                       onChange={(event) => change(name, event.target.checked)}
                     />
                   </div>
-                  {note ? (
-                    <p className="settings-menu__note" id={`${id}-note`}>
-                      {t(note)}
-                    </p>
-                  ) : null}
+                  <p className="settings-menu__note" id={`${id}-note`}>
+                    {t(help)}
+                  </p>
                   {name === 'browser_notifications' ? (
                     <p
                       className="settings-menu__note settings-menu__note--problem"
