@@ -169,9 +169,7 @@ describe('messaging page: two people side by side', () => {
     const page = sara.page;
     // the demo has one conversation Sara archived
     await row(archivedList(page), 'Cedar Health').waitFor();
-    expect(
-      await page.getByRole('heading', { name: /^archived messages$/i }).count(),
-    ).toBe(1);
+    expect(await page.getByRole('heading', { name: /^archived messages$/i }).count()).toBe(1);
 
     // unarchiving the only archived conversation moves it back and the section goes away
     await archiveButton(archivedList(page), 'Cedar Health', 'Unarchive').click();
