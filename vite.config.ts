@@ -15,10 +15,29 @@ export default defineConfig({
     // older targets it is rewritten into `:lang()` lists, which mean something else. Browsers
     // without `:dir()` drop that one rule and keep the rest.
     cssTarget: ['chrome120', 'edge120', 'firefox115', 'safari16.4'],
-    rollupOptions: {
+    rolldownOptions: {
       input: {
         messages: resolve(root, 'index.html'),
         login: resolve(root, 'login.html'),
+      },
+      output: {
+        // Both pages share React and i18next: each gets a chunk of its own, named for what it holds
+        // and cached across releases that do not change it. Left to itself, Rolldown put them in
+        // one shared chunk named after the first module in it, styles/index.css ("styles-….js").
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react',
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+              priority: 2,
+            },
+            {
+              name: 'i18n',
+              test: /[\\/]node_modules[\\/](i18next|react-i18next|use-sync-external-store)[\\/]/,
+              priority: 1,
+            },
+          ],
+        },
       },
     },
   },

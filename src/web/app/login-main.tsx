@@ -6,7 +6,7 @@ import { createApiClient } from '../lib/api-client.js';
 import { createI18n, detectLanguage } from '../lib/i18n.js';
 import { createApi } from './create-api.js';
 import { LoginPage } from './login-page.js';
-import '../styles/index.css';
+import '../styles/login-page.css';
 
 const boot = async () => {
   const container = document.getElementById('login');

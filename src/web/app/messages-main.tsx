@@ -1,4 +1,5 @@
 import { createRoot } from 'react-dom/client';
+import { preloadChatPane } from '../features/chat/components/lazy-chat-pane.js';
 import { preloadConversationList } from '../features/conversations/components/lazy-conversation-list.js';
 import { getMessengerConfig } from '../features/realtime/api/get-messenger-config.js';
 import { createApiClient, signInUrl } from '../lib/api-client.js';
@@ -10,7 +11,7 @@ import { createApi } from './create-api.js';
 import { createQueryClient } from './create-query-client.js';
 import { MessagesApp } from './messages-app.js';
 import { renderBootError } from './render-boot-error.js';
-import '../styles/index.css';
+import '../styles/messages-page.css';
 
 const goToSignIn = () => location.assign(signInUrl(location));
 
@@ -56,6 +57,10 @@ const boot = async () => {
   createRoot(container).render(
     <MessagesApp api={createApi(client)} services={services} queryClient={createQueryClient()} />,
   );
+  // the open conversation's code, once the first paint is done (lazy-chat-pane.tsx)
+  const preload = () => void preloadChatPane().catch(() => undefined);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(preload, { timeout: 2_000 });
+  else setTimeout(preload, 500);
 };
 
 void boot();

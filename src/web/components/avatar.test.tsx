@@ -1,6 +1,6 @@
 import { act, render } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import { Avatar } from './avatar.js';
+import { Avatar, DEFERRED_IMAGE_DELAY_MS, holdDeferredImages } from './avatar.js';
 
 /** Holds every image decode until the test lets it finish (or fail). */
 const holdDecodes = () => {
@@ -16,6 +16,7 @@ const holdDecodes = () => {
 };
 
 afterEach(() => {
+  vi.useRealTimers();
   delete (HTMLImageElement.prototype as { decode?: unknown }).decode;
 });
 
@@ -46,5 +47,25 @@ describe('avatar', () => {
     await act(async () => pending[0]?.reject(new Error('broken')));
     expect(view.container.querySelector('img')).toBeNull();
     expect(view.container).toHaveTextContent('NS');
+  });
+
+  it("defers a list row's image: asked for once it stayed a moment, never for a row scrolled past, not while a list scrolls", async () => {
+    vi.useFakeTimers();
+    const { pending, decode } = holdDecodes();
+    const passing = render(<Avatar name="Passing By" imageUrl="/passing.svg" defer />);
+    const staying = render(<Avatar name="Staying Here" imageUrl="/staying.svg" defer />);
+    expect(decode).not.toHaveBeenCalled();
+    // the first row is scrolled past before the delay
+    await act(async () => vi.advanceTimersByTime(DEFERRED_IMAGE_DELAY_MS / 2));
+    passing.unmount();
+    // the list keeps scrolling: nothing is asked for meanwhile
+    holdDeferredImages();
+    await act(async () => vi.advanceTimersByTime(DEFERRED_IMAGE_DELAY_MS - 1));
+    expect(decode).not.toHaveBeenCalled();
+    await act(async () => vi.advanceTimersByTime(DEFERRED_IMAGE_DELAY_MS));
+    expect(decode).toHaveBeenCalledTimes(1);
+    expect(staying.container.querySelector('img')).toBeNull();
+    await act(async () => pending[0]?.resolve());
+    expect(staying.container.querySelector('img')).toHaveAttribute('src', '/staying.svg');
   });
 });

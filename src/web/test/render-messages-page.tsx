@@ -15,6 +15,7 @@ import { createFakeNotifications } from './fake-notifications.js';
 import { createFakeRealtime } from './fake-realtime.js';
 import { candidateScenario, type Scenario } from './fixtures.js';
 import { setSmallScreen } from './setup.js';
+import { preloadChatPane } from '../features/chat/components/lazy-chat-pane.js';
 
 /** Vitest runs from the repository root. */
 const LANG_DIR = resolve(process.cwd(), 'src/web/public/lang');
@@ -81,6 +82,8 @@ export const renderMessagesPage = async ({
   };
   const queryClient = createQueryClient({ retry: false });
   const user = userEvent.setup();
+  // the page loads the chat pane's code once idle (messages-main.tsx): here it is there already
+  await preloadChatPane();
   const view = render(<MessagesApp api={fake.api} services={services} queryClient={queryClient} />);
   // small screens start on the list (the drawer button shows once a conversation is open)
   await waitFor(() =>

@@ -8,6 +8,7 @@ import {
   type KeyboardEvent,
 } from 'react';
 import type { MessengerUser, Role } from '../../../../shared/models.js';
+import { holdDeferredImages } from '../../../components/avatar.js';
 import { ConversationRow } from './conversation-row.js';
 
 /** Rows have one fixed height, so 10,000 of them cost no measuring. */
@@ -146,6 +147,8 @@ export const ConversationList = ({
       aria-label={label}
       onFocus={onFocus}
       onKeyDown={onKeyDown}
+      // the rows' avatars load once the list stands still (avatar.tsx)
+      onScroll={holdDeferredImages}
     >
       <div className="conversation-list__inner" style={{ height: virtualizer.getTotalSize() }}>
         {virtualItems.map((virtualItem) => {

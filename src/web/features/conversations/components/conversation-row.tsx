@@ -57,7 +57,7 @@ export const ConversationRow = memo(function ConversationRow({
         onClick={() => onSelect(item)}
       >
         <span className="conversation-row__avatar">
-          <Avatar name={name} imageUrl={party.imageUrl} />
+          <Avatar name={name} imageUrl={party.imageUrl} defer />
           {item.other_online ? (
             <span className="online-marker" data-testid="online-marker" aria-hidden="true" />
           ) : null}
