@@ -44,10 +44,10 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
     const page = sara.page;
     expect(await documentDirection(page)).toEqual({ dir: 'ltr', lang: 'en' });
     expect(await page.getByTestId('open-drawer').count()).toBe(0);
-    expect(await page.getByRole('heading', { name: 'All messages', exact: true }).isVisible()).toBe(
+    expect(await page.getByRole('heading', { name: 'all messages', exact: true }).isVisible()).toBe(
       true,
     );
-    expect(await page.getByText('No message item selected').isVisible()).toBe(true);
+    expect(await page.getByText('no message item selected').isVisible()).toBe(true);
 
     await openConversation(page, ACME.name);
     const list = await boxOf(conversationList(page));
@@ -80,7 +80,7 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
     const drawer = page.getByRole('dialog');
     await drawer.waitFor({ state: 'visible' });
     expect(await conversationList(page).count()).toBe(1);
-    expect(await drawer.getByText('All messages', { exact: true }).isVisible()).toBe(true);
+    expect(await drawer.getByText('all messages', { exact: true }).isVisible()).toBe(true);
     const drawerBox = await boxOf(drawer);
     expect(drawerBox.width).toBeLessThanOrEqual(PHONE.width);
     await row(drawer, ACME.name).waitFor({ state: 'visible' });
@@ -157,7 +157,7 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
 
     await page.getByTestId('language-switch').selectOption('en');
     await expect.poll(() => documentDirection(page), WAIT).toEqual({ dir: 'ltr', lang: 'en' });
-    await page.getByRole('heading', { name: 'All messages', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'all messages', exact: true }).waitFor();
     await suite.close(sara);
   });
 });
