@@ -16,6 +16,13 @@ import { sql, type Kysely } from 'kysely';
  * database too (several nulls are allowed, on both databases).
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
+  // Without an index on lower(email) the search for a keeper scans the table once per row (SQLite:
+  // minutes at 100,000 users, holding the start); with it each row is one index lookup.
+  await db.schema
+    .createIndex('users_email_lower_upgrade')
+    .on('users')
+    .expression(sql`lower(email)`)
+    .execute();
   await sql`
     update users set email = null
     where email is not null
@@ -37,4 +44,5 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .unique()
     .expression(sql`lower(email)`)
     .execute();
+  await db.schema.dropIndex('users_email_lower_upgrade').execute();
 };
