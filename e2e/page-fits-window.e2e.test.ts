@@ -132,7 +132,7 @@ describe('messaging page: fits the window, phones, live connection', () => {
       const chat = await rectOf(page.getByTestId('chat-pane'));
       expect(chat.bottom, `${label} chat bottom`).toBeGreaterThanOrEqual(size.height - 32);
       await expect.poll(() => newestInView(page), { ...WAIT, message: label }).toBe(true);
-      if ([1366, 1440, 390].includes(size.width))
+      if ([1366, 1440, 1920, 390].includes(size.width))
         await saveScreenshot(page, `window-${size.width}x${size.height}`, { docs: true });
     }
 

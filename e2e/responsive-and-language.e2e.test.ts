@@ -70,6 +70,7 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
     await conversationList(page).waitFor({ state: 'visible' });
     expect(await opener.count()).toBe(0);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await saveScreenshot(page, 'mobile-list', { docs: true });
     await row(conversationList(page), NILE.name).click();
     await page.getByTestId('chat-pane').waitFor({ state: 'visible' });
     expect(await opener.isVisible()).toBe(true);
