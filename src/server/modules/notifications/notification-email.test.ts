@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DELETED_USER_NAME } from '../../../shared/text.js';
 import { renderNotificationEmail, type EmailMessage } from './notification-email.js';
 import { gatheringWindowMs } from './notifications.service.js';
-import { createUnsubscribeTokens } from './unsubscribe-token.js';
+import { createUnsubscribeTokens, RESUBSCRIBE_TOKEN_TTL_MS } from './unsubscribe-token.js';
 
 const publicUrl = new URL('https://jobs.example');
 let nextId = 1;
@@ -84,6 +84,27 @@ describe('unsubscribe tokens', () => {
     expect(createUnsubscribeTokens('another-secret').userIdOf(token)).toBeUndefined();
     for (const bad of ['', '42', '42.', `0.${token.split('.')[1]}`, `${token}x`, '99999999999.x'])
       expect(tokens.userIdOf(bad)).toBeUndefined();
+  });
+
+  it('undo an unsubscribe only with their own token, for an hour', () => {
+    const made = new Date('2026-11-23T09:00:00.000Z');
+    const later = (ms: number) => new Date(made.getTime() + ms);
+    const undo = tokens.resubscribeTokenFor(42, made);
+    expect(tokens.resubscribeUserIdOf(undo, made)).toBe(42);
+    expect(tokens.resubscribeUserIdOf(undo, later(RESUBSCRIBE_TOKEN_TTL_MS - 1000))).toBe(42);
+    expect(tokens.resubscribeUserIdOf(undo, later(RESUBSCRIBE_TOKEN_TTL_MS))).toBeUndefined();
+    // the e-mail's token never turns e-mails on, and the undo's never turns them off
+    expect(tokens.resubscribeUserIdOf(tokens.tokenFor(42), made)).toBeUndefined();
+    expect(tokens.userIdOf(undo)).toBeUndefined();
+    // another user, a later expiry, another secret: refused
+    const [, expiresAt = '', mac = ''] = undo.split('.');
+    expect(tokens.resubscribeUserIdOf(`43.${expiresAt}.${mac}`, made)).toBeUndefined();
+    expect(
+      tokens.resubscribeUserIdOf(`42.${Number(expiresAt) + 3600}.${mac}`, made),
+    ).toBeUndefined();
+    expect(
+      createUnsubscribeTokens('another-secret').resubscribeUserIdOf(undo, made),
+    ).toBeUndefined();
   });
 });
 
