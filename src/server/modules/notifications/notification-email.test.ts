@@ -73,6 +73,31 @@ describe('notification e-mail', () => {
     expect(text).toContain('https://jobs.example/messages?target=70&tab=7');
     expect(text).not.toContain('hello 1');
   });
+
+  it('lets no override or embedding reverse the e-mail’s text: isolates, closed on their line', () => {
+    const email = renderNotificationEmail({
+      locale: 'en',
+      timeZone: 'UTC',
+      siteName: 'Jobs \u202b',
+      recipientName: 'Sara \u202d',
+      messages: [
+        {
+          ...message(1, 'Acme \u202eevil', 'x \u202eevil\nsecond \u202aline\u202c\u202c'),
+          job_title: 'Engineer \u202e',
+        },
+      ],
+      publicUrl,
+      unsubscribeUrl: 'https://jobs.example/unsubscribe?token=1.x',
+    });
+    for (const part of [email.subject, email.html, email.text])
+      expect(part).not.toMatch(/[\u202a-\u202e]/);
+    expect(email.subject).toBe('Jobs \u2067\u2069: New message from Acme \u2067evil\u2069');
+    expect(email.text).toContain('Hello Sara \u2066\u2069,');
+    expect(email.text).toContain('About the job: Engineer \u2067\u2069');
+    expect(email.text).toContain('  x \u2067evil\u2069\n  second \u2066line\u2069\n');
+    expect(email.html).toContain('x \u2067evil\u2069\nsecond \u2066line\u2069<br>');
+    expect(email.html).toContain('>Acme \u2067evil\u2069</h2>');
+  });
 });
 
 describe('unsubscribe tokens', () => {
