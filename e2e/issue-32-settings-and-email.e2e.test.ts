@@ -200,6 +200,14 @@ describe('issue 32: settings, archive and e-mail pages', () => {
     await page.getByRole('button', { name: 'Turn off e-mails', exact: true }).click();
     await page.getByRole('heading', { name: 'Notification e-mails are off' }).waitFor();
     await looksLikeSignIn();
+    // the undo carries its own short-lived token, not the one every e-mail holds
+    const undo = new URL(
+      (await page.locator('form').getAttribute('action')) ?? '',
+      'http://undo.invalid',
+    );
+    expect(undo.pathname).toBe('/unsubscribe/undo');
+    expect(undo.searchParams.get('token')).toMatch(/^\d+\.\d+\.[\w-]{43}$/);
+    expect(await page.locator('input[name="List-Unsubscribe"]').count()).toBe(0);
     await page.getByRole('button', { name: 'Undo: turn e-mails back on', exact: true }).click();
     await page.getByRole('heading', { name: 'Notification e-mails are on again' }).waitFor();
     await looksLikeSignIn();

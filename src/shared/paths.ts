@@ -31,7 +31,7 @@ export const paths = {
   pusherWebhook: '/pusher/webhook',
   sso: '/sso',
   unsubscribe: '/unsubscribe',
-  /** Undoes an unsubscribe (POST, the same signed token). */
+  /** Undoes an unsubscribe (POST, with the undo's own token that the unsubscribe page gives). */
   resubscribe: '/unsubscribe/undo',
 } as const;
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { containsNul, hasVisibleText } from './text.js';
+import {
+  containBidiControls,
+  containsNul,
+  hasBidiControl,
+  hasVisibleText,
+  isolateBidiControls,
+} from './text.js';
 
 const INVISIBLE = {
   'zero-width space': '\u200b',
@@ -77,5 +83,33 @@ describe('containsNul', () => {
     expect(containsNul('abc')).toBe(false);
     expect(containsNul('\\u0000')).toBe(false);
     expect(containsNul('\u0001')).toBe(false);
+  });
+});
+
+describe('bidi controls in message text', () => {
+  it('turns overrides and embeddings into isolates, and keeps everything else', () => {
+    expect(isolateBidiControls('x \u202eevil')).toBe('x \u2067evil');
+    expect(isolateBidiControls('a\u202dB\u202cc')).toBe('a\u2066B\u2069c');
+    expect(isolateBidiControls('\u202aA\u202bB')).toBe('\u2066A\u2067B');
+    expect(isolateBidiControls('\u2068مرحبا\u2069 ok')).toBe('\u2068مرحبا\u2069 ok');
+    expect(isolateBidiControls('plain \u200f text')).toBe('plain \u200f text');
+  });
+
+  it('tells text with controls from text without', () => {
+    expect(hasBidiControl('x \u202eevil')).toBe(true);
+    expect(hasBidiControl('\u2066x')).toBe(true);
+    expect(hasBidiControl('مرحبا \u200f hello')).toBe(false);
+  });
+
+  it('in plain text, also closes on each line what it opened and drops closings it did not open', () => {
+    expect(containBidiControls('x \u202eevil')).toBe('x \u2067evil\u2069');
+    expect(containBidiControls('a\u202dB\u202cc')).toBe('a\u2066B\u2069c');
+    expect(containBidiControls('\u202c\u2069x\u202e')).toBe('x\u2067\u2069');
+    expect(containBidiControls('\u202eone\ntwo\u202c\r\n\u2068three')).toBe(
+      '\u2067one\u2069\ntwo\r\n\u2068three\u2069',
+    );
+    expect(containBidiControls('\u2068مرحبا\u2069 ok')).toBe('\u2068مرحبا\u2069 ok');
+    expect(containBidiControls('plain \u200f text')).toBe('plain \u200f text');
+    expect(containBidiControls('\u202a\u202b\u202c\u202d\u202ex')).not.toMatch(/[\u202a-\u202e]/);
   });
 });

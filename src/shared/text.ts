@@ -61,3 +61,53 @@ export const isTimeZoneName = (name: string): boolean => {
     return false;
   }
 };
+
+/** The bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069). */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+
+/** Each embedding or override becomes the isolate of its direction; PDF becomes PDI. */
+const AS_ISOLATE: Record<string, string> = {
+  '\u202A': '\u2066', // LRE → LRI
+  '\u202B': '\u2067', // RLE → RLI
+  '\u202C': '\u2069', // PDF → PDI
+  '\u202D': '\u2066', // LRO → LRI
+  '\u202E': '\u2067', // RLO → RLI
+};
+
+/** True when the text holds a bidirectional embedding, override or isolate. */
+export const hasBidiControl = (text: string): boolean => BIDI_CONTROL.test(text);
+
+/**
+ * Text to draw with its bidi controls made harmless: overrides (which draw "evil" as "live") and
+ * embeddings become isolates of the same direction, so letters keep their own direction and a run
+ * never reorders the text around it. Shown inside a `<bdi>`, whose end closes whatever is left open.
+ */
+export const isolateBidiControls = (text: string): string =>
+  text.replace(/[\u202A-\u202E]/g, (char) => AS_ISOLATE[char] ?? char);
+
+/** Paragraph separators (Unicode bidi class B): an isolate ends with its paragraph. */
+// eslint-disable-next-line no-control-regex -- U+001C–U+001E are paragraph separators too
+const PARAGRAPH_SEPARATOR = /(\r\n|[\n\r\u001C-\u001E\u0085\u2029])/;
+
+/**
+ * `isolateBidiControls` for plain text that no `<bdi>` closes (an e-mail, a system notification, a
+ * line with other text after it): besides, each line closes the isolates it opened and drops the
+ * closings it did not open, so it can reorder nothing after it nor close anything before it.
+ */
+export const containBidiControls = (text: string): string =>
+  hasBidiControl(text)
+    ? isolateBidiControls(text)
+        .split(PARAGRAPH_SEPARATOR)
+        .map((part, index) => {
+          if (index % 2 === 1) return part; // a separator
+          let open = 0;
+          const kept = part.replace(/[\u2066-\u2069]/g, (char) => {
+            if (char !== '\u2069') open += 1;
+            else if (open > 0) open -= 1;
+            else return '';
+            return char;
+          });
+          return kept + '\u2069'.repeat(open);
+        })
+        .join('')
+    : text;

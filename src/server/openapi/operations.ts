@@ -458,13 +458,13 @@ export const operations: readonly OperationSpec[] = [
     path: paths.resubscribe,
     operationId: 'undoUnsubscribe',
     summary:
-      'Undoes an unsubscribe: turns the token’s user’s e-mail notifications back on (the same signed token, without a session)',
+      'Undoes an unsubscribe: turns the token’s user’s e-mail notifications back on, without a session. Only with the undo’s own token, valid for an hour, that the unsubscribe page gives (never the e-mail’s unsubscribe token)',
     tag: 'settings',
     security: security.public,
     query: unsubscribeQuerySchema,
     responses: {
       200: html('E-mail notifications are on again (a page in the user’s language).'),
-      400: html('The link is invalid.'),
+      400: html('The link has expired (or is not an undo token).'),
     },
   },
 

@@ -136,11 +136,16 @@ describe('system notifications', () => {
     expect(page.notifications.shown[1]?.body).toBe(`${'x'.repeat(139)}…`);
     expect(page.notifications.shown[1]?.tag).toBe('conversation-1');
 
+    // bidi overrides cannot draw it backwards: isolates, closed (no <bdi> in a notification)
+    arrives(page, 2, users.nile, 'x \u202eevil');
+    await waitFor(() => expect(page.notifications.shown).toHaveLength(3));
+    expect(page.notifications.shown[2]?.body).toBe('x \u2067evil\u2069');
+
     // the browser took its permission back
     page.notifications.state.permission = 'denied';
     arrives(page, 2, users.nile, 'Blocked now');
     await settle(page);
-    expect(page.notifications.shown).toHaveLength(2);
+    expect(page.notifications.shown).toHaveLength(3);
   });
 
   it('shows none while the setting is off, even with the permission', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DELETED_USER_NAME } from '../../../shared/text.js';
 import { renderNotificationEmail, type EmailMessage } from './notification-email.js';
 import { gatheringWindowMs } from './notifications.service.js';
-import { createUnsubscribeTokens } from './unsubscribe-token.js';
+import { createUnsubscribeTokens, RESUBSCRIBE_TOKEN_TTL_MS } from './unsubscribe-token.js';
 
 const publicUrl = new URL('https://jobs.example');
 let nextId = 1;
@@ -73,6 +73,31 @@ describe('notification e-mail', () => {
     expect(text).toContain('https://jobs.example/messages?target=70&tab=7');
     expect(text).not.toContain('hello 1');
   });
+
+  it('lets no override or embedding reverse the e-mail’s text: isolates, closed on their line', () => {
+    const email = renderNotificationEmail({
+      locale: 'en',
+      timeZone: 'UTC',
+      siteName: 'Jobs \u202b',
+      recipientName: 'Sara \u202d',
+      messages: [
+        {
+          ...message(1, 'Acme \u202eevil', 'x \u202eevil\nsecond \u202aline\u202c\u202c'),
+          job_title: 'Engineer \u202e',
+        },
+      ],
+      publicUrl,
+      unsubscribeUrl: 'https://jobs.example/unsubscribe?token=1.x',
+    });
+    for (const part of [email.subject, email.html, email.text])
+      expect(part).not.toMatch(/[\u202a-\u202e]/);
+    expect(email.subject).toBe('Jobs \u2067\u2069: New message from Acme \u2067evil\u2069');
+    expect(email.text).toContain('Hello Sara \u2066\u2069,');
+    expect(email.text).toContain('About the job: Engineer \u2067\u2069');
+    expect(email.text).toContain('  x \u2067evil\u2069\n  second \u2066line\u2069\n');
+    expect(email.html).toContain('x \u2067evil\u2069\nsecond \u2066line\u2069<br>');
+    expect(email.html).toContain('>Acme \u2067evil\u2069</h2>');
+  });
 });
 
 describe('unsubscribe tokens', () => {
@@ -84,6 +109,27 @@ describe('unsubscribe tokens', () => {
     expect(createUnsubscribeTokens('another-secret').userIdOf(token)).toBeUndefined();
     for (const bad of ['', '42', '42.', `0.${token.split('.')[1]}`, `${token}x`, '99999999999.x'])
       expect(tokens.userIdOf(bad)).toBeUndefined();
+  });
+
+  it('undo an unsubscribe only with their own token, for an hour', () => {
+    const made = new Date('2026-11-23T09:00:00.000Z');
+    const later = (ms: number) => new Date(made.getTime() + ms);
+    const undo = tokens.resubscribeTokenFor(42, made);
+    expect(tokens.resubscribeUserIdOf(undo, made)).toBe(42);
+    expect(tokens.resubscribeUserIdOf(undo, later(RESUBSCRIBE_TOKEN_TTL_MS - 1000))).toBe(42);
+    expect(tokens.resubscribeUserIdOf(undo, later(RESUBSCRIBE_TOKEN_TTL_MS))).toBeUndefined();
+    // the e-mail's token never turns e-mails on, and the undo's never turns them off
+    expect(tokens.resubscribeUserIdOf(tokens.tokenFor(42), made)).toBeUndefined();
+    expect(tokens.userIdOf(undo)).toBeUndefined();
+    // another user, a later expiry, another secret: refused
+    const [, expiresAt = '', mac = ''] = undo.split('.');
+    expect(tokens.resubscribeUserIdOf(`43.${expiresAt}.${mac}`, made)).toBeUndefined();
+    expect(
+      tokens.resubscribeUserIdOf(`42.${Number(expiresAt) + 3600}.${mac}`, made),
+    ).toBeUndefined();
+    expect(
+      createUnsubscribeTokens('another-secret').resubscribeUserIdOf(undo, made),
+    ).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Locale } from '../../../shared/integration.js';
-import { DELETED_USER_NAME } from '../../../shared/text.js';
+import { containBidiControls, DELETED_USER_NAME } from '../../../shared/text.js';
 
 /** One message as the e-mail shows it. */
 export interface EmailMessage {
@@ -236,20 +236,30 @@ const subjectOf = (texts: Texts, groups: ConversationGroup[], messageCount: numb
  * left), every user-written text escaped, each conversation linked, an unsubscribe link at the end.
  */
 export const renderNotificationEmail = (input: NotificationEmailInput): RenderedEmail => {
+  // What users wrote cannot reverse the e-mail's text: its bidi overrides and embeddings become
+  // isolates, closed at the end of each line (a message "x \u202eevil" shows "x evil").
+  const contained = input.messages.map((message) => ({
+    ...message,
+    message: containBidiControls(message.message),
+    sender_name: containBidiControls(message.sender_name),
+    job_title: message.job_title === null ? null : containBidiControls(message.job_title),
+  }));
   const { locale } = input;
   const texts = TEXTS[locale];
   const dir = locale === 'ar' ? 'rtl' : 'ltr';
   const align = locale === 'ar' ? 'right' : 'left';
   const time = timeFormatFor(locale, input.timeZone);
-  const groups = groupByConversation(input.messages, texts.deletedUser);
+  const groups = groupByConversation(contained, texts.deletedUser);
   const shownGroups = groups.slice(0, EMAIL_MAX_CONVERSATIONS);
   const hiddenConversations = groups.length - shownGroups.length;
-  const siteName = input.siteName?.trim();
+  const siteName = input.siteName && containBidiControls(input.siteName.trim());
   const subject = oneLine(
-    `${siteName ? `${siteName}: ` : ''}${subjectOf(texts, groups, input.messages.length)}`,
+    `${siteName ? `${siteName}: ` : ''}${subjectOf(texts, groups, contained.length)}`,
   );
   const recipientName =
-    input.recipientName === DELETED_USER_NAME ? texts.deletedUser : input.recipientName;
+    input.recipientName === DELETED_USER_NAME
+      ? texts.deletedUser
+      : containBidiControls(input.recipientName);
 
   const htmlGroups = shownGroups
     .map((group) => {

@@ -393,7 +393,7 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     expect(mail.to('nour-unsubscribe@people.example')).toHaveLength(1);
   });
 
-  it('undoes an unsubscribe with the same signed token, and links back to Messages (issue 32)', async () => {
+  it('undoes an unsubscribe with the page’s own short-lived token, never the e-mail’s, and links back to Messages (issue 32)', async () => {
     const hana = await candidate('hana-undo', { name: 'Hana' });
     const sender = await company('co-undo', 'Undo Co');
     await write(sender, hana, 'an e-mail to leave and come back to');
@@ -409,19 +409,40 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     expect(done.body).toContain(
       '<a class="unsubscribe__back" href="/messages">Back to Messages</a>',
     );
-    const undo = /<form [^>]*method="post" action="([^"]+)">/.exec(done.body)?.[1];
-    expect(undo).toBe(`/unsubscribe/undo?token=${encodeURIComponent(token)}`);
+    const undo = /<form [^>]*method="post" action="([^"]+)">/.exec(done.body)?.[1] ?? '';
+    const undoUrl = new URL(undo.replaceAll('&amp;', '&'), PUBLIC_URL);
+    expect(undoUrl.pathname).toBe('/unsubscribe/undo');
+    const undoToken = undoUrl.searchParams.get('token') ?? '';
+    // its own token (user id, expiry, signature), not the one every e-mail carries
+    expect(undoToken).toMatch(/^\d+\.\d+\.[\w-]{43}$/);
+    expect(undoToken).not.toBe(token);
     expect(done.body).toContain('Undo: turn e-mails back on');
+    expect(done.body).not.toContain('List-Unsubscribe');
 
-    // a forged token, or a GET (a mail scanner), turns nothing back on
-    const [userId, mac = ''] = token.split('.');
-    const forged = await post(`/unsubscribe/undo?token=${Number(userId) + 1}.${mac}`);
-    expect(forged.statusCode).toBe(400);
-    expect((await ctx.app.inject({ method: 'GET', url: undo ?? '' })).statusCode).toBe(404);
+    // the e-mail's unsubscribe token can never turn e-mails on: the link has expired
+    const withOld = await post(`/unsubscribe/undo?token=${encodeURIComponent(token)}`);
+    expect(withOld.statusCode).toBe(400);
+    expect(withOld.body).toContain('This link has expired');
+    expect(withOld.body).toContain(
+      '<a class="unsubscribe__back" href="/messages">Back to Messages</a>',
+    );
+    expect(withOld.body).not.toContain('<form');
+    // nor a forged undo token, or a GET (a mail scanner)
+    const [userId, expiresAt, mac = ''] = undoToken.split('.');
+    for (const forged of [
+      `${Number(userId) + 1}.${expiresAt}.${mac}`,
+      `${userId}.${Number(expiresAt) + 3600}.${mac}`,
+    ]) {
+      const refused = await post(`/unsubscribe/undo?token=${encodeURIComponent(forged)}`);
+      expect(refused.statusCode).toBe(400);
+    }
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: undoUrl.pathname + undoUrl.search })).statusCode,
+    ).toBe(404);
     expect(await emailSwitchOf(hana.id)).toBe(0);
 
     // the page's undo button: on again, said in the user's language, with the way back
-    const again = await post(undo ?? '');
+    const again = await post(undoUrl.pathname + undoUrl.search);
     expect(again.statusCode).toBe(200);
     expect(again.body).toContain('Notification e-mails are on again');
     expect(again.body).toContain('href="/messages"');

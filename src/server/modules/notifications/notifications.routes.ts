@@ -85,15 +85,22 @@ export const notificationsRoutes = async (
     const done = await service.unsubscribe(token);
     if (!done)
       return sendPage(reply, 400, acceptedLocale(request.headers['accept-language']), 'invalid');
-    return sendPage(reply, 200, done.locale, 'done', withToken(paths.resubscribe, token));
+    return sendPage(
+      reply,
+      200,
+      done.locale,
+      'done',
+      withToken(paths.resubscribe, done.resubscribeToken),
+    );
   });
 
-  // The undo: a POST with the same signed token (no session: the token is the proof, so another
-  // site cannot forge it; a GET changes nothing and is not answered).
+  // The undo: a POST with the undo's own signed token, valid for an hour, that only the "e-mails
+  // are off" page gives (no session: the token is the proof, so another site cannot forge it; a
+  // GET changes nothing and is not answered). The e-mail's unsubscribe token is refused.
   app.post(paths.resubscribe, async (request, reply) => {
     const done = await service.resubscribe(tokenOf(request.query));
     if (!done)
-      return sendPage(reply, 400, acceptedLocale(request.headers['accept-language']), 'invalid');
+      return sendPage(reply, 400, acceptedLocale(request.headers['accept-language']), 'expired');
     return sendPage(reply, 200, done.locale, 'resubscribed');
   });
 };

@@ -155,8 +155,9 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
   };
 
   /** The existing user an unsubscribe token was made for. */
-  const tokenUser = async (token: string) => {
-    const userId = (await unsubscribeTokens()).userIdOf(token);
+  const tokenUser = async (token: string) =>
+    existingUser((await unsubscribeTokens()).userIdOf(token));
+  const existingUser = async (userId: number | undefined) => {
     if (userId === undefined) return undefined;
     const user = await repository.findUserLocale(db.kysely, userId);
     if (!user) return undefined;
@@ -445,19 +446,32 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       return user && { userId: user.id, locale: user.locale };
     },
 
-    /** One-click unsubscribe: e-mail notifications off for the token's user. */
-    unsubscribe: async (token: string): Promise<{ locale: Locale } | undefined> => {
+    /**
+     * One-click unsubscribe: e-mail notifications off for the token's user. Gives the undo's own
+     * token (valid for an hour): the unsubscribe token itself can never turn e-mails back on.
+     */
+    unsubscribe: async (
+      token: string,
+    ): Promise<{ locale: Locale; resubscribeToken: string } | undefined> => {
       const user = await tokenUser(token);
       if (!user) return undefined;
       // An erased user has no settings left and gets no e-mail anyway.
       if (!user.erased)
         await options.settingsService.updateSettings(user.id, { email_notifications: false });
-      return { locale: user.locale };
+      const resubscribeToken = (await unsubscribeTokens()).resubscribeTokenFor(
+        user.id,
+        outbox.now(),
+      );
+      return { locale: user.locale, resubscribeToken };
     },
 
-    /** Undoes an unsubscribe: e-mail notifications on again for the token's user. */
+    /**
+     * Undoes an unsubscribe: e-mail notifications on again for the user of an undo token that is
+     * still valid (not an unsubscribe token: one from an old e-mail turns nothing on).
+     */
     resubscribe: async (token: string): Promise<{ locale: Locale } | undefined> => {
-      const user = await tokenUser(token);
+      const tokens = await unsubscribeTokens();
+      const user = await existingUser(tokens.resubscribeUserIdOf(token, outbox.now()));
       if (!user) return undefined;
       if (!user.erased)
         await options.settingsService.updateSettings(user.id, { email_notifications: true });

@@ -1,7 +1,7 @@
 import type { Locale } from '../../../shared/integration.js';
 import { escapeHtml } from './notification-email.js';
 
-export type UnsubscribePageState = 'confirm' | 'done' | 'resubscribed' | 'invalid';
+export type UnsubscribePageState = 'confirm' | 'done' | 'resubscribed' | 'invalid' | 'expired';
 
 interface PageTexts {
   title: string;
@@ -34,6 +34,10 @@ const TEXTS: Record<
       title: 'This link is invalid',
       body: 'Open the link from the e-mail again, or turn e-mails off from the settings menu on the Messages page.',
     },
+    expired: {
+      title: 'This link has expired',
+      body: 'Notification e-mails stay off. You can turn them on again from the settings menu on the Messages page.',
+    },
     brand: 'Job board',
     button: 'Turn off e-mails',
     undo: 'Undo: turn e-mails back on',
@@ -56,6 +60,10 @@ const TEXTS: Record<
       title: 'هذا الرابط غير صالح',
       body: 'افتح الرابط من رسالة البريد الإلكتروني مرة أخرى، أو أوقف الرسائل من قائمة الإعدادات في صفحة الرسائل.',
     },
+    expired: {
+      title: 'انتهت صلاحية هذا الرابط',
+      body: 'تبقى رسائل الإشعارات بالبريد الإلكتروني متوقفة. يمكنك إعادة تفعيلها من قائمة الإعدادات في صفحة الرسائل.',
+    },
     brand: 'منصة الوظائف',
     button: 'إيقاف الرسائل',
     undo: 'تراجع: أعد تفعيل الرسائل',
@@ -73,9 +81,10 @@ export interface UnsubscribePageOptions {
 /**
  * The unsubscribe page (contract Part 2): asks before turning e-mails off (a GET changes nothing,
  * so a mail scanner following the link unsubscribes nobody), says it is done with an undo (a POST
- * with the same signed token), that e-mails are on again, or that the link is not valid. Styled
- * like the sign-in page (its stylesheets, the same card), with a link back to Messages; static
- * text in the user's language, no script, no inline style (the CSP holds).
+ * with the undo's own token, valid for an hour), that e-mails are on again, that the link is not
+ * valid, or that the undo's link has expired. Styled like the sign-in page (its stylesheets, the
+ * same card), with a link back to Messages; static text in the user's language, no script, no
+ * inline style (the CSP holds).
  */
 export const unsubscribePage = (
   locale: Locale,
@@ -88,8 +97,7 @@ export const unsubscribePage = (
   const button = state === 'confirm' ? texts.button : state === 'done' ? texts.undo : undefined;
   const form =
     button && formAction
-      ? `\n<form class="login-form" method="post" action="${escapeHtml(formAction)}">
-<input type="hidden" name="List-Unsubscribe" value="One-Click">
+      ? `\n<form class="login-form" method="post" action="${escapeHtml(formAction)}">${state === 'confirm' ? '\n<input type="hidden" name="List-Unsubscribe" value="One-Click">' : ''}
 <button type="submit" class="button ${state === 'confirm' ? 'button--primary' : 'button--secondary'} button--block">${escapeHtml(button)}</button>
 </form>`
       : '';

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../shared/models.js';
+import { containBidiControls } from '../../../shared/text.js';
 import { settingsKeys } from '../../features/settings/hooks/use-settings.js';
 import { useApi } from '../../lib/api.js';
 import { useServices } from '../../lib/services.js';
@@ -37,8 +38,9 @@ export const useMessageNotifications = (onOpen: (chat: Chat) => void) => {
         .then((settings) => {
           if (!settings.browser_notifications || document.visibilityState !== 'hidden') return;
           const language = i18n.language;
-          notifications.show(chat.sender.name, {
-            body: truncateForNotification(chat.message),
+          // plain text with no <bdi> around it: overrides become isolates, closed on each line
+          notifications.show(containBidiControls(chat.sender.name), {
+            body: containBidiControls(truncateForNotification(chat.message)),
             tag: `conversation-${chat.messenger_user_id}`,
             lang: language,
             dir: i18n.dir(language) === 'rtl' ? 'rtl' : 'ltr',

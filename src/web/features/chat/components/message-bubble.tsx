@@ -1,10 +1,10 @@
 import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat, ChatAttachment } from '../../../../shared/models.js';
+import { hasBidiControl, isolateBidiControls } from '../../../../shared/text.js';
 import { formatFullDateTime, formatMessageTime, shownName } from '../../../lib/format.js';
 import { LineIcon } from '../../../components/line-icon.js';
 import { formatFileSize, kindLabel } from '../utils/file-kind.js';
-import { hasBidiControl, isolateBidiControls } from '../utils/bidi.js';
 import { linkify } from '../utils/linkify.js';
 
 interface MessageBubbleProps {

@@ -199,4 +199,20 @@ describe('conversation panel', () => {
     await page.user.keyboard('{Enter}');
     expect(await screen.findByText('Can you do an interview on Monday?')).toBeInTheDocument();
   });
+
+  it('a last-message preview with bidi controls cannot draw backwards: isolates inside a <bdi>', async () => {
+    const scenario = candidateScenario();
+    scenario.conversations[0]!.last_message = 'x \u202eevil';
+    await renderMessagesPage({ scenario });
+    const preview = rowFor('Acme Robotics', conversationList()).querySelector(
+      '.conversation-row__preview',
+    )!;
+    expect(preview.textContent).toBe('x \u2067evil');
+    expect(preview.querySelector('bdi')?.textContent).toBe('x \u2067evil');
+    // plain text is drawn as it is
+    const plain = rowFor('Nile Software', conversationList()).querySelector(
+      '.conversation-row__preview',
+    )!;
+    expect(plain.querySelector('bdi')).toBeNull();
+  });
 });

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MessengerUser, Role } from '../../../../shared/models.js';
+import { hasBidiControl, isolateBidiControls } from '../../../../shared/text.js';
 import { Avatar } from '../../../components/avatar.js';
 import { formatRelativeTime, shownName } from '../../../lib/format.js';
 import { otherPartyOf } from '../utils/conversation-view.js';
@@ -89,7 +90,14 @@ export const ConversationRow = memo(function ConversationRow({
             </span>
             <span className="conversation-row__last">
               <span className="conversation-row__preview truncate" dir="auto">
-                {item.last_message ?? t('conversations.noMessagesYet')}
+                {item.last_message === null ? (
+                  t('conversations.noMessagesYet')
+                ) : hasBidiControl(item.last_message) ? (
+                  // as in the bubble: overrides become isolates, closed by the <bdi>
+                  <bdi>{isolateBidiControls(item.last_message)}</bdi>
+                ) : (
+                  item.last_message
+                )}
               </span>
               {unread > 0 ? (
                 <span className="unread-badge" data-testid="unread-badge" aria-hidden="true">
