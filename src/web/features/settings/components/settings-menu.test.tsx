@@ -111,6 +111,29 @@ describe('settings menu', () => {
     expect(page.api.getSettings).toHaveBeenCalledTimes(1);
   });
 
+  it('asks for the lists again after online status is saved, even when another switch was changed meanwhile', async () => {
+    const page = await openMenu();
+    const listLoads = page.api.getInitialData.mock.calls.length;
+    const held = deferred<void>();
+    const serverAnswer = page.api.updateSettings.getMockImplementation()!;
+    page.api.updateSettings.mockImplementationOnce(async (patch) => {
+      await held.promise;
+      return serverAnswer(patch);
+    });
+
+    await page.user.click(switchNamed(LABELS.online));
+    // e-mails switched while online status is still being saved
+    await page.user.click(switchNamed(LABELS.email));
+    await waitFor(() => expect(page.fake.state.settings.email_notifications).toBe(false));
+    expect(page.api.getInitialData.mock.calls.length).toBe(listLoads);
+    held.resolve();
+
+    await waitFor(() => expect(page.fake.state.settings.show_online).toBe(false));
+    await waitFor(() =>
+      expect(page.api.getInitialData.mock.calls.length).toBeGreaterThan(listLoads),
+    );
+  });
+
   it('puts a change back and says so when the save fails; other switches keep theirs', async () => {
     const page = await openMenu();
     await page.user.click(switchNamed(LABELS.browser));
