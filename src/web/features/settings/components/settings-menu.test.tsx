@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { UserSettingsResponse } from '../../../../shared/integration.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { renderMessagesPage } from '../../../test/render-messages-page.js';
+import { settingsKeys } from '../hooks/use-settings.js';
 
 const LABELS = {
   email: 'E-mail me about unread messages',
@@ -41,13 +42,14 @@ describe('settings menu', () => {
     const controlled = document.getElementById(button.getAttribute('aria-controls') ?? '');
     expect(controlled).toBe(panel());
     expect(panel()).not.toBeVisible();
-    // nothing is fetched before the menu is first opened
-    expect(page.api.getSettings).not.toHaveBeenCalled();
+    // the page fetches the settings once at load (the time zone is compared with the server's)
+    await waitFor(() => expect(page.api.getSettings).toHaveBeenCalledTimes(1));
 
     await page.user.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
     expect(panel()).toBeVisible();
     await within(panel()).findAllByRole('switch');
+    // the menu shows them without asking again
     expect(page.api.getSettings).toHaveBeenCalledTimes(1);
 
     await page.user.click(button);
@@ -179,12 +181,15 @@ describe('settings menu', () => {
 
   it('says so when the settings cannot be loaded, and tries again', async () => {
     const page = await renderMessagesPage();
+    await waitFor(() => expect(page.api.getSettings).toHaveBeenCalledTimes(1));
+    // the page's own fetch at load failed as well: nothing is known of them
+    page.queryClient.removeQueries({ queryKey: settingsKeys.all });
     page.api.getSettings.mockRejectedValueOnce(new ApiError(503, 'Service Unavailable'));
     await page.user.click(settingsButton());
     await within(panel()).findByText('Your settings could not be loaded.');
     await page.user.click(within(panel()).getByRole('button', { name: 'Try again' }));
     await within(panel()).findAllByRole('switch');
-    expect(page.api.getSettings).toHaveBeenCalledTimes(2);
+    expect(page.api.getSettings).toHaveBeenCalledTimes(3);
   });
 
   it('in Arabic: translated labels', async () => {
