@@ -111,8 +111,10 @@ describe('system notifications', () => {
   });
 
   it('shows one only when the tab is hidden, the setting is on and the browser allows it', async () => {
-    const page = await renderMessagesPage({ notificationPermission: 'granted' });
-    page.fake.state.settings.browser_notifications = true;
+    const page = await renderMessagesPage({
+      notificationPermission: 'granted',
+      settings: { browser_notifications: true },
+    });
 
     // visible tab: the page itself shows it
     arrives(page, 2, users.nile, 'While you look');
@@ -159,8 +161,7 @@ describe('system notifications', () => {
   });
 
   it('shows none without the permission, and none for the viewer’s own messages', async () => {
-    const page = await renderMessagesPage();
-    page.fake.state.settings.browser_notifications = true;
+    const page = await renderMessagesPage({ settings: { browser_notifications: true } });
     setTabHidden(true);
     arrives(page, 2, users.nile, 'No permission');
     await settle(page);
@@ -173,8 +174,11 @@ describe('system notifications', () => {
   });
 
   it('in Arabic: the notification says its language and direction', async () => {
-    const page = await renderMessagesPage({ language: 'ar', notificationPermission: 'granted' });
-    page.fake.state.settings.browser_notifications = true;
+    const page = await renderMessagesPage({
+      language: 'ar',
+      notificationPermission: 'granted',
+      settings: { browser_notifications: true },
+    });
     setTabHidden(true);
     arrives(page, 2, users.nile, 'مرحبا');
     await waitFor(() => expect(page.notifications.shown).toHaveLength(1));
@@ -182,8 +186,10 @@ describe('system notifications', () => {
   });
 
   it('clicking one focuses the tab and opens that conversation', async () => {
-    const page = await renderMessagesPage({ notificationPermission: 'granted' });
-    page.fake.state.settings.browser_notifications = true;
+    const page = await renderMessagesPage({
+      notificationPermission: 'granted',
+      settings: { browser_notifications: true },
+    });
     const focus = vi.spyOn(window, 'focus').mockImplementation(() => undefined);
     setTabHidden(true);
     arrives(page, 2, users.nile, 'Please open me');

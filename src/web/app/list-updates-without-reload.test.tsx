@@ -3,6 +3,7 @@
  * the first load it asks for the list again only after a (re)subscription (ADR 010).
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
+import { ApiError } from '../lib/api-client.js';
 import { makeChat, users } from '../test/fixtures.js';
 import {
   archivedList,
@@ -90,6 +91,25 @@ describe('the list is updated in place, never reloaded', () => {
     expect(page.api.archiveConversation).toHaveBeenCalledWith(2);
     expect(page.api.unarchiveConversation).toHaveBeenCalledWith(4);
     expect(page.api.getInitialData.mock.calls.length).toBe(listLoads);
+  });
+
+  it('Undo whose unarchive fails: the row stays archived, as the server has it', async () => {
+    const page = await renderMessagesPage();
+    const nileItem = rowFor('Nile Software', conversationList()).parentElement!;
+    await page.user.click(within(nileItem).getByRole('button', { name: 'Archive' }));
+    await waitFor(() => expect(rowIds(archivedList())).toEqual([2, 4]));
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    page.api.unarchiveConversation.mockRejectedValueOnce(new ApiError(500, 'Server Error'));
+
+    const toast = screen.getByTestId('archive-toast');
+    await page.user.click(within(toast).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(page.api.unarchiveConversation).toHaveBeenCalledWith(2));
+    await waitFor(() => expect(console.error).toHaveBeenCalled());
+
+    expect(page.fake.state.conversations.find((item) => item.id === 2)?.candidate_archive).toBe(1);
+    await waitFor(() => expect(rowIds(archivedList())).toEqual([2, 4]));
+    expect(rowIds(conversationList())).toEqual([1, 3]);
+    vi.restoreAllMocks();
   });
 
   it('only a reconnection asks for the list again', async () => {

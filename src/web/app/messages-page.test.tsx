@@ -7,9 +7,11 @@ import { paths } from '../../shared/paths.js';
 /** The top bar's controls in the order a keyboard or screen-reader user meets them. */
 /** The page's top bar (the first banner: an open chat's header may be one too). */
 const topBar = () => screen.getAllByRole('banner')[0]!;
-const topBarControls = () => [
-  ...topBar().querySelectorAll<HTMLElement>('button, select, input, a[href]'),
-];
+/** The top bar's controls one can reach (not those in the closed settings panel). */
+const topBarControls = () =>
+  [...topBar().querySelectorAll<HTMLElement>('button, select, input, a[href]')].filter(
+    (control) => control.closest('[hidden]') === null,
+  );
 
 /** Holds the next messages call until the returned function is called. */
 const holdNextMessages = (page: Awaited<ReturnType<typeof renderMessagesPage>>): (() => void) => {

@@ -26,6 +26,7 @@ import {
 import {
   otherPartyOf,
   selectionFor,
+  withArchiveFlag,
   type ConversationSelection,
 } from '../features/conversations/utils/conversation-view.js';
 import { LanguageSwitch } from '../features/preferences/components/language-switch.js';
@@ -110,11 +111,14 @@ export const MessagesPage = () => {
   const jobs = useJobOptions(data?.jobs);
   const { mutate: archiveConversation, mutateAsync: archiveConversationAsync } =
     useArchiveConversation(auth?.role);
-  /** "Archived · Undo" after an archive: the conversation as it was, and when the archive is done. */
+  /**
+   * "Archived · Undo" after an archive: the conversation as it was, and the archive's outcome
+   * (true once archived, false if the call failed).
+   */
   const [archiveToast, setArchiveToast] = useState<{
     key: number;
     item: MessengerUser;
-    done: Promise<unknown>;
+    done: Promise<boolean>;
   } | null>(null);
   const { saveLanguage } = useSaveLanguageAndTimeZone(auth?.id);
 
@@ -278,10 +282,14 @@ export const MessagesPage = () => {
       if (!auth) return;
       if (toArchive) {
         // Undo waits for the archive's answer, so the two calls never cross
-        const done = archiveConversationAsync({ item, archive: true }).catch(() => {
-          // not archived (the row is back already): nothing to undo
-          setArchiveToast((current) => (current?.item.id === item.id ? null : current));
-        });
+        const done = archiveConversationAsync({ item, archive: true }).then(
+          () => true,
+          () => {
+            // not archived (the row is back already): nothing to undo
+            setArchiveToast((current) => (current?.item.id === item.id ? null : current));
+            return false;
+          },
+        );
         setArchiveToast((current) => ({ key: (current?.key ?? 0) + 1, item, done }));
       } else {
         archiveConversation({ item, archive: false });
@@ -305,11 +313,15 @@ export const MessagesPage = () => {
       document.activeElement instanceof HTMLElement &&
       document.activeElement.closest('.toast') !== null;
     setArchiveToast(null);
-    void done.then(() => {
-      onToggleArchive(item, false);
+    void done.then((archived) => {
+      if (!archived || !auth) return;
+      // the row as it is now, archived (`item` is the row before the archive): what a failed
+      // unarchive puts back
+      const current = findCachedConversation(queryClient, item.id) ?? item;
+      onToggleArchive(withArchiveFlag(current, auth.role, true), false);
       if (focusWasInToast) focusRowSoon(item.id, mainRef.current);
     });
-  }, [archiveToast, onToggleArchive]);
+  }, [archiveToast, auth, queryClient, onToggleArchive]);
 
   const onSent = useCallback(
     (response: SendMessageResponse) => {

@@ -1,4 +1,9 @@
-import { createLiveStatusTracker, type LiveStatus } from './live-status.js';
+import {
+  createLiveStatusTracker,
+  DROP_NOTICE_MS,
+  FIRST_CONNECTION_NOTICE_MS,
+  type LiveStatus,
+} from './live-status.js';
 
 const setup = () => {
   const statuses: LiveStatus[] = [];
@@ -25,10 +30,11 @@ describe('live status (pusher-js connection states)', () => {
     expect(onReconnected).not.toHaveBeenCalled();
   });
 
-  it('says "reconnecting" after a drop and reports the reconnection once', () => {
+  it('says "reconnecting" after a drop not back soon and reports the reconnection once', () => {
     const { tracker, statuses, onReconnected } = setup();
     tracker.onState('connected');
     ['connecting', 'unavailable', 'connecting'].forEach(tracker.onState);
+    vi.advanceTimersByTime(DROP_NOTICE_MS);
     expect(tracker.status()).toBe('reconnecting');
     tracker.onState('connected');
     tracker.onState('connected');
@@ -73,6 +79,7 @@ describe('live status (pusher-js connection states)', () => {
     tracker.onState('connected');
     tracker.onState('unavailable');
     tracker.nudge();
+    vi.advanceTimersByTime(DROP_NOTICE_MS);
     expect(statuses).toEqual(['connected', 'reconnecting']);
     tracker.stop();
     tracker.onState('connected');
@@ -104,5 +111,56 @@ describe('live status (pusher-js connection states)', () => {
     tracker.onState('connected');
     expect(statuses).toEqual(['connected', 'reconnecting', 'connected']);
     expect(onReconnected).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not say a drop that is back at once (a server closing sockets in a restart, 4200), but still catches up', () => {
+    const { tracker, statuses, onReconnected } = setup();
+    tracker.onState('connected');
+    tracker.onState('connecting');
+    vi.advanceTimersByTime(DROP_NOTICE_MS - 1);
+    expect(tracker.status()).toBe('connected');
+    tracker.onState('connected');
+    vi.advanceTimersByTime(60_000);
+    expect(statuses).toEqual(['connected']);
+    expect(onReconnected).toHaveBeenCalledTimes(1);
+  });
+
+  it('says "reconnecting" once a drop has lasted the notice delay, not before', () => {
+    const { tracker, statuses } = setup();
+    tracker.onState('connected');
+    tracker.onState('connecting');
+    vi.advanceTimersByTime(DROP_NOTICE_MS - 1);
+    expect(statuses).toEqual(['connected']);
+    tracker.onState('unavailable'); // more states of the same drop do not start the wait again
+    vi.advanceTimersByTime(1);
+    expect(statuses).toEqual(['connected', 'reconnecting']);
+  });
+
+  it('says "reconnecting" when the first connection is not made within a few seconds', () => {
+    const { tracker, statuses, onReconnected } = setup();
+    ['initialized', 'connecting'].forEach(tracker.onState);
+    vi.advanceTimersByTime(FIRST_CONNECTION_NOTICE_MS - 1);
+    expect(tracker.status()).toBe('connecting');
+    tracker.onState('unavailable');
+    vi.advanceTimersByTime(1);
+    expect(tracker.status()).toBe('reconnecting');
+    tracker.onState('connected');
+    expect(statuses).toEqual(['reconnecting', 'connected']);
+    // it was never live before: nothing to catch up on
+    expect(onReconnected).not.toHaveBeenCalled();
+  });
+
+  it('says "reconnecting" at once when pusher-js gives up on the first connection', () => {
+    const { tracker } = setup();
+    ['initialized', 'connecting', 'failed'].forEach(tracker.onState);
+    expect(tracker.status()).toBe('reconnecting');
+  });
+
+  it('a first connection made in time is never said', () => {
+    const { tracker, statuses } = setup();
+    tracker.onState('connecting');
+    tracker.onState('connected');
+    vi.advanceTimersByTime(60_000);
+    expect(statuses).toEqual(['connected']);
   });
 });

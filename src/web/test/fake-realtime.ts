@@ -67,7 +67,7 @@ export const createFakeRealtime = (viewOf?: (chat: Chat) => MessengerUser | unde
       activityHandlers.forEach((handlers) => handlers.seen(event)),
     emitTyping: (event: TypingEvent) =>
       activityHandlers.forEach((handlers) => handlers.typing(event)),
-    /** The live connection dropped: the page says it is reconnecting. */
+    /** Down long enough to be said (live-status.ts): the page says it is reconnecting. */
     drop: () => setStatus('reconnecting'),
     /** Back after a drop: the page hears "connected" and catches up. */
     reconnect: () => {

@@ -9,6 +9,7 @@ import { MessagesApp } from '../app/messages-app.js';
 import { createI18n, type Language } from '../lib/i18n.js';
 import type { Services } from '../lib/services.js';
 import type { NotificationPermissionState } from '../lib/system-notifications.js';
+import type { UserSettings } from '../../shared/integration.js';
 import { paths } from '../../shared/paths.js';
 import { createFakeApi } from './fake-api.js';
 import { createFakeNotifications } from './fake-notifications.js';
@@ -45,6 +46,8 @@ interface RenderOptions {
   notificationPermission?: NotificationPermissionState;
   /** The list's later pages never arrive (the first page is all the page holds). */
   holdLaterPages?: boolean;
+  /** The viewer's settings on the server at load (the defaults unless told). */
+  settings?: Partial<UserSettings>;
 }
 
 /** The whole page on a fake server, a fake live connection and a fake sound. */
@@ -55,9 +58,11 @@ export const renderMessagesPage = async ({
   smallScreen = false,
   notificationPermission = 'default',
   holdLaterPages = false,
+  settings = {},
 }: RenderOptions = {}) => {
   if (smallScreen) setSmallScreen(true);
   const fake = createFakeApi(scenario);
+  Object.assign(fake.state.settings, settings);
   if (holdLaterPages) {
     const answer = fake.api.getInitialData.getMockImplementation()!;
     fake.api.getInitialData.mockImplementation((params) =>

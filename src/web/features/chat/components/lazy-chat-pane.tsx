@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { Component, lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/spinner.js';
 import type { ChatPane as ChatPaneComponent } from './chat-pane.js';
@@ -33,7 +33,8 @@ export const preloadChatPane = (): Promise<PaneComponent> => {
   return pending;
 };
 
-const SuspendingChatPane = lazy(async () => ({ default: await preloadChatPane() }));
+/** A `React.lazy` pane; a fresh one for each try (one whose import failed stays failed). */
+const lazyChatPane = () => lazy(async () => ({ default: await preloadChatPane() }));
 
 const Loading = () => {
   const { t } = useTranslation();
@@ -44,16 +45,62 @@ const Loading = () => {
   );
 };
 
-/** The chat pane: the placeholder while no conversation is open, else the (lazily loaded) pane. */
-export const LazyChatPane = (props: ComponentProps<PaneComponent>) => {
-  if (loaded) {
-    const Pane = loaded;
+const LoadFailed = ({ onRetry }: { onRetry: () => void }) => {
+  const { t } = useTranslation();
+  return (
+    <div className="page-status" role="alert" data-testid="chat-pane-load-error">
+      <p>{t('chat.paneLoadFailed')}</p>
+      <button type="button" className="button button--primary" onClick={onRetry}>
+        {t('chat.tryAgain')}
+      </button>
+    </div>
+  );
+};
+
+/** The pane's code failed to load (offline, a deploy removed the chunk): a message and a Retry. */
+class LoadBoundary extends Component<
+  { onRetry: () => void; children: ReactNode },
+  { failed: boolean }
+> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  retry = () => {
+    this.setState({ failed: false });
+    this.props.onRetry();
+  };
+
+  override render() {
+    return this.state.failed ? <LoadFailed onRetry={this.retry} /> : this.props.children;
+  }
+}
+
+/**
+ * An open pane keeps the way it started: one that started before the code was there stays under
+ * Suspense once it has arrived (switching to the loaded component, another element type, would
+ * remount the open chat: uploads aborted, focus, scroll and the draft reset).
+ */
+const OpenChatPane = (props: ComponentProps<PaneComponent>) => {
+  const [viaLazy] = useState(() => !loaded);
+  const [SuspendingChatPane, setSuspendingChatPane] = useState(lazyChatPane);
+  if (!viaLazy) {
+    const Pane = loaded!;
     return <Pane {...props} />;
   }
-  if (!props.conversation) return <ChatPlaceholder />;
   return (
-    <Suspense fallback={<Loading />}>
-      <SuspendingChatPane {...props} />
-    </Suspense>
+    <LoadBoundary onRetry={() => setSuspendingChatPane(() => lazyChatPane())}>
+      <Suspense fallback={<Loading />}>
+        <SuspendingChatPane {...props} />
+      </Suspense>
+    </LoadBoundary>
   );
+};
+
+/** The chat pane: the placeholder while no conversation is open, else the (lazily loaded) pane. */
+export const LazyChatPane = (props: ComponentProps<PaneComponent>) => {
+  if (!loaded && !props.conversation) return <ChatPlaceholder />;
+  return <OpenChatPane {...props} />;
 };

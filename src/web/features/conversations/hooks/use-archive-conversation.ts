@@ -9,6 +9,7 @@ import {
 import { withArchiveFlag } from '../utils/conversation-view.js';
 
 interface ArchiveVariables {
+  /** The conversation as it is now (not as it will be): a failed call puts it back as it is. */
   item: MessengerUser;
   archive: boolean;
 }

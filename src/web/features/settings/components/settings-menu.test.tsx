@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { UserSettingsResponse } from '../../../../shared/integration.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { renderMessagesPage } from '../../../test/render-messages-page.js';
+import { settingsKeys } from '../hooks/use-settings.js';
 
 const LABELS = {
   email: 'E-mail me about unread messages',
@@ -41,13 +42,14 @@ describe('settings menu', () => {
     const controlled = document.getElementById(button.getAttribute('aria-controls') ?? '');
     expect(controlled).toBe(panel());
     expect(panel()).not.toBeVisible();
-    // nothing is fetched before the menu is first opened
-    expect(page.api.getSettings).not.toHaveBeenCalled();
+    // the page fetches the settings once at load (the time zone is compared with the server's)
+    await waitFor(() => expect(page.api.getSettings).toHaveBeenCalledTimes(1));
 
     await page.user.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
     expect(panel()).toBeVisible();
     await within(panel()).findAllByRole('switch');
+    // the menu shows them without asking again
     expect(page.api.getSettings).toHaveBeenCalledTimes(1);
 
     await page.user.click(button);
@@ -111,6 +113,29 @@ describe('settings menu', () => {
     expect(page.api.getSettings).toHaveBeenCalledTimes(1);
   });
 
+  it('asks for the lists again after online status is saved, even when another switch was changed meanwhile', async () => {
+    const page = await openMenu();
+    const listLoads = page.api.getInitialData.mock.calls.length;
+    const held = deferred<void>();
+    const serverAnswer = page.api.updateSettings.getMockImplementation()!;
+    page.api.updateSettings.mockImplementationOnce(async (patch) => {
+      await held.promise;
+      return serverAnswer(patch);
+    });
+
+    await page.user.click(switchNamed(LABELS.online));
+    // e-mails switched while online status is still being saved
+    await page.user.click(switchNamed(LABELS.email));
+    await waitFor(() => expect(page.fake.state.settings.email_notifications).toBe(false));
+    expect(page.api.getInitialData.mock.calls.length).toBe(listLoads);
+    held.resolve();
+
+    await waitFor(() => expect(page.fake.state.settings.show_online).toBe(false));
+    await waitFor(() =>
+      expect(page.api.getInitialData.mock.calls.length).toBeGreaterThan(listLoads),
+    );
+  });
+
   it('puts a change back and says so when the save fails; other switches keep theirs', async () => {
     const page = await openMenu();
     await page.user.click(switchNamed(LABELS.browser));
@@ -156,12 +181,15 @@ describe('settings menu', () => {
 
   it('says so when the settings cannot be loaded, and tries again', async () => {
     const page = await renderMessagesPage();
+    await waitFor(() => expect(page.api.getSettings).toHaveBeenCalledTimes(1));
+    // the page's own fetch at load failed as well: nothing is known of them
+    page.queryClient.removeQueries({ queryKey: settingsKeys.all });
     page.api.getSettings.mockRejectedValueOnce(new ApiError(503, 'Service Unavailable'));
     await page.user.click(settingsButton());
     await within(panel()).findByText('Your settings could not be loaded.');
     await page.user.click(within(panel()).getByRole('button', { name: 'Try again' }));
     await within(panel()).findAllByRole('switch');
-    expect(page.api.getSettings).toHaveBeenCalledTimes(2);
+    expect(page.api.getSettings).toHaveBeenCalledTimes(3);
   });
 
   it('in Arabic: translated labels', async () => {

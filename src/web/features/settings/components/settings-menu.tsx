@@ -32,9 +32,6 @@ const SWITCHES: readonly SwitchSpec[] = [
   },
 ];
 
-/** Switches that work both ways: what the viewer sees of others changes with them. */
-const RECIPROCAL: ReadonlySet<SwitchName> = new Set(['read_receipts', 'show_online']);
-
 /** Why browser notifications stayed off after the switch was turned on. */
 type PermissionProblem = 'blocked' | 'unsupported';
 
@@ -57,6 +54,7 @@ export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
   const [opened, setOpened] = useState(false);
   const { settings, loading, loadFailed, reload, save, saveError, clearSaveError } = useSettings({
     enabled: opened,
+    onReciprocalSaved: onReciprocalChanged,
   });
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -72,10 +70,7 @@ export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
    */
   const change = (name: SwitchName, on: boolean) => {
     if (name !== 'browser_notifications') {
-      save(
-        { [name]: on },
-        { onSuccess: () => (RECIPROCAL.has(name) ? onReciprocalChanged?.() : undefined) },
-      );
+      save({ [name]: on });
       return;
     }
     setPermissionProblem(null);

@@ -5,16 +5,6 @@ import { isTimeZoneName } from '../../../../shared/text.js';
 import { useApi } from '../../../lib/api.js';
 import { settingsKeys } from './use-settings.js';
 
-const savedZoneKey = (userId: number) => `messenger.timeZone.${userId}`;
-
-const storage = (): Storage | null => {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-};
-
 /** The browser's IANA time zone (undefined when it has none this page can send). */
 const browserTimeZone = (): string | undefined => {
   try {
@@ -27,15 +17,16 @@ const browserTimeZone = (): string | undefined => {
 
 /**
  * Notification e-mails are written in the user's language and time zone (contract Part 3): once
- * signed in, the browser's time zone is saved (again only when it changed in this browser), and
- * `saveLanguage` saves the language the user picks. Failures change nothing on the page: the next
- * visit tries again.
+ * signed in, the browser's time zone is saved when it is not the one the server holds (the
+ * settings, fetched once and kept for the settings menu: another device may have saved its own
+ * since), and `saveLanguage` saves the language the user picks. Failures change nothing on the
+ * page: the next visit tries again.
  */
 export const useSaveLanguageAndTimeZone = (userId: number | undefined) => {
   const api = useApi();
   const queryClient = useQueryClient();
 
-  /** Saves `patch`; settings the menu already holds show it (none are fetched for this). */
+  /** Saves `patch`; settings the page already holds show it. */
   const save = useCallback(
     async (patch: UserSettingsPatch): Promise<boolean> => {
       try {
@@ -54,15 +45,24 @@ export const useSaveLanguageAndTimeZone = (userId: number | undefined) => {
   useEffect(() => {
     if (userId === undefined) return;
     const zone = browserTimeZone();
-    if (zone === undefined || storage()?.getItem(savedZoneKey(userId)) === zone) return;
-    void save({ time_zone: zone }).then((saved) => {
-      try {
-        if (saved) storage()?.setItem(savedZoneKey(userId), zone);
-      } catch {
-        // not remembered: saved again next time
-      }
-    });
-  }, [userId, save]);
+    if (zone === undefined) return;
+    let gone = false;
+    queryClient
+      .fetchQuery({
+        queryKey: settingsKeys.all,
+        queryFn: async () => (await api.getSettings()).settings,
+        staleTime: Infinity,
+      })
+      .then(
+        (settings) => {
+          if (!gone && settings.time_zone !== zone) void save({ time_zone: zone });
+        },
+        () => undefined, // not known: the next visit asks again
+      );
+    return () => {
+      gone = true;
+    };
+  }, [userId, api, queryClient, save]);
 
   return {
     saveLanguage: useCallback((locale: Locale) => void save({ locale }), [save]),
