@@ -99,8 +99,12 @@ const OpenChatPane = (props: ComponentProps<PaneComponent>) => {
   );
 };
 
-/** The chat pane: the placeholder while no conversation is open, else the (lazily loaded) pane. */
+/**
+ * The chat pane: the placeholder while no conversation is open (drawn here whether or not the
+ * pane's code has arrived, so its arrival does not replace the placeholder's elements under a
+ * reader or a test), else the (lazily loaded) pane.
+ */
 export const LazyChatPane = (props: ComponentProps<PaneComponent>) => {
-  if (!loaded && !props.conversation) return <ChatPlaceholder />;
+  if (!props.conversation) return <ChatPlaceholder />;
   return <OpenChatPane {...props} />;
 };
