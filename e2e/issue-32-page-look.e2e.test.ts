@@ -163,6 +163,7 @@ describe('issue 32: the page looks right', () => {
   it.each([
     ['1366×768', LAPTOP, false],
     ['390×844', PHONE, true],
+    ['375×812', { width: 375, height: 812 }, true],
   ] as const)(
     'at %s no demo name is cut while the row has room (badges and archive buttons shown)',
     async (_label, viewport, touch) => {
