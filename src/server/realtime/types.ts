@@ -2,15 +2,9 @@ import type { Server } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TrustProxy } from '../config.js';
 
-export interface Broadcaster {
-  /**
-   * Publish one event to channels; exceptSocketId excludes that socket (X-Socket-ID of the sender).
-   * Resolves after handing off (in-process delivery or Redis publish or HTTP trigger); rejects when
-   * the hand-off failed (Redis or the hosted service unreachable).
-   * `data` that is a string is delivered as is; anything else is serialized as JSON.
-   */
-  publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void>;
-}
+import type { Broadcaster } from './broadcaster-port.js';
+
+export type { Broadcaster };
 
 export interface RealtimeLogger {
   warn(obj: unknown, msg?: string): void;

@@ -11,7 +11,7 @@ import {
   unarchiveConversation,
 } from '../features/conversations/api/archive-conversation.js';
 import { getInitialData } from '../features/conversations/api/get-initial-data.js';
-import { markUnseen } from '../features/conversations/api/mark-unseen.js';
+import { markSeen } from '../features/conversations/api/mark-seen.js';
 import { getSettings } from '../features/settings/api/get-settings.js';
 import { updateSettings } from '../features/settings/api/update-settings.js';
 import type { Api } from '../lib/api.js';
@@ -27,7 +27,7 @@ export const createApi = (client: ApiClient): Api => ({
   sendMessage: (body) => sendMessage(client, body),
   uploadAttachment: (file, options) => uploadAttachment(client, file, options),
   attachmentExists: (id) => attachmentExists(client, id),
-  markUnseen: (id) => markUnseen(client, id),
+  markSeen: (id) => markSeen(client, id),
   sendTyping: (id) => sendTyping(client, id),
   archiveConversation: (id) => archiveConversation(client, id),
   unarchiveConversation: (id) => unarchiveConversation(client, id),

@@ -63,8 +63,8 @@ describe('the list is updated in place, never reloaded', () => {
 
     const acme = page.fake.state.conversations.find((item) => item.id === 1)!;
     act(() => page.realtime.emit(makeChat(acme, users.acme, 'Seen at once', { id: 7202 })));
-    await waitFor(() => expect(page.api.markUnseen).toHaveBeenCalledWith(1));
-    const answer = (await page.api.markUnseen.mock.results[0]!.value) as {
+    await waitFor(() => expect(page.api.markSeen).toHaveBeenCalledWith(1));
+    const answer = (await page.api.markSeen.mock.results[0]!.value) as {
       messengerUser: { is_seen_messages_count: number };
     };
     expect(answer.messengerUser.is_seen_messages_count).toBe(0);

@@ -228,7 +228,7 @@ export const MessagesPage = () => {
         return;
       }
       const stillWanted = () => openings.current === opening;
-      api.markUnseen(wanted.tab).then(
+      api.markSeen(wanted.tab).then(
         ({ messengerUser }) => {
           if (stillWanted()) open(messengerUser, history);
         },

@@ -45,7 +45,8 @@ export interface Api {
   uploadAttachment(file: File, options?: UploadOptions): Promise<UploadedAttachment>;
   /** Whether an unsent upload (a draft's file) is still kept by the server. */
   attachmentExists(id: number): Promise<boolean>;
-  markUnseen(messengerUserId: number): Promise<MessengerUserResponse>;
+  /** Marks the other party's messages seen (the contract's path says "unseen": `GET /user/send/message/unseen/{id}`). */
+  markSeen(messengerUserId: number): Promise<MessengerUserResponse>;
   /** The viewer is typing in that conversation (the server coalesces to one broadcast per 2 s). */
   sendTyping(messengerUserId: number): Promise<void>;
   archiveConversation(messengerUserId: number): Promise<MessengerUserResponse>;

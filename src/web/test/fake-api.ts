@@ -154,7 +154,7 @@ export const createFakeApi = (scenario: Scenario) => {
     }),
     attachmentExists: vi.fn(async (id: number) => state.uploads.has(id)),
     sendTyping: vi.fn(async () => undefined),
-    markUnseen: vi.fn(async (id: number) => ({
+    markSeen: vi.fn(async (id: number) => ({
       messengerUser: update(id, { is_seen_messages_count: 0 }),
     })),
     archiveConversation: vi.fn(async (id: number) => ({

@@ -42,7 +42,7 @@ export const messengerRoutes = async (
 
   app.get('/user/send/message/unseen/:id', { config: { csrfOnGet: true } }, async (request) => {
     const { id } = parseInput(messengerUserParamsSchema, request.params);
-    return { messengerUser: await service.markUnseen(viewerOf(request).user, id) };
+    return { messengerUser: await service.markSeen(viewerOf(request).user, id) };
   });
 
   app.post('/user/messenger/:id/archive', async (request) => {

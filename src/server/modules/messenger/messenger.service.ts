@@ -48,17 +48,14 @@ import {
   previewOfMessage,
   type AttachmentRow,
 } from './messenger.presenter.js';
+import type { Broadcaster } from '../../realtime/broadcaster-port.js';
 import { END_OF_TIME, decodeListCursor, encodeListCursor, momentAfter } from './list-cursor.js';
-
-export interface Publisher {
-  publish(channels: string[], event: string, data: unknown, exceptSocketId?: string): Promise<void>;
-}
 
 export interface MessengerServiceOptions {
   /** The database: passed to each repository call, and where transactions start. */
   db: Kysely<Database>;
   repository: MessengerRepository;
-  publisher: Publisher;
+  publisher: Broadcaster;
   limits: LimitStore;
   /** Token buckets: each user over all conversations, and each sender within one conversation. */
   sendRate: {
@@ -159,7 +156,7 @@ export const createMessengerService = ({
    * (`MessagesSeen`), unless the viewer keeps their reading to themselves (`read_receipts` off) or
    * the sender does (read receipts work both ways: whoever hides theirs sees nobody's).
    */
-  const markSeen = async (viewer: AuthUser, conversation: ConversationRow) => {
+  const markSeenIn = async (viewer: AuthUser, conversation: ConversationRow) => {
     const side = sideOf(viewer);
     const seenAt = nowIso();
     const readerShowsReceipts =
@@ -274,7 +271,7 @@ export const createMessengerService = ({
       // Nothing unread (the counter moves with the messages, in the same transactions): no write.
       if (input.before === undefined && found[sideOf(viewer).unread] > 0) {
         const unseen = await repository.findConversation(db, found.id);
-        if (unseen) await markSeen(viewer, unseen);
+        if (unseen) await markSeenIn(viewer, unseen);
       }
       const limit = input.limit ?? PAGE_LIMIT_DEFAULT;
       // For a company (or owner) viewer the candidate is the receiver (found by it above), so the
@@ -503,8 +500,8 @@ export const createMessengerService = ({
       return present(viewer, conversationId);
     },
 
-    async markUnseen(viewer: AuthUser, conversationId: number): Promise<MessengerUser> {
-      await markSeen(viewer, await ownConversation(viewer, conversationId));
+    async markSeen(viewer: AuthUser, conversationId: number): Promise<MessengerUser> {
+      await markSeenIn(viewer, await ownConversation(viewer, conversationId));
       return present(viewer, conversationId);
     },
 

@@ -8,12 +8,9 @@ import {
 } from '../../../shared/events.js';
 import type { Database } from '../../db/schema.js';
 import { nowIso } from '../../lib/time.js';
+import type { Broadcaster } from '../../realtime/broadcaster-port.js';
 import type { PresenceRepository } from './presence.repository.js';
 import type { PresenceStore } from './presence-store.js';
-
-export interface PresencePublisher {
-  publish(channels: string[], event: string, data: unknown): Promise<void>;
-}
 
 export interface PresenceLogger {
   warn(obj: unknown, msg?: string): void;
@@ -23,7 +20,7 @@ export interface PresenceServiceOptions {
   db: Kysely<Database>;
   repository: PresenceRepository;
   store: PresenceStore;
-  publisher: PresencePublisher;
+  publisher: Broadcaster;
   /** Online for this long after the last socket closed (a reload does not flicker). */
   graceMs: number;
   logger?: PresenceLogger;

@@ -82,7 +82,7 @@ describe('live updates', () => {
     await waitFor(() =>
       expect(messageTexts().filter((text) => text === 'Monday at 10 works?')).toHaveLength(1),
     );
-    expect(page.api.markUnseen).toHaveBeenCalledWith(1);
+    expect(page.api.markSeen).toHaveBeenCalledWith(1);
     const row = rowFor('Acme Robotics', conversationList());
     await waitFor(() => expect(within(row).getByText('Monday at 10 works?')).toBeInTheDocument());
     expect(within(row).queryByTestId('unread-badge')).not.toBeInTheDocument();
@@ -105,7 +105,7 @@ describe('live updates', () => {
     expect(within(row).getByTestId('unread-badge')).toHaveTextContent('1');
     expect(within(row).getByText('Actually, we reopened the role')).toBeInTheDocument();
     expect(messageTexts()).not.toContain('Actually, we reopened the role');
-    expect(page.api.markUnseen).not.toHaveBeenCalled();
+    expect(page.api.markSeen).not.toHaveBeenCalled();
     expect(page.api.getInitialData.mock.calls.length).toBe(listLoads);
 
     act(() => page.realtime.emit({ ...chat, id: 7003 }));

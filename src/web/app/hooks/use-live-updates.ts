@@ -145,7 +145,7 @@ export const useLiveUpdates = ({
         applyChatEventToLists(queryClient, { ...messengerUser, is_seen_messages_count: 0 });
         if (messengerUser.is_seen_messages_count === 0) return; // nothing to mark (e.g. own message)
         api
-          .markUnseen(open.selectedItem)
+          .markSeen(open.selectedItem)
           .then((answer) => replaceCachedConversation(queryClient, answer.messengerUser))
           .catch((error: unknown) =>
             console.error('Could not mark the conversation as seen', error),

@@ -111,7 +111,7 @@ describe('the conversation list, a page at a time', () => {
     });
     const status = () => screen.getByTestId('presence-status');
     // asked of the server (its job is needed to load its messages), then opened
-    await waitFor(() => expect(page.api.markUnseen).toHaveBeenCalledWith(100));
+    await waitFor(() => expect(page.api.markSeen).toHaveBeenCalledWith(100));
     await waitFor(() => expect(page.api.getMessages).toHaveBeenCalled());
     await screen.findByTestId('presence-status');
     expect(status()).not.toHaveTextContent('online');
