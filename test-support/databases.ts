@@ -109,6 +109,24 @@ export const dropStaleDatabases = (label: string): Promise<number> =>
     return dropped;
   });
 
+/**
+ * Migrates a test schema. Kysely's migrator first lists the tables of every schema it may use
+ * (`has_schema_privilege` on each): a schema another test file drops meanwhile makes that list fail
+ * with "schema … does not exist", before any migration ran. That one is tried again.
+ */
+const migrateWhileOthersDrop = async (db: Db, schema: string, target?: string): Promise<void> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await migrateToLatest(db, target);
+      return;
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const anotherSchemaWent = cause?.code === '3F000' && !String(cause.message).includes(schema);
+      if (!anotherSchemaWent || attempt >= 5) throw error;
+    }
+  }
+};
+
 /** A migrated database for the app in this process. */
 export interface TestDatabase {
   db: Db;
@@ -142,7 +160,7 @@ export const createTestDatabase = async (
   const schema = `t_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   await withPostgres((admin) => admin.query(`create schema ${schema}`));
   const db = openDatabase(settings.postgresUrl, { searchPath: schema, poolSize: 12 });
-  await migrateToLatest(db, options.migrateTo);
+  await migrateWhileOthersDrop(db, schema, options.migrateTo);
   return {
     db,
     url: settings.postgresUrl,

@@ -131,8 +131,10 @@ describe.runIf(dialect === 'sqlite')('SQLite checkpoints in a worker thread', ()
         largestLog = Math.max(largestLog, statSync(`${file.location}-wal`).size);
       }
       const pageSize = connection.pragma('page_size', { simple: true }) as number;
-      // the limit, plus what was written while the last restart was waiting for its turn
-      expect(largestLog).toBeLessThan(3 * maxLogFrames * (pageSize + 24));
+      // The limit, plus what was written while the last checkpoint waited for its turn: on a busy
+      // machine the worker's checkpoint holds the lock longer, so a few times the limit; without
+      // the bound the log grew to about 1 GB in these 3 s (issue 17).
+      expect(largestLog).toBeLessThan(6 * maxLogFrames * (pageSize + 24));
     } finally {
       await checkpointer.stop();
       connection.close();
