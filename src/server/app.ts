@@ -17,7 +17,7 @@ import { createAttachmentsService } from './modules/attachments/attachments.serv
 import { MemoryPresenceStore, RedisPresenceStore } from './modules/presence/presence-store.js';
 import { createPresenceRepository } from './modules/presence/presence.repository.js';
 import { createPresenceService } from './modules/presence/presence.service.js';
-import { pusherWebhookRoutes } from './modules/presence/presence.routes.js';
+import { presenceRoutes } from './modules/presence/presence.routes.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService, type CachedCredential } from './modules/auth/auth.service.js';
@@ -309,7 +309,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   }
   await app.register(messengerRoutes, { messengerService });
   // A hosted Pusher owns the sockets: its channel webhooks feed presence (404 without one).
-  await app.register(pusherWebhookRoutes, {
+  await app.register(presenceRoutes, {
     key: config.pusher.key,
     secret: config.pusher.external ? config.pusher.secret : undefined,
     presenceService,

@@ -21,7 +21,7 @@ export const pusherWebhookBodySchema = z.object({
  * the body with the app secret) tell presence when a user's own channel gains its first socket or
  * loses its last. Without a hosted Pusher it answers 404.
  */
-export const pusherWebhookRoutes = async (
+export const presenceRoutes = async (
   app: FastifyInstance,
   /** `secret` undefined: no hosted Pusher, the route answers 404. */
   options: { key: string; secret: string | undefined; presenceService: PresenceService },
