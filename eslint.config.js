@@ -27,33 +27,6 @@ const serverModules = readdirSync(serverModulesDir, { withFileTypes: true })
       .map((file) => `src/server/modules/${entry.name}/${file.replace(/\.ts$/, '.js')}`),
   }));
 
-/**
- * Imports of another module's internals that were there before the rule (issue 26 removes them with
- * a shared chat read-model); nothing may be added here.
- */
-const SERVER_MODULE_DEBTS = [
-  [
-    'src/server/modules/messenger/messenger.repository.ts',
-    'src/server/modules/attachments/attachments.repository.js',
-  ],
-  [
-    'src/server/modules/notifications/notifications.repository.ts',
-    'src/server/modules/messenger/messenger.repository.js',
-  ],
-  [
-    'src/server/modules/notifications/notifications.service.ts',
-    'src/server/modules/attachments/attachments.repository.js',
-  ],
-  [
-    'src/server/modules/notifications/notifications.service.ts',
-    'src/server/modules/messenger/messenger.presenter.js',
-  ],
-  [
-    'src/server/modules/notifications/notifications.service.ts',
-    'src/server/modules/messenger/messenger.repository.js',
-  ],
-];
-
 /** File names are kebab-case (dots separate kinds: `x.routes.ts`, `x.api.test.ts`). */
 const kebabCaseFiles = {
   meta: { type: 'suggestion', schema: [] },
@@ -76,8 +49,7 @@ const root = import.meta.dirname;
 /**
  * Import boundaries (no plugin: the resolvers of the import plugins need native packages this
  * registry does not serve). A relative import is resolved to a repository path and checked against
- * zones: a file under `target` may not import from `from` (unless under `except`, or the pair
- * [importer, imported] is listed in `allow`: a known debt, to be paid, not a licence).
+ * zones: a file under `target` may not import from `from` (unless under `except`).
  */
 const importBoundaries = {
   meta: { type: 'problem', schema: [{ type: 'array' }] },
@@ -93,7 +65,6 @@ const importBoundaries = {
       for (const zone of applicable) {
         if (!zone.from.some((prefix) => under(imported, prefix))) continue;
         if ((zone.except ?? []).some((prefix) => under(imported, prefix))) continue;
-        if ((zone.allow ?? []).some(([from, to]) => from === file && to === imported)) continue;
         context.report({ node, message: `"${specifier}": ${zone.message}` });
       }
     };
@@ -226,7 +197,6 @@ export default tseslint.config(
             from: serverModules
               .filter((other) => other.name !== module.name)
               .flatMap((other) => other.internals),
-            allow: SERVER_MODULE_DEBTS,
             message:
               'a module reaches another through its service, never its repository or presenter.',
           })),

@@ -37,17 +37,6 @@ export const createAttachmentsRepository = () => ({
       .executeTakeFirst(),
 });
 
-/** The attachments of these messages, oldest first (the columns a message shows). */
-export const attachmentsOfChats = (executor: Executor, chatIds: readonly number[]) =>
-  chatIds.length === 0
-    ? Promise.resolve([])
-    : executor
-        .selectFrom('attachments')
-        .select(['id', 'chat_id', 'name', 'size', 'mime', 'width', 'height', 'thumbnail_key'])
-        .where('chat_id', 'in', [...chatIds])
-        .orderBy('id')
-        .execute();
-
 /** Unused uploads removed per sweep, at most (the next sweep takes the rest). */
 export const EXPIRY_BATCH = 500;
 

@@ -1,15 +1,13 @@
-import type {
-  Chat,
-  ChatAttachment,
-  Job,
-  MessageGroup,
-  MessengerUser,
-} from '../../../shared/models.js';
-import { paths } from '../../../shared/paths.js';
-import type { Selectable } from 'kysely';
-import type { AttachmentsTable } from '../../db/schema.js';
-import { displayRelative, displayTime, isoDate } from '../../lib/time.js';
-import type { ChatRowWithSender, ConversationRow, Side } from './messenger.repository.js';
+import type { Chat, Job, MessageGroup, MessengerUser } from '../../../shared/models.js';
+import { displayRelative } from '../../lib/time.js';
+import type { ConversationRow, Side } from './messenger.repository.js';
+
+// A message is shown by the shared chat read-model (notifications shows it the same way).
+export {
+  presentAttachment,
+  presentChat,
+  type AttachmentRow,
+} from '../../read-model/chat.presenter.js';
 
 const PREVIEW_LENGTH = 100;
 
@@ -17,24 +15,6 @@ export const previewOf = (message: string): string =>
   [...message].slice(0, PREVIEW_LENGTH).join('');
 
 const flag = (value: number): 0 | 1 => (value ? 1 : 0);
-
-/**
- * displayTime shows the UTC hour and minute only, and Intl formatting is slow (tens of µs): format
- * each minute of the day once. Stored timestamps are ISO UTC (`…THH:MM:ss.sssZ`); anything else is
- * formatted as is.
- */
-const ISO_UTC_MINUTE = /^\d{4}-\d{2}-\d{2}T(\d{2}:\d{2}):\d{2}(?:\.\d+)?Z$/;
-const timeOfMinute = new Map<string, string>();
-const messagingTime = (timestamp: string): string => {
-  const minute = ISO_UTC_MINUTE.exec(timestamp)?.[1];
-  if (minute === undefined) return displayTime(timestamp);
-  let text = timeOfMinute.get(minute);
-  if (text === undefined) {
-    text = displayTime(timestamp);
-    timeOfMinute.set(minute, text);
-  }
-  return text;
-};
 
 export const presentJob = (row: Pick<Job, 'id' | 'title' | 'status' | 'deadline'>): Job => ({
   id: row.id,
@@ -110,56 +90,9 @@ export const presentConversation = (
   ...otherPresence(row, side, online),
 });
 
-/** An attachment row as a message carries it (its download addresses answer only the two parties). */
-export type AttachmentRow = Pick<
-  Selectable<AttachmentsTable>,
-  'id' | 'chat_id' | 'name' | 'size' | 'mime' | 'width' | 'height' | 'thumbnail_key'
->;
-
-export const presentAttachment = (row: AttachmentRow): ChatAttachment => ({
-  id: row.id,
-  name: row.name,
-  size: row.size,
-  mime: row.mime,
-  ...(row.width !== null && row.height !== null ? { width: row.width, height: row.height } : {}),
-  url: paths.attachment(row.id),
-  ...(row.thumbnail_key !== null ? { thumbnail_url: paths.attachmentThumbnail(row.id) } : {}),
-});
-
 /** The preview of a message in the list: its text, or the first file's name when it has none. */
 export const previewOfMessage = (message: string, attachmentNames: readonly string[]): string =>
   previewOf(message === '' ? (attachmentNames[0] ?? '') : message);
-
-/**
- * A message as `viewerId` sees it (undefined: a host's view, webhooks). Read while its reader had
- * `read_receipts` off (decided when read), it looks unseen to everyone but the reader. Both ways,
- * as WhatsApp does: a viewer whose own `read_receipts` are off (`viewerHidesReceipts`) sees none on
- * the messages they sent.
- */
-export const presentChat = (
-  row: ChatRowWithSender,
-  attachments: readonly AttachmentRow[] = [],
-  viewerId?: number,
-  viewerHidesReceipts = false,
-): Chat => ({
-  id: row.id,
-  sender_id: row.sender_id,
-  receiver_id: row.receiver_id,
-  job_id: row.job_id,
-  messenger_user_id: row.messenger_user_id,
-  message: row.message,
-  messaging_date: isoDate(row.created_at),
-  messaging_time: messagingTime(row.created_at),
-  created_at: row.created_at,
-  seen_at:
-    (row.seen_privately !== 0 && viewerId !== row.receiver_id) ||
-    (viewerHidesReceipts && viewerId === row.sender_id)
-      ? null
-      : row.seen_at,
-  client_id: row.client_id,
-  sender: { id: row.sender_id, name: row.sender_name },
-  attachments: attachments.map(presentAttachment),
-});
 
 /** Date groups, oldest first; `chats` must be oldest first. */
 export const groupByDate = (chats: Chat[]): MessageGroup[] => {

@@ -2,7 +2,13 @@ import { sql, type Kysely } from 'kysely';
 import { prepareQuery, type DialectName, type Executor } from '../../db/database.js';
 import type { Database, NewChat } from '../../db/schema.js';
 import { insertTasksAfter, type NewOutboxTask } from '../../outbox/outbox.repository.js';
-import { attachmentsOfChats } from '../attachments/attachments.repository.js';
+import {
+  attachmentsOfChats,
+  chatQuery,
+  type ChatRowWithSender,
+} from '../../read-model/chat.repository.js';
+
+export type { ChatRowWithSender };
 
 /** The side of a conversation a viewer is on: which id column, unread counter and archive flag are theirs. */
 export interface Side {
@@ -61,29 +67,6 @@ const conversationQuery = (db: Executor) =>
 
 export type ConversationRow = Awaited<
   ReturnType<ReturnType<typeof conversationQuery>['executeTakeFirstOrThrow']>
->;
-
-/** A message with its sender's name (the `Chat` shape's columns); notifications read the same. */
-export const chatQuery = (db: Executor) =>
-  db
-    .selectFrom('chats as c')
-    .innerJoin('users as s', 's.id', 'c.sender_id')
-    .select([
-      'c.id',
-      'c.sender_id',
-      'c.receiver_id',
-      'c.job_id',
-      'c.messenger_user_id',
-      'c.message',
-      'c.client_id',
-      'c.created_at',
-      'c.seen_at',
-      'c.seen_privately',
-      's.name as sender_name',
-    ]);
-
-export type ChatRowWithSender = Awaited<
-  ReturnType<ReturnType<typeof chatQuery>['executeTakeFirstOrThrow']>
 >;
 
 /** What narrows the viewer's list: a job, a search, the viewer's archive flag (null: no filter). */

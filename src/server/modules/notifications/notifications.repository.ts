@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { prepareQuery, type DialectName, type Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { chatQuery } from '../messenger/messenger.repository.js';
+import { attachmentsOfChats, chatQuery } from '../../read-model/chat.repository.js';
 
 /**
  * The queries of the rule and the e-mail, built and compiled once (see prepareQuery): the same
@@ -81,6 +81,8 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
 export const createNotificationsRepository = (db: Kysely<Database>, dialect: DialectName) => {
   const q = preparedQueries(db, dialect);
   return {
+    /** The files of these messages (the shared chat read-model's query). */
+    attachmentsOfChats,
     /**
      * The receiver as the rule needs them, with their notification row locked until the caller's
      * transaction ends (PostgreSQL: `FOR UPDATE`; SQLite: one writer at a time), so that two

@@ -4,9 +4,8 @@ import { z } from 'zod';
 import type { Db, Executor } from '../../db/database.js';
 import type { NewOutboxTask, Outbox } from '../../outbox/outbox.js';
 import type { OutboxWorker } from '../../outbox/outbox-worker.js';
-import { attachmentsOfChats } from '../attachments/attachments.repository.js';
-import { presentChat, type AttachmentRow } from '../messenger/messenger.presenter.js';
-import type { ChatRowWithSender } from '../messenger/messenger.repository.js';
+import { presentChat, type AttachmentRow } from '../../read-model/chat.presenter.js';
+import type { ChatRowWithSender } from '../../read-model/chat.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { Mailer } from './mailer.js';
 import { renderNotificationEmail } from './notification-email.js';
@@ -260,7 +259,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           runAt: online ? new Date(now.getTime() + ONLINE_RECHECK_MS).toISOString() : nowText,
         });
       }
-      const dueFiles = webhook ? await attachmentsOfChats(trx, chatIds) : [];
+      const dueFiles = webhook ? await repository.attachmentsOfChats(trx, chatIds) : [];
       await enqueueWebhook(trx, `webhook:message.unseen:${receiverId}:${lastId}`, {
         type: 'message.unseen',
         timestamp: nowText,
@@ -316,7 +315,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       return;
     }
     // files are named in the e-mail (a message may be files only)
-    const files = await attachmentsOfChats(
+    const files = await repository.attachmentsOfChats(
       db.kysely,
       unseen.map((chat) => chat.id),
     );
