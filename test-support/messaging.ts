@@ -172,3 +172,44 @@ export const uploadFile = async (
     throw new Error(`upload: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { attachment: { id: number } }).attachment.id;
 };
+
+/** `viewer`'s conversation with `other` as the list shows it. */
+export const rowWith = async (viewer: HttpSession, other: HttpSession): Promise<MessengerUser> => {
+  const row = (await initialData(viewer)).messengerUsers.find(
+    (item) => item.candidate_id === other.userId || item.company_id === other.userId,
+  );
+  if (!row) throw new Error(`${viewer.name} has no conversation with ${other.name}`);
+  return row;
+};
+
+/** Changes the viewer's settings (`PATCH /user/settings`); anything but 200 fails. */
+export const patchSettings = async (
+  session: HttpSession,
+  body: Record<string, unknown>,
+): Promise<void> => {
+  const response = await session.call('PATCH', paths.settings, body);
+  if (response.status !== 200)
+    throw new Error(`settings: ${response.status} ${await response.text()}`);
+};
+
+/** `viewer` opens the conversation with `other` (`POST /user/get/message`, which marks it seen). */
+export const openConversationWith = async (
+  viewer: HttpSession,
+  other: HttpSession,
+): Promise<GetMessageResponse> => {
+  const conversation = await conversationWith(viewer, other.userId);
+  const response = await viewer.call('POST', paths.getMessage, {
+    receiver_id: other.userId,
+    job_id: conversation.jobId,
+  });
+  if (response.status !== 200)
+    throw new Error(`get message: ${response.status} ${await response.text()}`);
+  return (await response.json()) as GetMessageResponse;
+};
+
+/** `from` sends `text` to `to` in their conversation; anything but a stored message fails. */
+export const sendTo = async (from: HttpSession, to: HttpSession, text: string): Promise<Chat> => {
+  const outcome = await sendMessage(from, await conversationWith(from, to.userId), text);
+  if (!outcome.ok) throw new Error(`send answered ${outcome.status}: ${outcome.body}`);
+  return outcome.chat;
+};

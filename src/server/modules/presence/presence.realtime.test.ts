@@ -8,13 +8,17 @@ import {
   type PresenceChangedEvent,
   type TypingEvent,
 } from '../../../shared/events.js';
-import type { GetMessageResponse } from '../../../shared/api.js';
-import type { MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
 import { ACME, NILE, OMAR, SARA } from '../../../../test-support/accounts.js';
 import { freshPostgresDatabase, type ServerDatabase } from '../../../../test-support/databases.js';
 import { signInOverHttp, type HttpSession } from '../../../../test-support/http-session.js';
-import { conversationWith, initialData, sendMessage } from '../../../../test-support/messaging.js';
+import {
+  conversationWith,
+  openConversationWith,
+  patchSettings,
+  rowWith,
+  sendTo,
+} from '../../../../test-support/messaging.js';
 import { listenForEvents, type EventListener } from '../../../../test-support/pusher-js.js';
 import {
   startServer,
@@ -32,41 +36,10 @@ import { sleep, until } from '../../../../test-support/wait.js';
 
 const GRACE_SECONDS = 1;
 
-/** `viewer`'s conversation with `other` as the list shows it. */
-const rowWith = async (viewer: HttpSession, other: HttpSession): Promise<MessengerUser> => {
-  const data = await initialData(viewer);
-  const row = data.messengerUsers.find(
-    (item) => item.candidate_id === other.userId || item.company_id === other.userId,
-  );
-  if (!row) throw new Error(`${viewer.name} has no conversation with ${other.name}`);
-  return row;
-};
-
 const presenceOf = (listener: EventListener, userId: number) =>
   listener
     .named<PresenceChangedEvent>(PRESENCE_CHANGED_EVENT)
     .filter((event) => event.user_id === userId);
-
-const patchSettings = async (session: HttpSession, body: Record<string, boolean>) => {
-  const response = await session.call('PATCH', paths.settings, body);
-  expect(response.status).toBe(200);
-};
-
-const openConversation = async (viewer: HttpSession, other: HttpSession) => {
-  const conversation = await conversationWith(viewer, other.userId);
-  const response = await viewer.call('POST', paths.getMessage, {
-    receiver_id: other.userId,
-    job_id: conversation.jobId,
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as GetMessageResponse;
-};
-
-const sendTo = async (from: HttpSession, to: HttpSession, text: string) => {
-  const outcome = await sendMessage(from, await conversationWith(from, to.userId), text);
-  if (!outcome.ok) throw new Error(`send answered ${outcome.status}: ${outcome.body}`);
-  return outcome.chat;
-};
 
 describe('presence, read receipts and typing (one instance)', () => {
   let ctx: TestContext;
@@ -189,7 +162,7 @@ describe('presence, read receipts and typing (one instance)', () => {
     const sara = await signIn(SARA.email);
     const saraLive = await live(sara);
     const first = await sendTo(sara, acme, 'Did you read my CV?');
-    await openConversation(acme, sara);
+    await openConversationWith(acme, sara);
     const [seen] = await saraLive.waitFor<MessagesSeenEvent>(MESSAGES_SEEN_EVENT, 1);
     const conversation = await conversationWith(sara, acme.userId);
     expect(seen).toMatchObject({
@@ -197,19 +170,19 @@ describe('presence, read receipts and typing (one instance)', () => {
       reader_id: acme.userId,
       last_seen_id: first.id,
     });
-    const history = await openConversation(sara, acme);
+    const history = await openConversationWith(sara, acme);
     const shown = history.messages.flatMap((group) => group.chats).find((c) => c.id === first.id);
     expect(shown?.seen_at).toBe(seen?.seen_at);
     // opening it again with nothing unread tells nobody anything
-    await openConversation(acme, sara);
+    await openConversationWith(acme, sara);
 
     await patchSettings(acme, { read_receipts: false });
     try {
       const second = await sendTo(sara, acme, 'Hello again?');
-      await openConversation(acme, sara);
+      await openConversationWith(acme, sara);
       await sleep(500);
       expect(saraLive.named(MESSAGES_SEEN_EVENT)).toHaveLength(1);
-      const hidden = await openConversation(sara, acme);
+      const hidden = await openConversationWith(sara, acme);
       const mine = hidden.messages
         .flatMap((group) => group.chats)
         .filter((c) => c.id === first.id || c.id === second.id);
@@ -218,7 +191,7 @@ describe('presence, read receipts and typing (one instance)', () => {
       expect(mine.find((c) => c.id === first.id)?.seen_at).toBe(seen?.seen_at);
       expect(mine.find((c) => c.id === second.id)?.seen_at).toBeNull();
       // the reader still sees their own reading state of what Sara sent: it is theirs
-      const readerView = await openConversation(acme, sara);
+      const readerView = await openConversationWith(acme, sara);
       const received = readerView.messages
         .flatMap((group) => group.chats)
         .find((c) => c.id === second.id);
@@ -400,7 +373,7 @@ describe('through a hosted Pusher (the official `pusher` package triggers; webho
 
     // read receipts and typing travel through the official package's trigger path
     const chat = await sendTo(sara, acme, 'Through the hosted service');
-    await openConversation(acme, sara);
+    await openConversationWith(acme, sara);
     const [seen] = await saraLive.waitFor<MessagesSeenEvent>(MESSAGES_SEEN_EVENT, 1);
     expect(seen?.last_seen_id).toBe(chat.id);
     const conversation = await conversationWith(acme, sara.userId);

@@ -10,15 +10,16 @@ import {
   PRESENCE_CHANGED_EVENT,
   type PresenceChangedEvent,
 } from '../../../shared/events.js';
-import type { GetMessageResponse } from '../../../shared/api.js';
-import { paths } from '../../../shared/paths.js';
 import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
 import { signInOverHttp, type HttpSession } from '../../../../test-support/http-session.js';
 import {
   conversationWith,
-  initialData,
   newClientId,
   sendMessage,
+  openConversationWith,
+  patchSettings,
+  rowWith,
+  sendTo,
 } from '../../../../test-support/messaging.js';
 import { listenForEvents, type EventListener } from '../../../../test-support/pusher-js.js';
 import {
@@ -41,31 +42,6 @@ describe('privacy settings work both ways', () => {
     return listener;
   };
   const signIn = (email: string) => signInOverHttp(baseUrl, email, { appKey: APP_KEY });
-  const patchSettings = async (session: HttpSession, body: Record<string, boolean>) => {
-    const response = await session.call('PATCH', paths.settings, body);
-    expect(response.status).toBe(200);
-  };
-  const openConversation = async (viewer: HttpSession, other: HttpSession) => {
-    const conversation = await conversationWith(viewer, other.userId);
-    const response = await viewer.call('POST', paths.getMessage, {
-      receiver_id: other.userId,
-      job_id: conversation.jobId,
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as GetMessageResponse;
-  };
-  const sendTo = async (from: HttpSession, to: HttpSession, text: string) => {
-    const outcome = await sendMessage(from, await conversationWith(from, to.userId), text);
-    if (!outcome.ok) throw new Error(`send answered ${outcome.status}: ${outcome.body}`);
-    return outcome.chat;
-  };
-  const rowWith = async (viewer: HttpSession, other: HttpSession) => {
-    const row = (await initialData(viewer)).messengerUsers.find(
-      (item) => item.candidate_id === other.userId || item.company_id === other.userId,
-    );
-    if (!row) throw new Error(`${viewer.name} has no conversation with ${other.name}`);
-    return row;
-  };
 
   beforeAll(async () => {
     ctx = await createTestApp('sqlite', { PRESENCE_GRACE_SECONDS: String(GRACE_SECONDS) });
@@ -88,12 +64,12 @@ describe('privacy settings work both ways', () => {
       const sent = await sendMessage(sara, toAcme, 'Did you get my portfolio?', { clientId });
       if (!sent.ok) throw new Error(`send answered ${sent.status}`);
       const mine = sent.chat;
-      await openConversation(acme, sara); // Acme (receipts on) reads it
+      await openConversationWith(acme, sara); // Acme (receipts on) reads it
       // a message from Acme after the reading: had a MessagesSeen been sent, it came before this
       await sendTo(acme, sara, 'Yes, thank you');
       await saraLive.waitFor(CHAT_MESSAGE_EVENT, 1);
       expect(saraLive.named(MESSAGES_SEEN_EVENT)).toHaveLength(0);
-      const history = await openConversation(sara, acme);
+      const history = await openConversationWith(sara, acme);
       const shown = history.messages.flatMap((group) => group.chats).find((c) => c.id === mine.id);
       expect(shown?.seen_at).toBeNull();
       // nor in the send replayed by its client_id (a retry after a lost answer)
@@ -101,7 +77,7 @@ describe('privacy settings work both ways', () => {
       expect(replay.ok && replay.chat.id).toBe(mine.id);
       expect(replay.ok && replay.chat.seen_at).toBeNull();
       // the reader's own view is theirs
-      const readerView = await openConversation(acme, sara);
+      const readerView = await openConversationWith(acme, sara);
       const read = readerView.messages.flatMap((g) => g.chats).find((c) => c.id === mine.id);
       expect(read?.seen_at).not.toBeNull();
     } finally {
