@@ -51,6 +51,15 @@ import {
 import type { Broadcaster } from '../../realtime/broadcaster-port.js';
 import { END_OF_TIME, decodeListCursor, encodeListCursor, momentAfter } from './list-cursor.js';
 
+/** Whether that party of the conversation has `read_receipts` on (receipts work both ways). */
+const showsReceipts = (
+  conversation: Pick<ConversationRow, 'candidate_read_receipts' | 'company_read_receipts'>,
+  party: Side['party'],
+): boolean =>
+  (party === 'candidate_id'
+    ? conversation.candidate_read_receipts
+    : conversation.company_read_receipts) !== 0;
+
 export interface MessengerServiceOptions {
   /** The database: passed to each repository call, and where transactions start. */
   db: Kysely<Database>;
@@ -159,18 +168,15 @@ export const createMessengerService = ({
   const markSeenIn = async (viewer: AuthUser, conversation: ConversationRow) => {
     const side = sideOf(viewer);
     const seenAt = nowIso();
-    const readerShowsReceipts =
-      (side.party === 'candidate_id'
-        ? conversation.candidate_read_receipts
-        : conversation.company_read_receipts) !== 0;
+    const readerShowsReceipts = showsReceipts(conversation, side.party);
     // recorded with the messages: switching receipts on later reveals nothing read meanwhile
     const lastSeenId = await writes.run((trx) =>
       repository.markSeen(trx, conversation.id, viewer.id, side, seenAt, !readerShowsReceipts),
     );
-    const senderShowsReceipts =
-      (side.party === 'candidate_id'
-        ? conversation.company_read_receipts
-        : conversation.candidate_read_receipts) !== 0;
+    const senderShowsReceipts = showsReceipts(
+      conversation,
+      side.party === 'candidate_id' ? 'company_id' : 'candidate_id',
+    );
     if (lastSeenId === null || !readerShowsReceipts || !senderShowsReceipts) return;
     const event: MessagesSeenEvent = {
       messenger_user_id: conversation.id,
@@ -292,10 +298,7 @@ export const createMessengerService = ({
         db,
         shown.map((chat) => chat.id),
       );
-      const viewerHidesReceipts =
-        (side.party === 'candidate_id'
-          ? row.candidate_read_receipts
-          : row.company_read_receipts) === 0;
+      const viewerHidesReceipts = !showsReceipts(row, side.party);
       const chats = shown.map((chat) =>
         presentChat(
           chat,
@@ -461,10 +464,7 @@ export const createMessengerService = ({
       const conversation =
         stored.conversation ?? (await ownConversation(viewer, stored.chat.messenger_user_id));
       // a replay shows the message as it is now, as the sender may see it (a new one is unseen)
-      const viewerHidesReceipts =
-        (side.party === 'candidate_id'
-          ? conversation.candidate_read_receipts
-          : conversation.company_read_receipts) === 0;
+      const viewerHidesReceipts = !showsReceipts(conversation, side.party);
       const message: Chat = presentChat(stored.chat, stored.files, viewer.id, viewerHidesReceipts);
       // each party's view shows whether the other one is online
       const online = await presence.onlineAmong([message.receiver_id, message.sender_id]);
