@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { prepareQuery, type DialectName, type Executor } from '../db/database.js';
+import { prepareQuery, type Db, type DialectName, type Executor } from '../db/database.js';
 import type { Database, OutboxRow } from '../db/schema.js';
 
 export interface NewOutboxTask {
@@ -12,24 +12,24 @@ export interface NewOutboxTask {
 }
 
 /**
- * PostgreSQL: the tasks' insert as a data-modifying CTE of a caller's own statement (a send writes
- * its message, its conversation and its tasks in one round trip). The tasks are written only when
- * the CTE named `after` has a row; a dedupe key already taken is skipped, as `insert` does.
+ * The insert of a message's tasks, one statement on either database: run on its own in the caller's
+ * transaction, or (PostgreSQL) as a data-modifying CTE of the caller's own statement, written only
+ * when the CTE named `onlyIfRowIn` has a row. A dedupe key already taken is skipped, as `insert`
+ * does. This is the only way a send writes its outbox tasks.
  */
-export const insertTasksAfter = (
-  after: string,
+export const insertTasks = (
   tasks: readonly NewOutboxTask[],
   now: string,
+  { onlyIfRowIn }: { onlyIfRowIn?: string } = {},
 ): RawBuilder<unknown> =>
   sql`insert into outbox (kind, dedupe_key, payload, run_at, created_at)
-    select t.kind, t.dedupe_key, t.payload, t.run_at, t.created_at
-    from (values ${sql.join(
+    select * from (values ${sql.join(
       tasks.map(
         (task) =>
           sql`(${task.kind}, ${task.dedupeKey}, ${JSON.stringify(task.payload)}, ${task.runAt}, ${now})`,
       ),
-    )}) as t (kind, dedupe_key, payload, run_at, created_at)
-    where exists (select 1 from ${sql.table(after)})
+    )}) as t
+    where ${onlyIfRowIn ? sql`exists (select 1 from ${sql.table(onlyIfRowIn)})` : sql`1 = 1`}
     on conflict (dedupe_key) do nothing`;
 
 /** Longest `last_error` kept: a stack trace is useful, a megabyte of HTML from a webhook is not. */
@@ -178,7 +178,7 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
  * whose lease was taken over by another changes nothing. Built once per database (its prepared
  * queries are compiled for that database's dialect).
  */
-export const createOutboxRepository = (db: Kysely<Database>, dialect: DialectName) => {
+export const createOutboxRepository = ({ kysely: db, dialect }: Db) => {
   const q = preparedQueries(db, dialect);
   return {
     /**

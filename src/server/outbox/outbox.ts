@@ -21,7 +21,7 @@ export const createOutbox = (options: OutboxOptions) => {
   const { db } = options;
   const clock = options.now ?? (() => new Date());
   const nowIso = () => clock().toISOString();
-  const repository = createOutboxRepository(db.kysely, db.dialect);
+  const repository = createOutboxRepository(db);
 
   return {
     now: clock,

@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import type { AttachmentsTable } from '../../db/schema.js';
 
 /** All SQL of attachments. */
-export const createAttachmentsRepository = () => ({
+export const createAttachmentsRepository = (_db: Db) => ({
   ...expiryQueries,
   insertAttachment: async (executor: Executor, values: Insertable<AttachmentsTable>) =>
     (

@@ -1,11 +1,11 @@
-import type { Insertable, Kysely } from 'kysely';
-import { prepareQuery, type Executor } from '../../db/database.js';
+import type { Insertable } from 'kysely';
+import { prepareQuery, type Db, type Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 
 export type NewApiToken = Insertable<Database['api_tokens']>;
 
 /** Sessions, users by e-mail and tokens. Each function takes the executor first (database or transaction). */
-export const createAuthRepository = (db: Kysely<Database>) => {
+export const createAuthRepository = ({ kysely: db }: Db) => {
   // Every authenticated request runs one of these two: prepared once (see prepareQuery).
   const sessionUser = prepareQuery(2, (sessionHash: string, now: string) =>
     db

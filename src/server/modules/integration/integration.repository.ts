@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 
 type UserValues = Omit<UsersTable, 'id' | 'last_seen_at'>;
@@ -19,7 +19,7 @@ const USER_COLUMNS = [
 const JOB_COLUMNS = ['id', 'external_id', 'title', 'status', 'deadline', 'company_id'] as const;
 
 /** All SQL of the integration API (host users, jobs, applications, conversations, erasure). */
-export const createIntegrationRepository = () => ({
+export const createIntegrationRepository = (_db: Db) => ({
   findUserByExternalId: (executor: Executor, externalId: string) =>
     executor
       .selectFrom('users')

@@ -13,6 +13,7 @@ import type { Database } from '../../db/schema.js';
 import { HttpError, notFound, validationFailed } from '../../lib/http-error.js';
 import { nowIso } from '../../lib/time.js';
 import type { MessengerService } from '../messenger/messenger.service.js';
+import type { ModuleEventBus } from '../module-events.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { IntegrationRepository, IntegrationUserRow } from './integration.repository.js';
 
@@ -26,9 +27,9 @@ export interface IntegrationServiceOptions {
   /** Writes the `settings` of a user upsert (inside its transaction). */
   settingsService: SettingsService;
   publicUrl: URL;
+  /** Told `userChanged`: requests must not go on seeing the old name, role or credentials. */
+  events: Pick<ModuleEventBus, 'emit'>;
   /** Closes (4009) the live sockets bound to these keys, on every instance. */
-  /** The user's name, role or credentials changed: requests must not go on seeing the old ones. */
-  onUserChanged: (userId: number) => Promise<void>;
   closeSockets: (keys: string[]) => Promise<void>;
   onCloseSocketsError: (error: unknown) => void;
 }
@@ -137,7 +138,7 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
         }),
       );
       // Committed: requests signed in as this user see the new name and role.
-      if (!outcome.created) await options.onUserChanged(outcome.userId);
+      if (!outcome.created) await options.events.emit('userChanged', { userId: outcome.userId });
       // Online partners see the user appear or vanish, as when they switch it themselves.
       if (outcome.settings && body.settings?.show_online !== undefined)
         await settingsService.showOnlineChanged(outcome.userId, outcome.settings.show_online);
@@ -163,7 +164,7 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
         return { userId: user.id, sessions };
       });
       if (!erased) return;
-      await options.onUserChanged(erased.userId);
+      await options.events.emit('userChanged', { userId: erased.userId });
       await options
         .closeSockets([userSocketsKey(erased.userId), ...erased.sessions])
         .catch(options.onCloseSocketsError);

@@ -1,7 +1,10 @@
-import { sql, type Kysely } from 'kysely';
-import { prepareQuery, type DialectName, type Executor } from '../../db/database.js';
-import type { Database, NewChat } from '../../db/schema.js';
-import { insertTasksAfter, type NewOutboxTask } from '../../outbox/outbox.repository.js';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { prepareQuery, type Db, type DialectName, type Executor } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { createWriteBatcher } from '../../db/write-batcher.js';
+import { nowIso } from '../../lib/time.js';
+import { insertTasks, type NewOutboxTask } from '../../outbox/outbox.repository.js';
+import type { AttachmentRow } from '../../read-model/chat.presenter.js';
 import {
   attachmentsOfChats,
   chatQuery,
@@ -278,8 +281,142 @@ const preparedQueries = (db: Kysely<Database>) => ({
  * for that database's dialect); like every repository, each function takes the executor first: the
  * database, or the transaction it is part of.
  */
-export const createMessengerRepository = (db: Kysely<Database>, dialect: DialectName) => {
+export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
   const q = preparedQueries(db);
+  const writes = createWriteBatcher(db, dialect);
+
+  /** The sender's own unused uploads attached to the new message; the rows, in the order asked. */
+  const claimAttachments = async (
+    executor: Executor,
+    ids: readonly number[],
+    uploaderId: number,
+    chatId: number,
+  ): Promise<AttachmentRow[]> => {
+    if (ids.length === 0) return [];
+    const rows = await executor
+      .updateTable('attachments')
+      .set({ chat_id: chatId })
+      .where('id', 'in', [...ids])
+      .where('uploader_id', '=', uploaderId)
+      .where('chat_id', 'is', null)
+      .returning(['id', 'chat_id', 'name', 'size', 'mime', 'width', 'height', 'thumbnail_key'])
+      .execute();
+    return [...rows].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+  };
+
+  const newChat = (send: SendToStore, id: number, createdAt: string): ChatRowWithSender => ({
+    id,
+    sender_id: send.senderId,
+    receiver_id: send.receiverId,
+    job_id: send.jobId,
+    messenger_user_id: send.conversationId,
+    message: send.message,
+    client_id: send.clientId,
+    created_at: createdAt,
+    seen_at: null,
+    seen_privately: 0,
+    sender_name: send.senderName,
+  });
+
+  /**
+   * PostgreSQL: one statement, atomic on its own: the message (with the id `findConversationForSend`
+   * took), the conversation's preview, time, receiver's unread count and both archive flags, and the
+   * message's outbox tasks. Nothing is written when a party was erased since the conversation was
+   * read: then undefined; else the conversation's columns as the send leaves them.
+   */
+  const writeSendAtOnce = async (
+    executor: Executor,
+    send: {
+      chat: Pick<ChatRowWithSender, NewChatColumn>;
+      receiverSide: Side;
+      preview: string;
+      tasks: readonly NewOutboxTask[];
+    },
+  ): Promise<RecordedSend | undefined> => {
+    const { chat, receiverSide, preview, tasks } = send;
+    const unread = sql.ref(receiverSide.unread);
+    const at = sql`${chat.created_at}::text`;
+    // Sends of one conversation take their ids and times before they queue for its row: one
+    // stamped earlier may commit later, and must not push back the preview or the activity time.
+    const newest = sql`coalesce(last_message_at, '') <= ${at}`;
+    const tasksCte =
+      tasks.length === 0
+        ? sql``
+        : sql`, tasks as (${insertTasks(tasks, chat.created_at, { onlyIfRowIn: 'chat' })})`;
+    const result = await sql<RecordedSend>`with chat as (
+        insert into chats (id, messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at)
+        select ${chat.id}::integer, ${chat.messenger_user_id}::integer, ${chat.sender_id}::integer,
+          ${chat.receiver_id}::integer, ${chat.job_id}::integer, ${chat.message}::text,
+          ${chat.client_id}::text, ${chat.created_at}::text
+        where not exists (
+          select 1 from users
+          where id in (${chat.sender_id}::integer, ${chat.receiver_id}::integer)
+            and erased_at is not null
+        )
+        returning id
+      ), conversation as (
+        update messenger_users
+        set last_message = case when ${newest} then ${preview}::text else last_message end,
+          last_message_at = case when ${newest} then ${at} else last_message_at end,
+          activity_at = greatest(activity_at, ${at}), ${unread} = ${unread} + 1,
+          candidate_archive = 0, company_archive = 0
+        where id = ${chat.messenger_user_id}::integer and exists (select 1 from chat)
+        returning last_message, last_message_at, candidate_unread, company_unread,
+          candidate_archive, company_archive
+      )${tasksCte}
+      select * from conversation`.execute(executor);
+    return result.rows[0];
+  };
+
+  /**
+   * PostgreSQL without files: one read (the conversation, and the id the message will have, taken
+   * from its sequence now), then every write in one statement: no transaction, no waiting in between.
+   */
+  const storeAtOnce = async (send: SendToStore): Promise<StoredSend | undefined> => {
+    const read = first(await q.findConversationForSend(db, send.conversationId));
+    send.check.conversation(read);
+    const { next_chat_id: chatId, ...conversation } = read;
+    const chat = newChat(send, chatId, nowIso());
+    const updated = await writeSendAtOnce(db, {
+      chat,
+      receiverSide: send.receiverSide,
+      preview: send.preview([]),
+      tasks: send.tasksFor(chat, []),
+    });
+    return updated && { chat, files: [], conversation: { ...conversation, ...updated } };
+  };
+
+  /** Any other send: read, then write, in one transaction (on SQLite, sharing its commit). */
+  const storeInTransaction = (send: SendToStore): Promise<StoredSend> =>
+    writes.run(async (trx) => {
+      const conversation = first(await q.findConversation(trx, send.conversationId));
+      send.check.conversation(conversation);
+      const createdAt = nowIso();
+      const { id } = only(
+        await q.insertChat(
+          trx,
+          conversation.id,
+          send.senderId,
+          send.receiverId,
+          send.jobId,
+          send.message,
+          send.clientId,
+          createdAt,
+          null,
+        ),
+      );
+      const files = await claimAttachments(trx, send.attachmentIds, send.senderId, id);
+      send.check.files(files.length);
+      const preview = send.preview(files.map((file) => file.name));
+      const updated = only(
+        await q.recordSend(send.receiverSide)(trx, conversation.id, preview, createdAt),
+      );
+      const chat = newChat(send, id, createdAt);
+      const tasks = send.tasksFor(chat, files);
+      if (tasks.length > 0) await insertTasks(tasks, createdAt).execute(trx);
+      return { chat, files, conversation: { ...conversation, ...updated } };
+    });
+
   return {
     /** All the viewer's conversations (Part 1: no `limit`), newest activity first. */
     listConversations: (executor: Executor, viewerId: number, side: Side, filter: ListFilter) =>
@@ -457,110 +594,27 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
     attachmentsOfChats,
 
     /**
-     * Attaches the sender's own unused uploads to a new message (in its transaction); the rows
-     * attached, in the order asked (fewer than asked: some were not the sender's, or used).
+     * A send's writes, all or nothing: the message, its files, the conversation's preview, time,
+     * receiver's unread count and archive flags, and the message's outbox tasks (written by the
+     * outbox's own insert, inside the same commit). PostgreSQL without files: one statement after one
+     * read (`storeAtOnce`); otherwise one transaction. Undefined: a party was erased between the read
+     * and the write, and nothing was written.
      */
-    claimAttachments: async (
-      executor: Executor,
-      ids: readonly number[],
-      uploaderId: number,
-      chatId: number,
-    ) => {
-      const rows = await executor
-        .updateTable('attachments')
-        .set({ chat_id: chatId })
-        .where('id', 'in', [...ids])
-        .where('uploader_id', '=', uploaderId)
-        .where('chat_id', 'is', null)
-        .returning(['id', 'chat_id', 'name', 'size', 'mime', 'width', 'height', 'thumbnail_key'])
-        .execute();
-      return [...rows].sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
-    },
+    storeSend: (send: SendToStore): Promise<StoredSend | undefined> =>
+      dialect === 'postgres' && send.attachmentIds.length === 0
+        ? storeAtOnce(send)
+        : storeInTransaction(send),
 
-    insertChat: async (executor: Executor, chat: NewChat) =>
-      only(
-        await q.insertChat(
-          executor,
-          chat.messenger_user_id,
-          chat.sender_id,
-          chat.receiver_id,
-          chat.job_id ?? null,
-          chat.message,
-          chat.client_id ?? null,
-          chat.created_at,
-          chat.seen_at ?? null,
-        ),
-      ),
-
-    /** Preview, activity time, the receiver's unread count, and un-archiving for the receiver. */
-    /** PostgreSQL: a send's writes go as one statement (`findConversationForSend`, `storeSend`). */
-    storesSendAtOnce: dialect === 'postgres',
-
-    /**
-     * PostgreSQL: the conversation as `findConversation` reads it, and the id the new message will
-     * have, taken from its sequence now: the send's writes then wait for no answer of the database
-     * and go as one statement (`storeSend`).
-     */
+    /** PostgreSQL: the conversation as `findConversation` reads it, and the next message id. */
     findConversationForSend: async (executor: Executor, id: number) =>
       first(await q.findConversationForSend(executor, id)),
 
-    /**
-     * PostgreSQL: a send in one statement, atomic on its own: the message (with the id taken by
-     * `findConversationForSend`), the conversation's preview, time and receiver's unread count and
-     * both archive flags (as `recordSend`), and the message's outbox tasks. Nothing is written when a party
-     * was erased since the conversation was read: then undefined. The conversation's columns as
-     * the send leaves them otherwise.
-     */
-    storeSend: async (
-      executor: Executor,
-      send: {
-        chat: NewChat & { id: number };
-        receiverSide: Side;
-        preview: string;
-        tasks: readonly NewOutboxTask[];
-        now: string;
-      },
-    ) => {
-      const { chat, receiverSide, preview, tasks } = send;
-      const unread = sql.ref(receiverSide.unread);
-      const at = sql`${chat.created_at}::text`;
-      // Sends of one conversation take their ids and times before they queue for its row: one
-      // stamped earlier may commit later, and must not push back the preview or the activity time.
-      const newest = sql`coalesce(last_message_at, '') <= ${at}`;
-      const tasksCte =
-        tasks.length === 0 ? sql`` : sql`, tasks as (${insertTasksAfter('chat', tasks, send.now)})`;
-      const result = await sql<RecordedSend>`with chat as (
-          insert into chats (id, messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at)
-          select ${chat.id}::integer, ${chat.messenger_user_id}::integer, ${chat.sender_id}::integer,
-            ${chat.receiver_id}::integer, ${chat.job_id ?? null}::integer, ${chat.message}::text,
-            ${chat.client_id ?? null}::text, ${chat.created_at}::text
-          where not exists (
-            select 1 from users
-            where id in (${chat.sender_id}::integer, ${chat.receiver_id}::integer)
-              and erased_at is not null
-          )
-          returning id
-        ), conversation as (
-          update messenger_users
-          set last_message = case when ${newest} then ${preview}::text else last_message end,
-            last_message_at = case when ${newest} then ${at} else last_message_at end,
-            activity_at = greatest(activity_at, ${at}), ${unread} = ${unread} + 1,
-            candidate_archive = 0, company_archive = 0
-          where id = ${chat.messenger_user_id}::integer and exists (select 1 from chat)
-          returning last_message, last_message_at, candidate_unread, company_unread,
-            candidate_archive, company_archive
-        )${tasksCte}
-        select * from conversation`.execute(executor);
-      return result.rows[0];
-    },
+    /** PostgreSQL: the write half of `storeSend` on its own (a test commits two sends out of order). */
+    writeSendAtOnce,
 
-    recordSend: async (
-      executor: Executor,
-      conversationId: number,
-      receiverSide: Side,
-      preview: string,
-      at: string,
-    ) => only(await q.recordSend(receiverSide)(executor, conversationId, preview, at)),
+    /** Runs `work` in a transaction of frequent small writes (on SQLite, sharing its commit). */
+    inWriteTransaction: <T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+      writes.run(work),
 
     setArchive: (executor: Executor, conversationId: number, side: Side, archived: boolean) =>
       executor
@@ -570,6 +624,47 @@ export const createMessengerRepository = (db: Kysely<Database>, dialect: Dialect
         .execute(),
   };
 };
+
+/** The columns a send writes in its message's row. */
+type NewChatColumn =
+  | 'id'
+  | 'messenger_user_id'
+  | 'sender_id'
+  | 'receiver_id'
+  | 'job_id'
+  | 'message'
+  | 'client_id'
+  | 'created_at';
+
+/** A send to store: who writes what to whom, and the rules it must pass on the rows as read. */
+export interface SendToStore {
+  conversationId: number;
+  senderId: number;
+  senderName: string;
+  receiverId: number;
+  receiverSide: Side;
+  jobId: number | null;
+  message: string;
+  clientId: string | null;
+  attachmentIds: readonly number[];
+  /** Each throws the error the send answers with when the rows read do not allow it. */
+  check: {
+    conversation(row: ConversationRow | undefined): asserts row is ConversationRow;
+    /** How many of the files asked for were the sender's own and not yet sent. */
+    files(claimed: number): void;
+  };
+  /** The conversation list's preview of the message, given the names of its files. */
+  preview: (fileNames: readonly string[]) => string;
+  /** The durable work the new message brings (outbox tasks), written in its own commit. */
+  tasksFor: (chat: ChatRowWithSender, files: readonly AttachmentRow[]) => readonly NewOutboxTask[];
+}
+
+export interface StoredSend {
+  chat: ChatRowWithSender;
+  files: readonly AttachmentRow[];
+  /** The conversation as the send left it. */
+  conversation: ConversationRow;
+}
 
 /** The conversation's columns a send changes, as it leaves them. */
 interface RecordedSend {

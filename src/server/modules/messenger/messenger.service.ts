@@ -27,8 +27,6 @@ import { isUniqueViolation } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
-import type { Executor } from '../../db/database.js';
-import type { WriteBatcher } from '../../db/write-batcher.js';
 import type { NewOutboxTask } from '../../outbox/outbox.js';
 import {
   CANDIDATE_SIDE,
@@ -37,7 +35,9 @@ import {
   type ConversationRow,
   type ListFilter,
   type MessengerRepository,
+  type SendToStore,
   type Side,
+  type StoredSend,
 } from './messenger.repository.js';
 import {
   groupByDate,
@@ -74,18 +74,19 @@ export interface MessengerServiceOptions {
   onPublishError: (error: unknown) => void;
   /** Who is online now (presence); whether each shows it is in the conversation rows. */
   presence: { onlineAmong(ids: readonly number[]): Promise<ReadonlySet<number>> };
-  /**
-   * The durable work a new message brings (notifications: the e-mail rule, the webhook), written in
-   * the send's own commit, so that it exists exactly when the message does.
-   */
-  tasksForMessage?: (
+  /** What other modules add to every new message, written in the message's own commit. */
+  newMessageWork?: NewMessageWork;
+}
+
+/**
+ * A port other modules fill (notifications: the e-mail rule, the host's webhook): the durable work a
+ * new message brings, as outbox tasks that exist exactly when the message does.
+ */
+export interface NewMessageWork {
+  outboxTasksFor(
     chat: ChatRowWithSender,
-    attachments: readonly AttachmentRow[],
-  ) => readonly NewOutboxTask[];
-  /** Transactions of sends and marks seen (on SQLite, those of one moment share a commit). */
-  writes?: WriteBatcher;
-  /** Writes a task with the executor given (the send's transaction). */
-  enqueue?: (executor: Executor, task: NewOutboxTask) => Promise<unknown>;
+    files: readonly AttachmentRow[],
+  ): readonly NewOutboxTask[];
 }
 
 export interface SendInput {
@@ -94,7 +95,7 @@ export interface SendInput {
   job_id: number | null;
   message: string;
   client_id?: string | undefined;
-  /** Part 2: the sender's own unused uploads to send with the message. */
+  /** The sender's own unused uploads to send with the message. */
   attachment_ids?: number[] | undefined;
 }
 
@@ -117,6 +118,8 @@ const TYPING_EVERY_S = 2;
 /** A send to (or from) a conversation whose other party was erased. */
 export const CONVERSATION_CLOSED =
   'This conversation is closed: the other person’s account was deleted.';
+const conversationClosed = () =>
+  new HttpError(422, CONVERSATION_CLOSED, { message: [CONVERSATION_CLOSED] });
 
 const withTimeLimit = <T>(work: Promise<T>, ms: number): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
@@ -134,10 +137,20 @@ export const createMessengerService = ({
   sendRate,
   onPublishError,
   presence,
-  tasksForMessage,
-  enqueue,
-  writes = { run: (work) => db.transaction().execute(work) },
+  newMessageWork,
 }: MessengerServiceOptions) => {
+  /** Tells one user's channel; the change is stored, so a stalled broadcaster delays, never fails, it. */
+  const publish = <E extends object>(
+    userId: number,
+    name: string,
+    event: E,
+    socketId?: string,
+  ): Promise<void> =>
+    withTimeLimit(
+      publisher.publish([userChannelName(userId)], name, event, socketId),
+      PUBLISH_TIME_LIMIT_MS,
+    ).catch(onPublishError);
+
   /** 0 when the viewer may send in this conversation now, else the seconds to wait. */
   const sendWait = async (viewer: AuthUser, conversationId: number): Promise<number> => {
     const { perUser, perConversation } = sendRate;
@@ -170,7 +183,7 @@ export const createMessengerService = ({
     const seenAt = nowIso();
     const readerShowsReceipts = showsReceipts(conversation, side.party);
     // recorded with the messages: switching receipts on later reveals nothing read meanwhile
-    const lastSeenId = await writes.run((trx) =>
+    const lastSeenId = await repository.inWriteTransaction((trx) =>
       repository.markSeen(trx, conversation.id, viewer.id, side, seenAt, !readerShowsReceipts),
     );
     const senderShowsReceipts = showsReceipts(
@@ -184,19 +197,79 @@ export const createMessengerService = ({
       seen_at: seenAt,
       last_seen_id: lastSeenId,
     };
-    await withTimeLimit(
-      publisher.publish(
-        [userChannelName(otherPartyId(conversation, side))],
-        MESSAGES_SEEN_EVENT,
-        event,
-      ),
-      PUBLISH_TIME_LIMIT_MS,
-    ).catch(onPublishError);
+    await publish(otherPartyId(conversation, side), MESSAGES_SEEN_EVENT, event);
   };
 
   /** Who among the other parties of these conversations is online now. */
   const onlineOthers = (rows: readonly ConversationRow[], side: Side) =>
     presence.onlineAmong(rows.map((row) => otherPartyId(row, side)));
+
+  /** The send as the repository stores it, with the rules it must pass on the rows as read. */
+  const sendToStore = (viewer: AuthUser, input: SendInput): SendToStore => {
+    const side = sideOf(viewer);
+    const receiverSide = otherSideOf(viewer);
+    return {
+      conversationId: input.messenger_user,
+      senderId: viewer.id,
+      senderName: viewer.name,
+      receiverId: input.receiver_id,
+      receiverSide,
+      jobId: input.job_id,
+      message: input.message,
+      clientId: input.client_id ?? null,
+      attachmentIds: input.attachment_ids ?? [],
+      check: {
+        conversation(row) {
+          if (!row) throw notFound('Conversation not found.');
+          if (row[side.party] !== viewer.id) throw forbidden();
+          if (row.candidate_erased_at !== null || row.company_erased_at !== null)
+            throw conversationClosed();
+          if (row[receiverSide.party] !== input.receiver_id)
+            throw validationFailed(
+              'receiver_id',
+              'The receiver_id is not the other party of this conversation.',
+            );
+          if (row.job_id !== input.job_id)
+            throw validationFailed('job_id', 'The job_id does not match this conversation.');
+        },
+        files(claimed) {
+          if (claimed !== (input.attachment_ids ?? []).length)
+            throw validationFailed(
+              'attachment_ids',
+              'Only your own files not yet sent can be attached.',
+            );
+        },
+      },
+      preview: (fileNames) => previewOfMessage(input.message, fileNames),
+      tasksFor: (chat, files) => newMessageWork?.outboxTasksFor(chat, files) ?? [],
+    };
+  };
+
+  /**
+   * The new message as stored, or (a replay) the message stored before under the same client_id,
+   * without its conversation. A client_id is not looked up first: its unique index refuses the
+   * insert. The first attempt's message also answers a retry refused for what changed since (the
+   * conversation closed, a file expired) when only the first answer was lost.
+   */
+  const storeOrReplay = async (
+    viewer: AuthUser,
+    input: SendInput,
+  ): Promise<Omit<StoredSend, 'conversation'> & { conversation?: ConversationRow }> => {
+    try {
+      const stored = await repository.storeSend(sendToStore(viewer, input));
+      // A party was erased between the read and the write: nothing was written.
+      if (!stored) throw conversationClosed();
+      return stored;
+    } catch (error) {
+      if (!input.client_id || !(isUniqueViolation(error) || error instanceof HttpError))
+        throw error;
+      const existing = await repository
+        .findChatByClientId(db, viewer.id, input.client_id)
+        .catch(() => undefined);
+      if (!existing) throw error;
+      return { chat: existing, files: await repository.attachmentsOfChats(db, [existing.id]) };
+    }
+  };
 
   const present = async (viewer: AuthUser, id: number): Promise<MessengerUser> => {
     const row = await ownConversation(viewer, id);
@@ -320,7 +393,7 @@ export const createMessengerService = ({
       };
     },
 
-    /** Stores the message and updates the conversation in one transaction, then broadcasts it. */
+    /** Stores the message with everything it changes in one commit, then broadcasts it. */
     async send(
       viewer: AuthUser,
       input: SendInput,
@@ -328,139 +401,14 @@ export const createMessengerService = ({
     ): Promise<SendMessageResponse> {
       const wait = await sendWait(viewer, input.messenger_user);
       if (wait > 0) throw tooManyRequests(wait, 'Too many messages. Please slow down.');
-      const side = sideOf(viewer);
-      const receiverSide = otherSideOf(viewer);
-
-      const attachmentIds = input.attachment_ids ?? [];
-      /** The conversation as read for this send, or the error the send answers with. */
-      const checkConversation = <C extends ConversationRow>(conversation: C | undefined): C => {
-        if (!conversation) throw notFound('Conversation not found.');
-        if (conversation[side.party] !== viewer.id) throw forbidden();
-        if (conversation.candidate_erased_at !== null || conversation.company_erased_at !== null)
-          throw new HttpError(422, CONVERSATION_CLOSED, { message: [CONVERSATION_CLOSED] });
-        if (conversation[receiverSide.party] !== input.receiver_id) {
-          throw validationFailed(
-            'receiver_id',
-            'The receiver_id is not the other party of this conversation.',
-          );
-        }
-        if (conversation.job_id !== input.job_id) {
-          throw validationFailed('job_id', 'The job_id does not match this conversation.');
-        }
-        return conversation;
-      };
-      const newChat = (id: number, conversationId: number, createdAt: string) => ({
-        id,
-        sender_id: viewer.id,
-        receiver_id: input.receiver_id,
-        job_id: input.job_id,
-        messenger_user_id: conversationId,
-        message: input.message,
-        client_id: input.client_id ?? null,
-        created_at: createdAt,
-        seen_at: null,
-        seen_privately: 0,
-        sender_name: viewer.name,
-      });
-      // A client_id sent before is not looked up first: its unique index refuses the insert, and
-      // the replay is answered below with the message stored then.
-
-      /** PostgreSQL, no files: one read, then every write in one statement (no transaction). */
-      const storeAtOnce = async () => {
-        const { next_chat_id: chatId, ...conversation } = checkConversation(
-          await repository.findConversationForSend(db, input.messenger_user),
-        );
-        const chat = newChat(chatId, conversation.id, nowIso());
-        const updated = await repository.storeSend(db, {
-          chat,
-          receiverSide,
-          preview: previewOfMessage(input.message, []),
-          tasks: tasksForMessage?.(chat, []) ?? [],
-          now: chat.created_at,
-        });
-        // A party was erased since the read: nothing was written.
-        if (!updated)
-          throw new HttpError(422, CONVERSATION_CLOSED, { message: [CONVERSATION_CLOSED] });
-        return { chat, files: [], created: true, conversation: { ...conversation, ...updated } };
-      };
-
-      const storeInTransaction = () =>
-        writes.run(async (trx) => {
-          const conversation = checkConversation(
-            await repository.findConversation(trx, input.messenger_user),
-          );
-          const createdAt = nowIso();
-          const { id } = await repository.insertChat(trx, {
-            messenger_user_id: conversation.id,
-            sender_id: viewer.id,
-            receiver_id: input.receiver_id,
-            job_id: input.job_id,
-            message: input.message,
-            client_id: input.client_id ?? null,
-            created_at: createdAt,
-            seen_at: null,
-          });
-          const files =
-            attachmentIds.length === 0
-              ? []
-              : await repository.claimAttachments(trx, attachmentIds, viewer.id, id);
-          if (files.length !== attachmentIds.length)
-            throw validationFailed(
-              'attachment_ids',
-              'Only your own files not yet sent can be attached.',
-            );
-          const updated = await repository.recordSend(
-            trx,
-            conversation.id,
-            receiverSide,
-            previewOfMessage(
-              input.message,
-              files.map((file) => file.name),
-            ),
-            createdAt,
-          );
-          const chat = newChat(id, conversation.id, createdAt);
-          for (const task of tasksForMessage?.(chat, files) ?? []) await enqueue?.(trx, task);
-          return { chat, files, created: true, conversation: { ...conversation, ...updated } };
-        });
-
-      const store = (): Promise<{
-        chat: ChatRowWithSender;
-        files: readonly AttachmentRow[];
-        created: boolean;
-        conversation: ConversationRow | undefined;
-      }> =>
-        repository.storesSendAtOnce && attachmentIds.length === 0
-          ? storeAtOnce()
-          : storeInTransaction();
-
-      let stored: Awaited<ReturnType<typeof store>>;
-      try {
-        stored = await store();
-      } catch (error) {
-        // A client_id already stored answers with the message stored then: the unique index
-        // refused this insert (a replay, or two requests racing), or the send was refused for
-        // what changed since (the conversation closed, a file expired) while its first attempt
-        // had gone through and only the answer was lost.
-        if (!input.client_id || !(isUniqueViolation(error) || error instanceof HttpError))
-          throw error;
-        const existing = await repository
-          .findChatByClientId(db, viewer.id, input.client_id)
-          .catch(() => undefined);
-        if (!existing) throw error;
-        stored = {
-          chat: existing,
-          files: await repository.attachmentsOfChats(db, [existing.id]),
-          created: false,
-          conversation: undefined,
-        };
-      }
+      const stored = await storeOrReplay(viewer, input);
       if (stored.chat.messenger_user_id !== input.messenger_user) {
         throw new HttpError(422, 'The client_id was already used for another conversation.', {
           client_id: ['The client_id was already used for another conversation.'],
         });
       }
       // A new message: the conversation as the send's own update left it; a replay: read it again.
+      const side = sideOf(viewer);
       const conversation =
         stored.conversation ?? (await ownConversation(viewer, stored.chat.messenger_user_id));
       // a replay shows the message as it is now, as the sender may see it (a new one is unseen)
@@ -469,27 +417,21 @@ export const createMessengerService = ({
       // each party's view shows whether the other one is online
       const online = await presence.onlineAmong([message.receiver_id, message.sender_id]);
       const messengerUser = presentConversation(conversation, side, online);
-      if (stored.created && stored.conversation) {
+      if (stored.conversation) {
         // One event per channel, each with the conversation as that channel's owner sees it.
         const events: [number, ChatMessageEvent][] = [
           [
             message.receiver_id,
             {
               chatMessage: message,
-              messengerUser: presentConversation(stored.conversation, receiverSide, online),
+              messengerUser: presentConversation(conversation, otherSideOf(viewer), online),
             },
           ],
           [message.sender_id, { chatMessage: message, messengerUser }],
         ];
-        // The message is stored: a stalled broadcaster may delay the answer a little, never hold it.
-        await withTimeLimit(
-          Promise.all(
-            events.map(([userId, event]) =>
-              publisher.publish([userChannelName(userId)], CHAT_MESSAGE_EVENT, event, socketId),
-            ),
-          ),
-          PUBLISH_TIME_LIMIT_MS,
-        ).catch(onPublishError);
+        await Promise.all(
+          events.map(([userId, event]) => publish(userId, CHAT_MESSAGE_EVENT, event, socketId)),
+        );
       }
       return { message, messengerUser };
     },
@@ -519,14 +461,7 @@ export const createMessengerService = ({
       );
       if (wait > 0) return;
       const event: TypingEvent = { messenger_user_id: conversationId, user_id: viewer.id };
-      await withTimeLimit(
-        publisher.publish(
-          [userChannelName(otherPartyId(row, sideOf(viewer)))],
-          TYPING_EVENT,
-          event,
-        ),
-        PUBLISH_TIME_LIMIT_MS,
-      ).catch(onPublishError);
+      await publish(otherPartyId(row, sideOf(viewer)), TYPING_EVENT, event);
     },
 
     async setArchived(

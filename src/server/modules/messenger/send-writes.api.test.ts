@@ -1,5 +1,5 @@
 /**
- * A send's writes (issue 17): on PostgreSQL one statement writes the message, the conversation and
+ * A send's writes: on PostgreSQL one statement writes the message, the conversation and
  * its outbox tasks; on SQLite one transaction. Either way all or nothing: a party erased between
  * the read and the write leaves no message, no changed conversation and no task behind.
  */
@@ -59,7 +59,7 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
 
   it('keeps the newest message as the preview when two sends commit out of order', async () => {
     const db = ctx.database.db.kysely;
-    const repository = createMessengerRepository(db, dialect);
+    const repository = createMessengerRepository(ctx.database.db);
     const { sara, acme, conversationId } = await saraAndAcme();
     const before = await snapshot(conversationId);
 
@@ -71,7 +71,7 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
     const earlierAt = new Date(Date.now() + 60_000).toISOString();
     const laterAt = new Date(Date.now() + 61_000).toISOString();
     const store = (id: number, text: string, at: string) =>
-      repository.storeSend(db, {
+      repository.writeSendAtOnce(db, {
         chat: {
           id,
           messenger_user_id: conversationId,
@@ -81,12 +81,10 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
           message: text,
           client_id: null,
           created_at: at,
-          seen_at: null,
         },
         receiverSide: COMPANY_SIDE,
         preview: text,
         tasks: [],
-        now: at,
       });
     await store(later!.next_chat_id, 'the later message', laterAt);
     const stored = await store(earlier!.next_chat_id, 'the earlier message', earlierAt);
@@ -116,14 +114,14 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
 
   it('writes the message, the conversation and the tasks together, or nothing when a party is gone', async () => {
     const db = ctx.database.db.kysely;
-    const repository = createMessengerRepository(db, dialect);
+    const repository = createMessengerRepository(ctx.database.db);
     const { sara, acme, conversationId } = await saraAndAcme();
 
     const send = async (text: string) => {
       const read = await repository.findConversationForSend(db, conversationId);
       if (!read) throw new Error('no conversation');
       const createdAt = new Date().toISOString();
-      return repository.storeSend(db, {
+      return repository.writeSendAtOnce(db, {
         chat: {
           id: read.next_chat_id,
           messenger_user_id: conversationId,
@@ -133,12 +131,10 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
           message: text,
           client_id: null,
           created_at: createdAt,
-          seen_at: null,
         },
         receiverSide: CANDIDATE_SIDE,
         preview: text,
         tasks: [{ kind: 'test', dedupeKey: `test:${text}`, payload: { text }, runAt: createdAt }],
-        now: createdAt,
       });
     };
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { prepareQuery, type DialectName, type Executor } from '../../db/database.js';
+import { prepareQuery, type Db, type DialectName, type Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { attachmentsOfChats, chatQuery } from '../../read-model/chat.repository.js';
 
@@ -78,7 +78,7 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
  * All SQL of notification e-mails and webhooks (docs/notifications.md). Built once per database
  * (its prepared queries are compiled for that database's dialect).
  */
-export const createNotificationsRepository = (db: Kysely<Database>, dialect: DialectName) => {
+export const createNotificationsRepository = ({ kysely: db, dialect }: Db) => {
   const q = preparedQueries(db, dialect);
   return {
     /** The files of these messages (the shared chat read-model's query). */

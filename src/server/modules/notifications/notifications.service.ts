@@ -99,10 +99,10 @@ export interface NotificationsServiceOptions {
   leaseMs: number;
   logger: NotificationsLogger;
   /**
-   * Whether the receiver is on the page now (presence): their e-mail waits until they leave (and
-   * is never sent for what they read meanwhile). Unset: nobody is.
+   * Who is on the page now (presence): a receiver's e-mail waits until they leave (and is never
+   * sent for what they read meanwhile). Unset: nobody is.
    */
-  isOnline?: (userId: number) => Promise<boolean>;
+  presence?: { onlineAmong(ids: readonly number[]): Promise<ReadonlySet<number>> };
 }
 
 /** While the receiver is online, their due e-mail is looked at again this often (and when they go offline). */
@@ -144,6 +144,8 @@ const withFileNames = <T extends { id: number; message: string }>(
 export const createNotificationsService = (options: NotificationsServiceOptions) => {
   const { db, repository, outbox, mailer, webhook, publicUrl } = options;
   const gatherMs = gatheringWindowMs(options.emailDelayMs);
+  const isOnline = async (userId: number): Promise<boolean> =>
+    (await options.presence?.onlineAmong([userId]))?.has(userId) ?? false;
   let tokens: Promise<UnsubscribeTokens> | undefined;
   const unsubscribeTokens = () => {
     tokens ??= options.unsubscribeSecret().then(createUnsubscribeTokens, (error: unknown) => {
@@ -251,7 +253,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       await repository.markNotified(trx, receiverId, chatIds, nowText, emailKey);
       if (emailKey) {
         // On the page now: the e-mail waits (the host's webhook below does not).
-        const online = (await options.isOnline?.(receiverId)) ?? false;
+        const online = await isOnline(receiverId);
         await outbox.enqueue(trx, {
           kind: TASK.email,
           dedupeKey: emailKey,
@@ -297,7 +299,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
     if (
       decidedAt !== undefined &&
       now - Date.parse(decidedAt) < ONLINE_POSTPONE_MAX_MS &&
-      (await options.isOnline?.(receiverId))
+      (await isOnline(receiverId))
     ) {
       const runAt = new Date(now + ONLINE_RECHECK_MS).toISOString();
       const stillUnseen = unseen.map((chat) => chat.id);
@@ -367,7 +369,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
      * receiver's e-mail rule is due when the message has been unseen for the delay, and the host
      * hears of it at once.
      */
-    tasksForMessage: (
+    outboxTasksFor: (
       chat: ChatRowWithSender,
       attachments: readonly AttachmentRow[] = [],
     ): NewOutboxTask[] => {

@@ -40,7 +40,7 @@ describe(`presence over several instances (${dialect})`, () => {
     await store.ready();
     const service = createPresenceService({
       db: ctx.database.db.kysely,
-      repository: createPresenceRepository(),
+      repository: createPresenceRepository(ctx.database.db),
       store,
       publisher: {
         publish: async (channels, event, data) => {

@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 
 /** All SQL of presence: who a user talks with, whether they show it, when they were last seen. */
-export const createPresenceRepository = () => ({
+export const createPresenceRepository = (_db: Db) => ({
   /**
    * The partners of the user (each once) who show their own online status: those who hide it see
    * nobody's (both ways), so they are not told.

@@ -9,6 +9,7 @@ import {
 import type { Database } from '../../db/schema.js';
 import { nowIso } from '../../lib/time.js';
 import type { Broadcaster } from '../../realtime/broadcaster-port.js';
+import type { ModuleEventBus } from '../module-events.js';
 import type { PresenceRepository } from './presence.repository.js';
 import type { PresenceStore } from './presence-store.js';
 
@@ -26,8 +27,8 @@ export interface PresenceServiceOptions {
   logger?: PresenceLogger;
   /** How often the holds of crashed instances are looked for (Redis store). */
   sweepIntervalMs?: number;
-  /** After a user went offline everywhere (notifications send what waited for them to leave). */
-  onWentOffline?: (userId: number) => Promise<void>;
+  /** Told `userWentOffline` when a user went offline everywhere (notifications send what waited). */
+  events?: Pick<ModuleEventBus, 'emit'>;
 }
 
 /**
@@ -37,7 +38,7 @@ export interface PresenceServiceOptions {
 export const PRESENCE_FANOUT_SLICE = 100;
 
 /**
- * Presence (contract Part 2): a user is online while their own channel has a socket on some
+ * Presence: a user is online while their own channel has a socket on some
  * instance, and for `graceMs` after the last one closed. Coming online and going offline are told
  * to the partners who are online (`PresenceChanged`), unless the user hides it (`show_online` off).
  */
@@ -94,7 +95,7 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
   const wentOffline = async (userId: number, at: string) => {
     await repository.saveLastSeen(db, userId, at);
     await announce(userId, { user_id: userId, online: false, last_seen_at: at });
-    await options.onWentOffline?.(userId);
+    await options.events?.emit('userWentOffline', { userId });
   };
 
   /** A clean stop is under way: sockets that open or close here meanwhile change nothing. */

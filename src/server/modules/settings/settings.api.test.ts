@@ -281,7 +281,7 @@ describe(`user settings (${dialect})`, () => {
   it('is what the integration API sets with a user’s `settings`', async () => {
     const settingsService = createSettingsService({
       db: ctx.database.db.kysely,
-      repository: createSettingsRepository(),
+      repository: createSettingsRepository(ctx.database.db),
     });
     const put = (body: Record<string, unknown>) =>
       ctx.app.inject({

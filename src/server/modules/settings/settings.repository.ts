@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 
 export type SettingsValues = Omit<Database['user_settings'], 'user_id' | 'updated_at'>;
@@ -13,7 +13,7 @@ const SETTINGS_COLUMNS = [
 ] as const;
 
 /** All SQL of a user's settings (one row per user, none until first changed). */
-export const createSettingsRepository = () => ({
+export const createSettingsRepository = (_db: Db) => ({
   /**
    * The user's settings row (undefined columns: no row yet) and the host's language for the user
    * (`host_locale`, what the language falls back to); undefined: no such user.

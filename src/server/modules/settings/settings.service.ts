@@ -8,13 +8,14 @@ import {
 import type { Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { nowIso } from '../../lib/time.js';
+import type { ModuleEventBus } from '../module-events.js';
 import type { SettingsRepository, SettingsValues } from './settings.repository.js';
 
 export interface SettingsServiceOptions {
   db: Kysely<Database>;
   repository: SettingsRepository;
-  /** After `show_online` was changed and saved (presence tells the user's online partners). */
-  onShowOnlineChanged?: (userId: number, showOnline: boolean) => Promise<void>;
+  /** Told `showOnlineChanged` once a change of `show_online` is saved (presence tells the partners). */
+  events?: Pick<ModuleEventBus, 'emit'>;
 }
 
 const SWITCHES = [
@@ -101,7 +102,10 @@ export const createSettingsService = (options: SettingsServiceOptions) => {
     async updateSettings(userId: number, patch: UserSettingsPatch): Promise<UserSettings> {
       const settings = await updateSettings(db, userId, patch);
       if (patch.show_online !== undefined)
-        await options.onShowOnlineChanged?.(userId, settings.show_online);
+        await options.events?.emit('showOnlineChanged', {
+          userId,
+          showOnline: settings.show_online,
+        });
       return settings;
     },
 
@@ -113,7 +117,7 @@ export const createSettingsService = (options: SettingsServiceOptions) => {
 
     /** Tells who needs to know that the user now shows (or hides) being online. */
     showOnlineChanged: async (userId: number, showOnline: boolean): Promise<void> =>
-      options.onShowOnlineChanged?.(userId, showOnline),
+      options.events?.emit('showOnlineChanged', { userId, showOnline }),
   };
 };
 

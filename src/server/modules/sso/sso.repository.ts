@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 
 /** All SQL of sign-in links: the used `jti`s and the user a link names. */
-export const createSsoRepository = () => ({
+export const createSsoRepository = (_db: Db) => ({
   findUserByExternalId: (executor: Executor, externalId: string) =>
     executor
       .selectFrom('users')

@@ -1,0 +1,39 @@
+import { paths, type MessengerConfig } from '../shared/api.js';
+import type { Config } from './config.js';
+import type { SecurityHeadersOptions } from './plugins/security-headers.js';
+
+/** What clients need to connect; built from PUBLIC_URL only, never from the request's Host. */
+export const clientConfig = (config: Config): MessengerConfig => {
+  const external = config.pusher.external;
+  const publicUrl = config.publicUrl;
+  const secure = publicUrl.protocol === 'https:';
+  const port = Number(publicUrl.port || (secure ? 443 : 80));
+  return {
+    key: config.appKey,
+    locales: ['en', 'ar'],
+    fallbackLocale: 'en',
+    broadcaster: {
+      key: config.pusher.key,
+      cluster: external?.cluster ?? 'mt1',
+      ...(external ? {} : { wsHost: publicUrl.hostname, wsPort: port, wssPort: port }),
+      forceTLS: external ? external.scheme === 'https' : secure,
+      authEndpoint: paths.broadcastingAuth,
+      userAuthEndpoint: paths.broadcastingUserAuth,
+    },
+  };
+};
+
+/** The page may load images from the configured hosts and connect to the hosted Pusher, if any. */
+export const securityHeadersOptions = (config: Config): SecurityHeadersOptions => {
+  const external = config.pusher.external;
+  return {
+    https: config.publicUrl.protocol === 'https:',
+    imageSources: config.imageSources,
+    connectSources: external
+      ? [
+          `wss://*.pusher.com`,
+          ...(external.host ? [`wss://${external.host}`, `ws://${external.host}`] : []),
+        ]
+      : [],
+  };
+};
