@@ -11,7 +11,7 @@ import { seedDemo } from './db/seed.js';
 /**
  * A developer who ran `npm start` has a demo database (and uploads, e-mails) under the checkout's
  * `./data`. A server started by the tests must not open it: a hosted-service stand-in that read
- * the demo data announced presence to the test's users a second time (issue 32).
+ * the demo data announced presence to the test's users a second time.
  */
 describe('a server started by the tests', () => {
   const checkout = mkdtempSync(join(tmpdir(), 'checkout-'));

@@ -1,5 +1,5 @@
 /**
- * The server's SQLite log is checkpointed by a worker thread, not inside its commits (issue 17):
+ * The server's SQLite log is checkpointed by a worker thread, not inside its commits:
  * the log still gets copied into the database file, nothing written is lost, and without the worker
  * the connection checkpoints by itself again.
  */
@@ -133,7 +133,7 @@ describe.runIf(dialect === 'sqlite')('SQLite checkpoints in a worker thread', ()
       const pageSize = connection.pragma('page_size', { simple: true }) as number;
       // The limit, plus what was written while the last checkpoint waited for its turn: on a busy
       // machine the worker's checkpoint holds the lock longer, so a few times the limit; without
-      // the bound the log grew to about 1 GB in these 3 s (issue 17).
+      // the bound the log grew to about 1 GB in these 3 s.
       expect(largestLog).toBeLessThan(6 * maxLogFrames * (pageSize + 24));
     } finally {
       await checkpointer.stop();

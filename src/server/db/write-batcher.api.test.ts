@@ -1,5 +1,5 @@
 /**
- * Writes that share a commit (SQLite group commit, issue 17) stay each other's strangers: a unit
+ * Writes that share a commit (SQLite group commit) stay each other's strangers: a unit
  * that fails is undone alone and its caller gets its own error; the others are stored.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Bringing a job board's own users and jobs in (contract Part 2):
+ * Bringing a job board's own users and jobs in:
  * - users get the host's `external_id`, a `locale`, and `erased_at`; `email` and `password_hash`
  *   become optional (a user the host brings in may have neither: they sign in through `/sso`);
  * - jobs get the host's `external_id`;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Presence (contract Part 2): when each user was last online, kept across restarts (who is online
+ * Presence: when each user was last online, kept across restarts (who is online
  * now lives in memory, or in Redis across instances: src/server/modules/presence).
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {

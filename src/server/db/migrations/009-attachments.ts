@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Attachments (contract Part 2): an upload belongs to its uploader until a send attaches it to a
+ * Attachments: an upload belongs to its uploader until a send attaches it to a
  * message (`chat_id`); the bytes live in the storage (`storage_key`, and `thumbnail_key` for
  * images). Unused uploads are found by `created_at` among those without a message.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Read receipts (contract Part 2) are decided when a message is read, not when it is shown: a
+ * Read receipts are decided when a message is read, not when it is shown: a
  * message read while the reader had `read_receipts` off stays unrevealed to its sender even after
  * they switch receipts on again (`seen_privately` = 1). Messages already read by someone who has
  * receipts off now were hidden until now: they stay hidden.

@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * E-mail addresses are unique without regard to case and stored in lower case (contract Part 3,
- * "E-mail addresses").
+ * E-mail addresses are unique without regard to case and stored in lower case.
  *
  * Rows that already share an address in another case (`Lina7@Example.com` and `LINA7@example.com`,
  * one mailbox) cannot both keep it. One row keeps it: the one whose address is already in lower case

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Settings gain the language the user picked on the page and their time zone (contract Part 3,
- * "Corrections"): notification e-mails use both. Null until the user (or the host, for the time
+ * Settings gain the language the user picked on the page and their time zone: notification e-mails use both. Null until the user (or the host, for the time
  * zone) sets them: the language then falls back to `users.locale` (the host's), then English; the
  * time zone to UTC.
  */

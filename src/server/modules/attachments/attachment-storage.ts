@@ -23,7 +23,7 @@ export type Opened =
   { kind: 'stream'; stream: Readable; size: number } | { kind: 'redirect'; url: string };
 
 /**
- * Where attachment bytes live (contract Part 2, `STORAGE_URL`). Keys are made by the server
+ * Where attachment bytes live (`STORAGE_URL`). Keys are made by the server
  * (random, never from a user), so they are safe as file names and object keys.
  */
 export interface AttachmentStorage {

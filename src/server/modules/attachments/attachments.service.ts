@@ -70,7 +70,7 @@ export interface AttachmentsServiceOptions {
 }
 
 /**
- * Attachments (contract Part 2): an upload is judged from its bytes, its name sanitized, images
+ * Attachments: an upload is judged from its bytes, its name sanitized, images
  * measured and given a thumbnail, the bytes stored before the row is written (a row never points
  * at missing bytes); only the uploader (before it is sent) and the two parties of its message may
  * download it.

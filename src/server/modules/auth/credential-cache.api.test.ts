@@ -1,5 +1,5 @@
 /**
- * Sessions and tokens are remembered between requests (issue 17: no lookup per request), so what
+ * Sessions and tokens are remembered between requests (no lookup per request), so what
  * ends them must reach every instance at once: two apps on one database sharing Redis, the real
  * database and the real Redis.
  */

@@ -12,7 +12,7 @@ import {
 
 const dialect = inject('database');
 
-/** Contract Part 2, "Lists at scale": the conversation list in pages, searched and filtered. */
+/** The conversation list in pages, searched and filtered. */
 describe(`conversation list pages (${dialect})`, () => {
   let ctx: TestContext;
   let company: Session;
@@ -132,7 +132,7 @@ describe(`conversation list pages (${dialect})`, () => {
       message,
     });
 
-  it('without limit answers as in Part 1 (every conversation, newest first), with the counters', async () => {
+  it('without limit answers with every conversation, newest first, with the counters', async () => {
     const data = await list(company);
     expect(data).not.toHaveProperty('next_cursor');
     expect(data.messengerUsers.map((item) => item.id).sort((a, b) => a - b)).toEqual(

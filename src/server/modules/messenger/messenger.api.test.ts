@@ -414,7 +414,7 @@ describe(`messaging calls (${dialect})`, () => {
       expect((await conversationWith(acme, 'Lina Farouk')).company_archive).toBe(0);
     });
 
-    it('returns a conversation archived by the sender to the sender’s active list (issue 32)', async () => {
+    it('returns a conversation archived by the sender to the sender’s active list', async () => {
       const item = await conversationWith(omar, 'Blue Harbor Logistics');
       const archived = await omar.call('POST', paths.archive(item.id));
       expect(archived.json().messengerUser.candidate_archive).toBe(1);

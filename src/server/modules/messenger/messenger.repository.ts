@@ -418,7 +418,7 @@ export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
     });
 
   return {
-    /** All the viewer's conversations (Part 1: no `limit`), newest activity first. */
+    /** All the viewer's conversations (no `limit`), newest activity first. */
     listConversations: (executor: Executor, viewerId: number, side: Side, filter: ListFilter) =>
       filtered(conversationQuery(executor), dialect, viewerId, side, filter)
         .orderBy('mu.activity_at', 'desc')

@@ -278,9 +278,8 @@ export const createMessengerService = ({
 
   return {
     /**
-     * Part 1 without `limit` (every conversation); Part 2 with it: one page of a list that stays
-     * in the order it had when its first page was read (see repository.listPage), and the cursor
-     * of the next page. The counters are over all the viewer's conversations either way.
+     * Without `limit`, every conversation; with it, one page of a list that stays in the order it
+     * had when its first page was read (see repository.listPage), and the cursor of the next page. The counters are over all the viewer's conversations either way.
      */
     async initialData(viewer: AuthUser, query: InitialDataQuery): Promise<InitialDataResponse> {
       const side = sideOf(viewer);

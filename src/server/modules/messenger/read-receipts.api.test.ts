@@ -1,5 +1,5 @@
 /**
- * Read receipts are decided when a message is read (contract Part 2, "Read receipts"): with the
+ * Read receipts are decided when a message is read: with the
  * reader's `read_receipts` off nothing is revealed to the sender — not in the history, not in a
  * send replayed by its `client_id` — and switching receipts on later does not reveal what was read
  * meanwhile; the reader's own view keeps the time they read it.

@@ -167,7 +167,7 @@ describe('notification e-mail times', () => {
   });
 });
 
-describe('notification e-mail: the reader’s zone, the job, the site (issue 32)', () => {
+describe('notification e-mail: the reader’s zone, the job, the site', () => {
   const base = {
     recipientName: 'Sara',
     publicUrl,

@@ -32,7 +32,7 @@ export interface RenderedEmail {
   text: string;
 }
 
-/** At most this many conversations, each with its latest this many messages (contract Part 2). */
+/** At most this many conversations, each with its latest this many messages. */
 export const EMAIL_MAX_CONVERSATIONS = 5;
 export const EMAIL_MAX_MESSAGES_PER_CONVERSATION = 3;
 
@@ -231,7 +231,7 @@ const subjectOf = (texts: Texts, groups: ConversationGroup[], messageCount: numb
 };
 
 /**
- * The notification e-mail for a batch of unseen messages (contract Part 2): the latest few of at
+ * The notification e-mail for a batch of unseen messages: the latest few of at
  * most five conversations, newest conversation first, in the receiver's language (Arabic right to
  * left), every user-written text escaped, each conversation linked, an unsubscribe link at the end.
  */

@@ -21,7 +21,7 @@ const DELAY_SECONDS = 1;
 const GRACE_SECONDS = 1;
 
 /**
- * Issue 15: while the receiver is on the page, their notification e-mail waits until they leave;
+ * While the receiver is on the page, their notification e-mail waits until they leave;
  * what they read meanwhile is never e-mailed (the e-mail rule's usual delay and interval apply).
  * The host's `message.unseen` webhook does not wait: it fires when the rule fires (contract).
  */

@@ -206,7 +206,7 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     for (const hook of hooks.received) expect(() => hooks.verify(hook)).not.toThrow();
   });
 
-  it('writes in the language and time zone the user saved on the page, naming the job (issue 32)', async () => {
+  it('writes in the language and time zone the user saved on the page, naming the job', async () => {
     const acme = await signIn(ctx.app, ACME.email);
     const youssef = await signIn(ctx.app, YOUSSEF.email);
     // what the page saves when Youssef picks Arabic (his browser is in Riyadh)
@@ -393,7 +393,7 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     expect(mail.to('nour-unsubscribe@people.example')).toHaveLength(1);
   });
 
-  it('undoes an unsubscribe with the page’s own short-lived token, never the e-mail’s, and links back to Messages (issue 32)', async () => {
+  it('undoes an unsubscribe with the page’s own short-lived token, never the e-mail’s, and links back to Messages', async () => {
     const hana = await candidate('hana-undo', { name: 'Hana' });
     const sender = await company('co-undo', 'Undo Co');
     await write(sender, hana, 'an e-mail to leave and come back to');

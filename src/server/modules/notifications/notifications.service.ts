@@ -52,7 +52,7 @@ const PENDING_EMAIL_RECHECK_MS = 1000;
 /** At most this many messages are taken in one batch; the rest wait for the next one. */
 export const MAX_BATCH_MESSAGES = 1000;
 
-/** E-mails are retried for at least a day (contract Part 2), webhooks for at least an hour. */
+/** E-mails are retried for at least a day, webhooks for at least an hour. */
 const EMAIL_RETRY_MS = 24 * 3600_000;
 const EMAIL_MIN_ATTEMPTS = 10;
 const WEBHOOK_RETRY_MS = 3600_000;
@@ -126,7 +126,7 @@ const isPermanentSmtpRefusal = (error: unknown): boolean => {
 };
 
 /**
- * Reaching people who are not on the page (contract Part 2; docs/notifications.md): the e-mail
+ * Reaching people who are not on the page (docs/notifications.md): the e-mail
  * rule, notification e-mails and webhooks. Every piece of work goes through the durable outbox,
  * enqueued in the transaction that decided it.
  */

@@ -79,7 +79,7 @@ export interface UnsubscribePageOptions {
 }
 
 /**
- * The unsubscribe page (contract Part 2): asks before turning e-mails off (a GET changes nothing,
+ * The unsubscribe page: asks before turning e-mails off (a GET changes nothing,
  * so a mail scanner following the link unsubscribes nobody), says it is done with an undo (a POST
  * with the undo's own token, valid for an hour), that e-mails are on again, that the link is not
  * valid, or that the undo's link has expired. Styled like the sign-in page (its stylesheets, the

@@ -10,7 +10,7 @@ export interface WebhookEvent {
   data: unknown;
 }
 
-/** A receiver that has not answered within this long counts as failed (contract Part 2). */
+/** A receiver that has not answered within this long counts as failed. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** A new event id (`msg_…`), kept with the event so that every attempt carries the same one. */

@@ -1,6 +1,5 @@
 /**
- * Presence over several instances sharing Redis, with the real database and real Redis (review of
- * issue 15): a hosted Pusher's webhooks may land on any instance, an instance that stops must not
+ * Presence over several instances sharing Redis, with the real database and real Redis: a hosted Pusher's webhooks may land on any instance, an instance that stops must not
  * let the hosted service's users go, and a crashed instance's holds are taken by one sweeper only,
  * never from an instance that is back.
  */

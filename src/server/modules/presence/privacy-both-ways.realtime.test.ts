@@ -1,5 +1,5 @@
 /**
- * Issue 32 #12: read receipts and online status work both ways, as WhatsApp does. Whoever keeps
+ * Read receipts and online status work both ways, as WhatsApp does. Whoever keeps
  * their own reading or online status to themselves sees nobody's: not in what the calls answer and
  * not live (no `MessagesSeen`, no `PresenceChanged`).
  */

@@ -68,7 +68,7 @@ describe(`user settings (${dialect})`, () => {
     });
   });
 
-  it('keeps the language and the time zone the page saves (issue 32)', async () => {
+  it('keeps the language and the time zone the page saves', async () => {
     const harbor = await signIn(ctx.app, HARBOR.email);
     const saved = await patch(harbor, { locale: 'ar', time_zone: 'Asia/Riyadh' });
     expect(saved.statusCode).toBe(200);

@@ -67,7 +67,7 @@ const fromSettingsRow = (row: StoredSettings | undefined): UserSettings => {
   };
 };
 
-/** A user's switches (contract Part 2, "User settings"), language and time zone: defaults until changed. */
+/** A user's switches, language and time zone: defaults until changed. */
 export const createSettingsService = (options: SettingsServiceOptions) => {
   const { db, repository } = options;
 

@@ -77,7 +77,7 @@ const describe = (error: unknown): string =>
     : 'unreadable';
 
 /**
- * Sign-in links made by the host site (contract Part 2, "Sign-in from the host site"): an HS256 JWT
+ * Sign-in links made by the host site: an HS256 JWT
  * signed with SSO_SECRET naming the user by external id, living at most 10 minutes, usable once.
  * The profile claims create the user on first sign-in or update them; the sign-in then opens a new
  * session exactly like the password sign-in (the previous session is replaced).
