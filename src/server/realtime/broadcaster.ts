@@ -48,17 +48,24 @@ export const prepareEvent = (
   };
 };
 
-/** Embedded, single instance: delivers to this process's sockets before resolving. */
-export class LocalBroadcaster implements Broadcaster {
-  constructor(private readonly endpoint: PusherServer) {}
-
+/** An embedded broadcaster: checks and serializes a publish once, then delivers it its own way. */
+abstract class PreparingBroadcaster implements Broadcaster {
   async publish(
     channels: string[],
     event: string,
     data: unknown,
     exceptSocketId?: string,
   ): Promise<void> {
-    this.deliver(prepareEvent(channels, event, data, exceptSocketId));
+    await this.deliver(prepareEvent(channels, event, data, exceptSocketId));
+  }
+
+  abstract deliver(prepared: PreparedEvent): Promise<void> | void;
+}
+
+/** Embedded, single instance: delivers to this process's sockets before resolving. */
+export class LocalBroadcaster extends PreparingBroadcaster {
+  constructor(private readonly endpoint: PusherServer) {
+    super();
   }
 
   deliver(prepared: PreparedEvent): void {
@@ -72,16 +79,9 @@ export class LocalBroadcaster implements Broadcaster {
 }
 
 /** Embedded, several instances: publishes to Redis; every instance delivers from its subscription. */
-export class RedisBroadcaster implements Broadcaster {
-  constructor(private readonly fanout: RedisFanout) {}
-
-  async publish(
-    channels: string[],
-    event: string,
-    data: unknown,
-    exceptSocketId?: string,
-  ): Promise<void> {
-    await this.deliver(prepareEvent(channels, event, data, exceptSocketId));
+export class RedisBroadcaster extends PreparingBroadcaster {
+  constructor(private readonly fanout: RedisFanout) {
+    super();
   }
 
   deliver(prepared: PreparedEvent): Promise<void> {

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../lib/html.js';
 import type { Locale } from '../../../shared/integration.js';
 import { containBidiControls, DELETED_USER_NAME } from '../../../shared/text.js';
 
@@ -160,18 +161,6 @@ const TEXTS: Record<Locale, Texts> = {
     deletedUser: 'مستخدم محذوف',
   },
 };
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text safe inside HTML elements and quoted attributes. */
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 
 /** A header (the subject) on one line, however the names were written. */
 const oneLine = (text: string): string => text.replace(/[\r\n\t]+/g, ' ').trim();

@@ -1,5 +1,6 @@
 import type { Locale } from '../../../shared/integration.js';
-import { escapeHtml } from './notification-email.js';
+import { escapeHtml } from '../../lib/html.js';
+import { staticPageStart } from '../../lib/static-page.js';
 
 export type UnsubscribePageState = 'confirm' | 'done' | 'resubscribed' | 'invalid' | 'expired';
 
@@ -101,19 +102,7 @@ export const unsubscribePage = (
 <button type="submit" class="button ${state === 'confirm' ? 'button--primary' : 'button--secondary'} button--block">${escapeHtml(button)}</button>
 </form>`
       : '';
-  const links = (options.stylesheets ?? [])
-    .map((href) => `\n<link rel="stylesheet" href="${escapeHtml(href)}">`)
-    .join('');
-  return `<!doctype html>
-<html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="color-scheme" content="light">
-<title>${escapeHtml(text.title)}</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">${links}
-</head>
+  return `${staticPageStart(locale, text.title, options.stylesheets)}
 <body>
 <div class="login-page">
 <main class="login-card">

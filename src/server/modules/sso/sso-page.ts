@@ -1,4 +1,5 @@
 import type { Locale } from '../../../shared/integration.js';
+import { staticPageStart } from '../../lib/static-page.js';
 
 const TEXTS: Record<Locale, { title: string; heading: string; body: string }> = {
   en: {
@@ -16,14 +17,7 @@ const TEXTS: Record<Locale, { title: string; heading: string; body: string }> = 
 /** The page a refused sign-in link shows: static text, no script, no inline style (the CSP holds). */
 export const ssoRefusedPage = (locale: Locale): string => {
   const text = TEXTS[locale];
-  return `<!doctype html>
-<html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${text.title}</title>
-</head>
+  return `${staticPageStart(locale, text.title)}
 <body>
 <main>
 <h1>${text.heading}</h1>
