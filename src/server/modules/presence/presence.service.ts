@@ -119,6 +119,16 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
   };
   store.onRestored?.(reconcile);
 
+  /** A hold or release in the store; a user whose change failed (maybe after it was made) is unsure. */
+  const changeInStore = async (userId: number, change: () => Promise<boolean>) => {
+    try {
+      return await change();
+    } catch (error) {
+      unsure.add(userId);
+      throw error;
+    }
+  };
+
   const arrived = (userId: number): Promise<void> => {
     if (closing) return Promise.resolve();
     const pending = leaving.get(userId);
@@ -130,28 +140,16 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
     }
     held.add(userId);
     return serially(userId, async () => {
-      let cameOnline: boolean;
-      try {
-        cameOnline = await store.hold(userId);
-      } catch (error) {
-        unsure.add(userId);
-        throw error;
-      }
-      if (cameOnline) await announce(userId, { user_id: userId, online: true, last_seen_at: null });
+      if (await changeInStore(userId, () => store.hold(userId)))
+        await announce(userId, { user_id: userId, online: true, last_seen_at: null });
     });
   };
 
   const release = (userId: number, lastSeenAt: string): Promise<void> => {
     held.delete(userId);
     return serially(userId, async () => {
-      let wentAway: boolean;
-      try {
-        wentAway = await store.release(userId);
-      } catch (error) {
-        unsure.add(userId);
-        throw error;
-      }
-      if (wentAway) await wentOffline(userId, lastSeenAt);
+      if (await changeInStore(userId, () => store.release(userId)))
+        await wentOffline(userId, lastSeenAt);
     });
   };
 
