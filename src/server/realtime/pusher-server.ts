@@ -1,3 +1,4 @@
+import { jsonOrUndefined } from '../lib/json.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -499,13 +500,7 @@ export class PusherServer {
         ) {
           return this.refuseSubscription(conn, channel, 'Invalid signature.');
         }
-        let member: unknown;
-        try {
-          member = JSON.parse(channelData);
-        } catch {
-          member = undefined;
-        }
-        const presence = presenceChannelDataSchema.safeParse(member);
+        const presence = presenceChannelDataSchema.safeParse(jsonOrUndefined(channelData));
         if (!presence.success)
           return this.refuseSubscription(conn, channel, 'Invalid channel_data.', 400);
         const { user_id: userId, user_info: userInfo } = presence.data;
@@ -572,13 +567,7 @@ export class PusherServer {
     ) {
       return this.refuseSignin(conn, 'Invalid signature.');
     }
-    let userData: unknown;
-    try {
-      userData = JSON.parse(parsed.data.user_data);
-    } catch {
-      userData = undefined;
-    }
-    const user = userDataSchema.safeParse(userData);
+    const user = userDataSchema.safeParse(jsonOrUndefined(parsed.data.user_data));
     if (!user.success)
       return this.refuseSignin(conn, 'Invalid user_data: it needs a non-empty string id.');
     if (conn.userId !== undefined && conn.userId !== user.data.id) {

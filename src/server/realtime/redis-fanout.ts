@@ -1,3 +1,4 @@
+import { jsonOrUndefined } from '../lib/json.js';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { RealtimeLogger } from './types.js';
@@ -131,13 +132,7 @@ export class RedisFanout {
 
   private receive(payload: string): void {
     if (this.resyncing) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(payload);
-    } catch {
-      json = undefined;
-    }
-    const parsed = fanoutMessageSchema.safeParse(json);
+    const parsed = fanoutMessageSchema.safeParse(jsonOrUndefined(payload));
     if (!parsed.success) {
       this.options.logger?.warn(
         { channel: this.channel },
