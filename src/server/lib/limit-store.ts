@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { redisForCommands } from './redis.js';
 
 /**
  * Counters behind every limit (sign-in throttling, send rates): in this process, or in Redis so that
@@ -152,14 +153,9 @@ export class RedisLimitStore implements LimitStore {
     private readonly prefix: string,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
-    this.redis = new Redis(url, {
-      connectionName: `limits:${prefix}`.slice(0, 100),
-      // Queued while (re)connecting, so that the first requests after a start are counted in Redis
-      // too; a connection that fails, or a command that does not answer in time, falls back.
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 500,
-    });
+    // Queued while (re)connecting, so that the first requests after a start are counted in Redis
+    // too; a connection that fails, or a command that does not answer in time, falls back.
+    this.redis = redisForCommands(url, `limits:${prefix}`, { queueWhileConnecting: true });
     this.redis.on('error', () => undefined);
     this.redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   }

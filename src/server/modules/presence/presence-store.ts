@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { redisForCommands } from '../../lib/redis.js';
 
 /**
  * Who is online, over every instance. An instance "holds" a user while that user's own channel has
@@ -267,13 +268,8 @@ export class RedisPresenceStore implements PresenceStore {
     private readonly prefix: string,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
-    this.redis = new Redis(url, {
-      connectionName: `presence:${prefix}`.slice(0, 100),
-      // a command fails at once while Redis is away (no queue to wait in), or after 500 ms
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 500,
-    });
+    // a command fails at once while Redis is away (no queue to wait in), or after 500 ms
+    this.redis = redisForCommands(url, `presence:${prefix}`, { queueWhileConnecting: false });
     const lost = () => {
       this.outage = true;
     };

@@ -1,0 +1,19 @@
+import { Redis } from 'ioredis';
+
+/**
+ * A Redis connection for short commands on a request's path (limits, presence): a command is never
+ * retried and fails after 500 ms, so a slow or lost Redis delays a request by that much at most.
+ * `queueWhileConnecting`: commands wait for the connection while it is being (re)made instead of
+ * failing at once.
+ */
+export const redisForCommands = (
+  url: string,
+  name: string,
+  { queueWhileConnecting }: { queueWhileConnecting: boolean },
+): Redis =>
+  new Redis(url, {
+    connectionName: name.slice(0, 100),
+    enableOfflineQueue: queueWhileConnecting,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 500,
+  });
