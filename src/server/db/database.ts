@@ -34,6 +34,11 @@ export type DialectName = 'sqlite' | 'postgres';
 /** What repository functions take first: the database, or a transaction on it. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** The row a query builder's query answers with (one row of it). */
+export type RowOf<Query extends { executeTakeFirstOrThrow(): Promise<unknown> }> = Awaited<
+  ReturnType<Query['executeTakeFirstOrThrow']>
+>;
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;

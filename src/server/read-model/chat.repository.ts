@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.js';
+import type { Executor, RowOf } from '../db/database.js';
 
 // The chat read-model's SQL: a message with its sender's name, and the files of messages. Every
 // module that shows messages (messenger, notifications) reads them here, none through another's
@@ -23,9 +23,7 @@ export const chatQuery = (db: Executor) =>
       's.name as sender_name',
     ]);
 
-export type ChatRowWithSender = Awaited<
-  ReturnType<ReturnType<typeof chatQuery>['executeTakeFirstOrThrow']>
->;
+export type ChatRowWithSender = RowOf<ReturnType<typeof chatQuery>>;
 
 /** The attachments of these messages, oldest first (the columns a message shows). */
 export const attachmentsOfChats = (executor: Executor, chatIds: readonly number[]) =>

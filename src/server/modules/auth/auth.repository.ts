@@ -4,6 +4,9 @@ import type { Database } from '../../db/schema.js';
 
 export type NewApiToken = Insertable<Database['api_tokens']>;
 
+/** Who a session or token signs in as. */
+const VIEWER_COLUMNS = ['users.id', 'users.name', 'users.role'] as const;
+
 /** Sessions, users by e-mail and tokens. Each function takes the executor first (database or transaction). */
 export const createAuthRepository = ({ kysely: db }: Db) => {
   // Every authenticated request runs one of these two: prepared once (see prepareQuery).
@@ -11,13 +14,7 @@ export const createAuthRepository = ({ kysely: db }: Db) => {
     db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'users.id',
-        'users.name',
-        'users.role',
-        'sessions.csrf_token',
-        'sessions.expires_at',
-      ])
+      .select([...VIEWER_COLUMNS, 'sessions.csrf_token', 'sessions.expires_at'])
       .where('sessions.id', '=', sessionHash)
       .where('sessions.expires_at', '>', now),
   );
@@ -26,9 +23,7 @@ export const createAuthRepository = ({ kysely: db }: Db) => {
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
       .select([
-        'users.id',
-        'users.name',
-        'users.role',
+        ...VIEWER_COLUMNS,
         'api_tokens.id as token_id',
         'api_tokens.last_used_at',
         'api_tokens.expires_at',

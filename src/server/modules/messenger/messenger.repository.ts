@@ -1,5 +1,11 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { prepareQuery, type Db, type DialectName, type Executor } from '../../db/database.js';
+import {
+  prepareQuery,
+  type Db,
+  type DialectName,
+  type Executor,
+  type RowOf,
+} from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { createWriteBatcher } from '../../db/write-batcher.js';
 import { nowIso } from '../../lib/time.js';
@@ -68,9 +74,7 @@ const conversationQuery = (db: Executor) =>
       'j.deadline as job_deadline',
     ]);
 
-export type ConversationRow = Awaited<
-  ReturnType<ReturnType<typeof conversationQuery>['executeTakeFirstOrThrow']>
->;
+export type ConversationRow = RowOf<ReturnType<typeof conversationQuery>>;
 
 /** What narrows the viewer's list: a job, a search, the viewer's archive flag (null: no filter). */
 export interface ListFilter {
