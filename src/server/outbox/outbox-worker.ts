@@ -84,13 +84,24 @@ export interface OutboxWorkerOptions {
   backoff?: Backoff;
   random?: () => number;
   logger?: OutboxLogger;
+  /** Told how each attempt ended (metrics). */
+  onOutcome?: (kind: string, outcome: OutboxOutcome) => void;
 }
+
+/** How an attempt ended: done, to be tried again, or given up. */
+export type OutboxOutcome = 'done' | 'retry' | 'gave_up';
 
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_ATTEMPTS = 10;
 /** The shortest wait between polls when a task comes due sooner than pollMs. */
 export const MIN_POLL_GAP_MS = 100;
+
+class WorkerStopped extends Error {
+  constructor() {
+    super('outbox worker stopped');
+  }
+}
 
 class HandlerTimeout extends Error {
   constructor(ms: number) {
@@ -144,9 +155,23 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
         reject(new HandlerTimeout(registration.timeoutMs));
       }, registration.timeoutMs);
     });
+    // a stop aborts the attempt: it ends now, whatever the handler does with its signal
+    const stopped = new Promise<never>((_, reject) =>
+      abort.signal.addEventListener(
+        'abort',
+        () => {
+          if (abort.signal.reason instanceof WorkerStopped) reject(abort.signal.reason);
+        },
+        { once: true },
+      ),
+    );
     try {
       const payload = registration.parse(JSON.parse(task.payload));
-      await Promise.race([registration.handler(payload, { task, signal: abort.signal }), timedOut]);
+      await Promise.race([
+        registration.handler(payload, { task, signal: abort.signal }),
+        timedOut,
+        stopped,
+      ]);
     } finally {
       clearTimeout(timeout);
     }
@@ -158,12 +183,22 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
     try {
       await runHandler(registration, task, abort);
     } catch (error) {
+      if (error instanceof WorkerStopped) {
+        // A stop cut it short: not a failed attempt; another worker takes it at once.
+        await outbox
+          .release(task.id, workerId)
+          .catch((releaseError: unknown) =>
+            logger.warn({ task: task.id, err: releaseError }, 'outbox: could not hand a task back'),
+          );
+        return;
+      }
       const attempts = task.attempts + 1;
       const message = errorText(error);
       try {
         const age = outbox.now().getTime() - Date.parse(task.created_at);
         if (attempts >= registration.maxAttempts && age >= registration.minRetryMs) {
           logger.error({ task: task.id, kind: task.kind, attempts, err: error }, 'outbox: gave up');
+          options.onOutcome?.(task.kind, 'gave_up');
           await outbox.giveUp(task.id, workerId, message);
         } else {
           const delay = backoffDelay(attempts, registration.backoff, random);
@@ -171,6 +206,7 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
             { task: task.id, kind: task.kind, attempts, err: error },
             'outbox: will retry',
           );
+          options.onOutcome?.(task.kind, 'retry');
           await outbox.fail(task.id, workerId, message, new Date(outbox.now().getTime() + delay));
         }
       } catch (writeError) {
@@ -179,6 +215,7 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
       }
       return;
     }
+    options.onOutcome?.(task.kind, 'done');
     try {
       if (!(await outbox.complete(task.id, workerId)))
         logger.warn({ task: task.id, kind: task.kind }, 'outbox: lease lost before completion');
@@ -335,7 +372,8 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
 
     /**
      * Stops polling and waits for running handlers up to `stopTimeoutMs`; those still running are
-     * aborted and their tasks are claimed again once the lease has run out.
+     * aborted and their tasks handed back (free to claim at once; should that fail, once the lease
+     * has run out).
      */
     close: async () => {
       stopping = true;
@@ -350,7 +388,9 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
         new Promise((resolve) => (wait = setTimeout(resolve, stopTimeoutMs))),
       ]);
       clearTimeout(wait);
-      for (const entry of running.values()) entry.abort.abort(new Error('outbox worker stopped'));
+      const cutShort = [...running.values()];
+      for (const entry of cutShort) entry.abort.abort(new WorkerStopped());
+      await Promise.all(cutShort.map((entry) => entry.done));
     },
   };
 };

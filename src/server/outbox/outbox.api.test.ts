@@ -387,6 +387,43 @@ describe(`the durable outbox (${dialect})`, () => {
       expect(task?.last_error).toContain('timed out');
     });
 
+    it('hands back a task cut short by a stop: not a failed attempt, free to claim at once', async () => {
+      const kind = freshKind('stopped');
+      const worker = createOutboxWorker({
+        outbox,
+        pollMs: 1000,
+        leaseMs: MINUTE,
+        stopTimeoutMs: 50,
+      });
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      worker.register(
+        kind,
+        () => {
+          started();
+          return new Promise<void>(() => undefined); // never ends on its own
+        },
+        { timeoutMs: 20_000 },
+      );
+      await enqueue(kind, 'a');
+      void worker.runOnce();
+      await within(running, 'the handler to start');
+      await within(worker.close(), 'the stop');
+      const task = await outbox.findByDedupeKey(`${kind}:a`);
+      expect(task).toMatchObject({
+        attempts: 0,
+        done_at: null,
+        locked_by: null,
+        locked_until: null,
+      });
+
+      // another worker takes it at once, without waiting for the lease to run out
+      const next = newWorker();
+      next.register(kind, async () => undefined, { timeoutMs: 1000 });
+      expect(await next.runOnce()).toBe(1);
+      expect(await outbox.findByDedupeKey(`${kind}:a`)).toMatchObject({ attempts: 0 });
+    });
+
     it('refuses a handler timeout that does not fit well inside the lease', () => {
       expect(() =>
         newWorker().register('any', async () => undefined, { timeoutMs: MINUTE }),

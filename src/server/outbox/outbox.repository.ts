@@ -214,6 +214,39 @@ export const createOutboxRepository = ({ kysely: db, dialect }: Db) => {
       return rows.length > 0;
     },
 
+    /** A task `workerId` holds and has not finished, handed back: free to claim at once. */
+    release: async (executor: Executor, id: number, workerId: string): Promise<boolean> => {
+      const result = await executor
+        .updateTable('outbox')
+        .set({ locked_by: null, locked_until: null })
+        .where('id', '=', id)
+        .where('locked_by', '=', workerId)
+        .where('done_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Tasks not done yet (due or waiting for their moment), and the `run_at` of the earliest one that
+     * is due (undefined: none). Served by the partial index on (run_at, id) of tasks not done.
+     */
+    backlog: async (
+      executor: Executor,
+      now: string,
+    ): Promise<{ pending: number; oldestDueAt: string | undefined }> => {
+      const row = await executor
+        .selectFrom('outbox')
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('pending'),
+          eb.fn
+            .min(eb.case().when('run_at', '<=', now).then(eb.ref('run_at')).end())
+            .as('oldest_due_at'),
+        ])
+        .where('done_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return { pending: Number(row.pending), oldestDueAt: row.oldest_due_at ?? undefined };
+    },
+
     /**
      * Leases up to `limit` due tasks of these kinds to `workerId` until `lockedUntil`, in one
      * statement. PostgreSQL: `FOR UPDATE SKIP LOCKED` in the subquery, so concurrent claimers skip

@@ -63,6 +63,18 @@ export const createOutbox = (options: OutboxOptions) => {
       return next === undefined ? undefined : new Date(next);
     },
 
+    /** Handed back unfinished (a stop): another worker may claim it at once. */
+    release: (id: number, workerId: string): Promise<boolean> =>
+      repository.release(db.kysely, id, workerId),
+
+    /** Tasks not done, and how long the earliest due one has waited (seconds; 0: none due). */
+    backlog: async (): Promise<{ pending: number; oldestDueSeconds: number }> => {
+      const now = clock();
+      const { pending, oldestDueAt } = await repository.backlog(db.kysely, now.toISOString());
+      const waited = oldestDueAt ? (now.getTime() - Date.parse(oldestDueAt)) / 1000 : 0;
+      return { pending, oldestDueSeconds: Math.max(0, waited) };
+    },
+
     /** Done; false (nothing changed) when `workerId` no longer holds the task. */
     complete: (id: number, workerId: string): Promise<boolean> =>
       repository.complete(db.kysely, id, workerId, nowIso()),
