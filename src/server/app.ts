@@ -23,8 +23,9 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService, type CachedCredential } from './modules/auth/auth.service.js';
 import { createCredentialCache } from './modules/auth/credential-cache.js';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.js';
+import { configRoutes } from './modules/config/config.routes.js';
 import { createIntegrationRepository } from './modules/integration/integration.repository.js';
-import { integrationRoutesPlugin } from './modules/integration/integration.routes.js';
+import { integrationRoutes } from './modules/integration/integration.routes.js';
 import { createIntegrationService } from './modules/integration/integration.service.js';
 import { createMessengerRepository } from './modules/messenger/messenger.repository.js';
 import { messengerRoutes } from './modules/messenger/messenger.routes.js';
@@ -284,11 +285,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(fastifyCookie);
   await app.register(authPlugin, { config, authService });
 
-  const publicClientConfig = clientConfig(config);
-  app.get(paths.config, async (_request, reply) => {
-    void reply.header('cache-control', 'public, max-age=300');
-    return publicClientConfig;
-  });
+  await app.register(configRoutes, { clientConfig: clientConfig(config) });
   const onSessionEnded = (sessionHash: string) => realtime.closeSessionSockets(sessionHash);
   await app.register(authRoutes, {
     config,
@@ -351,7 +348,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(openApiRoutes, {
     document: createOpenApiDocument({ publicUrl: config.publicUrl }),
   });
-  await app.register(integrationRoutesPlugin, {
+  await app.register(integrationRoutes, {
     integrationService,
     keys: config.integrationKeys,
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
 import { messengerUserSchema, roleSchema } from './models.js';
+import { pathTemplate } from './paths.js';
 import { containsControlOrBidi, containsNul, hasVisibleText, isTimeZoneName } from './text.js';
 
 /** The host job board's own id: 1–128 characters of `A–Z a–z 0–9 . _ : @ -`. */
@@ -12,22 +13,13 @@ export const externalIdSchema = z
     'must be an external id (1–128 characters of A–Z a–z 0–9 . _ : @ -).',
   );
 
+/** The integration API's paths (`integrationPaths.user('u-1')`; the server registers each `pattern`). */
 export const integrationPaths = {
-  user: (externalId: string) => `/api/v1/users/${encodeURIComponent(externalId)}`,
-  job: (externalId: string) => `/api/v1/jobs/${encodeURIComponent(externalId)}`,
-  application: (jobExternalId: string, candidateExternalId: string) =>
-    `/api/v1/jobs/${encodeURIComponent(jobExternalId)}/applications/${encodeURIComponent(candidateExternalId)}`,
+  user: pathTemplate('/api/v1/users/:externalId'),
+  job: pathTemplate('/api/v1/jobs/:externalId'),
+  application: pathTemplate('/api/v1/jobs/:jobExternalId/applications/:candidateExternalId'),
   conversations: '/api/v1/conversations',
   openapi: '/api/v1/openapi.json',
-} as const;
-
-/** Route patterns as the server registers them. */
-export const integrationRoutes = {
-  user: '/api/v1/users/:externalId',
-  job: '/api/v1/jobs/:externalId',
-  application: '/api/v1/jobs/:jobExternalId/applications/:candidateExternalId',
-  conversations: integrationPaths.conversations,
-  openapi: integrationPaths.openapi,
 } as const;
 
 const plainText = (max: number) =>
