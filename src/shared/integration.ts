@@ -36,8 +36,8 @@ export const NAME_MAX_LENGTH = 200;
 /**
  * A user's name, wherever the host sets it (the integration API's user upsert and the claims of a
  * sign-in link): the message rule (something visible, no NUL), and no control character, line
- * break or bidirectional override anywhere in what is sent (contract Part 3, "Names"). Surrounding
- * spaces are trimmed.
+ * break or bidirectional override anywhere in what is sent, so that a name cannot break or reorder
+ * the lines it is shown in. Surrounding spaces are trimmed.
  */
 export const personNameSchema = z
   .string()
@@ -61,7 +61,7 @@ export const timeZoneSchema = z
   .string()
   .refine(isTimeZoneName, 'must be an IANA time zone name (e.g. Asia/Riyadh).');
 
-/** A user's switches (contract Part 2, "User settings"), language and time zone (Part 3). */
+/** A user's switches (notifications, read receipts, being seen online), language and time zone. */
 export const userSettingsSchema = z.object({
   email_notifications: z.boolean(),
   read_receipts: z.boolean(),
