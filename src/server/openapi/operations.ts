@@ -18,14 +18,7 @@ import {
   startConversationResponseSchema,
   userSettingsResponseSchema,
 } from '../../shared/integration.js';
-import {
-  authUserSchema,
-  chatSchema,
-  jobSchema,
-  messageGroupSchema,
-  messengerUserSchema,
-  receiverSchema,
-} from '../../shared/models.js';
+import * as models from '../../shared/models.js';
 import type { RouteDocumentation } from '../http/route.js';
 import { attachmentsRoutes } from '../modules/attachments/attachments.routes.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
@@ -70,12 +63,12 @@ export const operations: readonly RouteDocumentation[] = [
 /** Output schemas shown under their own name in `components.schemas` (and referenced by it). */
 export const namedSchemas: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, string>([
   [errorResponseSchema, 'ErrorResponse'],
-  [jobSchema, 'Job'],
-  [messengerUserSchema, 'MessengerUser'],
-  [chatSchema, 'Chat'],
-  [receiverSchema, 'Receiver'],
-  [authUserSchema, 'AuthUser'],
-  [messageGroupSchema, 'MessageGroup'],
+  [models.jobSchema, 'Job'],
+  [models.messengerUserSchema, 'MessengerUser'],
+  [models.chatSchema, 'Chat'],
+  [models.receiverSchema, 'Receiver'],
+  [models.authUserSchema, 'AuthUser'],
+  [models.messageGroupSchema, 'MessageGroup'],
   [messengerConfigSchema, 'MessengerConfig'],
   [loginResponseSchema, 'LoginResponse'],
   [tokenResponseSchema, 'TokenResponse'],
