@@ -323,7 +323,7 @@ export const assertExchangesMatchDocument = (exchanges: readonly RecordedExchang
   const shown = problems.slice(0, 20);
   throw new Error(
     `${problems.length} recorded API exchange(s) do not match the OpenAPI document ` +
-      `(src/server/openapi/operations.ts, schemas in src/shared):\n  - ${shown.join('\n  - ')}` +
+      `(the route declarations in src/server/modules/*/*.routes.ts, schemas in src/shared):\n  - ${shown.join('\n  - ')}` +
       (problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : ''),
   );
 };

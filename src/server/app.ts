@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import { BODY_LIMIT_BYTES, paths } from '../shared/api.js';
+import { BODY_LIMIT_BYTES } from '../shared/api.js';
 import { clientConfig, securityHeadersOptions } from './client-config.js';
 import type { Config } from './config.js';
 import { broadcasterSecret } from './db/app-settings.js';
@@ -10,7 +10,8 @@ import type { Db } from './db/database.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.js';
-import { integrationRoutesPlugin } from './modules/integration/integration.routes.js';
+import { configRoutes } from './modules/config/config.routes.js';
+import { integrationRoutes } from './modules/integration/integration.routes.js';
 import { messengerRoutes } from './modules/messenger/messenger.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
@@ -100,11 +101,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(securityHeadersPlugin, securityHeadersOptions(config));
   await app.register(fastifyCookie);
   await app.register(authPlugin, { config, authService: services.auth });
-  const publicClientConfig = clientConfig(config);
-  app.get(paths.config, async (_request, reply) => {
-    void reply.header('cache-control', 'public, max-age=300');
-    return publicClientConfig;
-  });
+  await app.register(configRoutes, { clientConfig: clientConfig(config) });
   await app.register(authRoutes, {
     config,
     authService: services.auth,
@@ -133,7 +130,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(openApiRoutes, {
     document: createOpenApiDocument({ publicUrl: config.publicUrl }),
   });
-  await app.register(integrationRoutesPlugin, {
+  await app.register(integrationRoutes, {
     integrationService: services.integration,
     keys: config.integrationKeys,
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
 import { messengerUserSchema, roleSchema } from './models.js';
+import { pathTemplate } from './paths.js';
 import { containsControlOrBidi, containsNul, hasVisibleText, isTimeZoneName } from './text.js';
 
 /** The host job board's own id: 1–128 characters of `A–Z a–z 0–9 . _ : @ -`. */
@@ -12,22 +13,13 @@ export const externalIdSchema = z
     'must be an external id (1–128 characters of A–Z a–z 0–9 . _ : @ -).',
   );
 
+/** The integration API's paths (`integrationPaths.user('u-1')`; the server registers each `pattern`). */
 export const integrationPaths = {
-  user: (externalId: string) => `/api/v1/users/${encodeURIComponent(externalId)}`,
-  job: (externalId: string) => `/api/v1/jobs/${encodeURIComponent(externalId)}`,
-  application: (jobExternalId: string, candidateExternalId: string) =>
-    `/api/v1/jobs/${encodeURIComponent(jobExternalId)}/applications/${encodeURIComponent(candidateExternalId)}`,
+  user: pathTemplate('/api/v1/users/:externalId'),
+  job: pathTemplate('/api/v1/jobs/:externalId'),
+  application: pathTemplate('/api/v1/jobs/:jobExternalId/applications/:candidateExternalId'),
   conversations: '/api/v1/conversations',
   openapi: '/api/v1/openapi.json',
-} as const;
-
-/** Route patterns as the server registers them. */
-export const integrationRoutes = {
-  user: '/api/v1/users/:externalId',
-  job: '/api/v1/jobs/:externalId',
-  application: '/api/v1/jobs/:jobExternalId/applications/:candidateExternalId',
-  conversations: integrationPaths.conversations,
-  openapi: integrationPaths.openapi,
 } as const;
 
 const plainText = (max: number) =>
@@ -44,8 +36,8 @@ export const NAME_MAX_LENGTH = 200;
 /**
  * A user's name, wherever the host sets it (the integration API's user upsert and the claims of a
  * sign-in link): the message rule (something visible, no NUL), and no control character, line
- * break or bidirectional override anywhere in what is sent (contract Part 3, "Names"). Surrounding
- * spaces are trimmed.
+ * break or bidirectional override anywhere in what is sent, so that a name cannot break or reorder
+ * the lines it is shown in. Surrounding spaces are trimmed.
  */
 export const personNameSchema = z
   .string()
@@ -69,7 +61,7 @@ export const timeZoneSchema = z
   .string()
   .refine(isTimeZoneName, 'must be an IANA time zone name (e.g. Asia/Riyadh).');
 
-/** A user's switches (contract Part 2, "User settings"), language and time zone (Part 3). */
+/** A user's switches (notifications, read receipts, being seen online), language and time zone. */
 export const userSettingsSchema = z.object({
   email_notifications: z.boolean(),
   read_receipts: z.boolean(),

@@ -7,28 +7,63 @@ export const PAGE_LIMIT_DEFAULT = 50;
 export const PAGE_LIMIT_MAX = 100;
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+/** A value for each of a pattern's `:parameters`, in order. */
+type ParameterValues<Pattern extends string> = Pattern extends `${string}:${string}/${infer Rest}`
+  ? [string | number, ...ParameterValues<Rest>]
+  : Pattern extends `${string}:${string}`
+    ? [string | number]
+    : [];
+
+/**
+ * A path with parameters, written once. Called with a value for each `:parameter` in order, it is
+ * the path to request (each value percent-encoded); its `pattern` is what the server registers, and
+ * the OpenAPI document shows it with `{parameter}`.
+ */
+export type PathTemplate<Pattern extends string = string> = ((
+  ...values: ParameterValues<Pattern>
+) => string) & { readonly pattern: Pattern };
+
+export const pathTemplate = <const Pattern extends string>(
+  pattern: Pattern,
+): PathTemplate<Pattern> => {
+  const fill = (...values: (string | number)[]) => {
+    let index = 0;
+    return pattern.replace(/:[A-Za-z_][A-Za-z0-9_]*/g, () =>
+      encodeURIComponent(String(values[index++])),
+    );
+  };
+  return Object.assign(fill, { pattern });
+};
+
 export const paths = {
+  home: '/',
+  messages: '/messages',
   config: '/messenger/config',
   login: '/login',
   logout: '/logout',
   tokens: '/api/tokens',
-  token: (tokenId: number) => `/api/tokens/${tokenId}`,
+  token: pathTemplate('/api/tokens/:id'),
   demoAccounts: '/api/demo-accounts',
   initialData: '/load/messengers/initial/data',
   getMessage: '/user/get/message',
   sendMessage: '/user/send/message',
-  unseen: (messengerUserId: number) => `/user/send/message/unseen/${messengerUserId}`,
-  archive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/archive`,
-  unarchive: (messengerUserId: number) => `/user/messenger/${messengerUserId}/unarchive`,
-  typing: (messengerUserId: number) => `/user/messenger/${messengerUserId}/typing`,
+  unseen: pathTemplate('/user/send/message/unseen/:id'),
+  archive: pathTemplate('/user/messenger/:id/archive'),
+  unarchive: pathTemplate('/user/messenger/:id/unarchive'),
+  typing: pathTemplate('/user/messenger/:id/typing'),
   settings: '/user/settings',
   attachments: '/user/attachments',
-  attachment: (id: number) => `/user/attachments/${id}`,
-  attachmentThumbnail: (id: number) => `/user/attachments/${id}/thumbnail`,
+  attachment: pathTemplate('/user/attachments/:id'),
+  attachmentThumbnail: pathTemplate('/user/attachments/:id/thumbnail'),
+  /** A generated demo logo (`logos`) or photo (`photos`), `<name>.svg`. */
+  demoImage: pathTemplate('/images/:kind/:file'),
   broadcastingAuth: '/broadcasting/auth',
   broadcastingUserAuth: '/broadcasting/user-auth',
   /** With a hosted Pusher: its webhooks (`channel_occupied`, `channel_vacated`) feed presence. */
   pusherWebhook: '/pusher/webhook',
+  /** The embedded endpoint's Pusher HTTP API: publish one event, or a batch. */
+  triggerEvents: pathTemplate('/apps/:appId/events'),
+  triggerBatchEvents: pathTemplate('/apps/:appId/batch_events'),
   sso: '/sso',
   unsubscribe: '/unsubscribe',
   /** Undoes an unsubscribe (POST, with the undo's own token that the unsubscribe page gives). */

@@ -1,12 +1,7 @@
 import { z } from 'zod';
-import {
-  namedSchemas,
-  operations,
-  securitySchemes,
-  tags,
-  type OperationSpec,
-  type ResponseSpec,
-} from './operations.js';
+import { routePattern, schemaOf, type RouteDocumentation } from '../http/route.js';
+import { namedSchemas, operations } from './operations.js';
+import { securitySchemes, tags, type ResponseSpec } from './vocabulary.js';
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = Record<string, unknown>;
@@ -54,6 +49,10 @@ export interface OpenApiDocument {
 const SCHEMA_PREFIX = '#/components/schemas/';
 const JSON_SCHEMA_OPTIONS = { target: 'draft-2020-12', unrepresentable: 'any' } as const;
 
+/** A route's path as OpenAPI writes it: `/user/messenger/{id}/archive`. */
+export const openApiPathOf = (path: RouteDocumentation['path']): string =>
+  routePattern(path).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
 const pascal = (id: string) => `${id.charAt(0).toUpperCase()}${id.slice(1)}`;
 
 /** Drops what zod puts on a top-level schema but a component or parameter must not carry. */
@@ -66,12 +65,12 @@ const bare = (schema: JsonSchema): JsonSchema => {
  * Names every schema the operations use and converts each registry (requests as zod `input`,
  * answers as zod `output`) in one go, so that shared models become `$ref`s.
  */
-const buildComponents = (specs: readonly OperationSpec[]) => {
+const buildComponents = (specs: readonly RouteDocumentation[]) => {
   const outputNames = new Map<z.ZodType, string>(namedSchemas);
   const inputNames = new Map<z.ZodType, string>();
   for (const spec of specs) {
-    if (spec.body && !inputNames.has(spec.body))
-      inputNames.set(spec.body, `${pascal(spec.operationId)}Body`);
+    const body = spec.body && schemaOf(spec.body);
+    if (body && !inputNames.has(body)) inputNames.set(body, `${pascal(spec.operationId)}Body`);
     for (const [status, response] of Object.entries(spec.responses)) {
       if (response.schema && !outputNames.has(response.schema))
         outputNames.set(response.schema, `${pascal(spec.operationId)}${status}Response`);
@@ -143,13 +142,14 @@ const buildBase = (): Omit<OpenApiDocument, 'servers'> => {
       throw new Error(`OpenAPI: operationId ${spec.operationId} is listed twice.`);
     operationIds.add(spec.operationId);
     const parameters = [
-      ...(spec.params ? parametersOf(spec.params, 'path') : []),
-      ...(spec.query ? parametersOf(spec.query, 'query') : []),
+      ...(spec.params ? parametersOf(schemaOf(spec.params), 'path') : []),
+      ...(spec.query ? parametersOf(schemaOf(spec.query), 'query') : []),
     ];
-    const body = spec.body;
-    const item = (paths[spec.path] ??= {});
+    const body = spec.body && schemaOf(spec.body);
+    const path = openApiPathOf(spec.path);
+    const item = (paths[path] ??= {});
     if (item[spec.method])
-      throw new Error(`OpenAPI: ${spec.method.toUpperCase()} ${spec.path} is listed twice.`);
+      throw new Error(`OpenAPI: ${spec.method.toUpperCase()} ${path} is listed twice.`);
     item[spec.method] = {
       operationId: spec.operationId,
       summary: spec.summary,
@@ -186,7 +186,7 @@ const buildBase = (): Omit<OpenApiDocument, 'servers'> => {
       title: 'Job board messenger',
       version: '1.0.0',
       description:
-        'The messaging page’s calls, sign-in, broadcasting and the integration API (contract Parts 1 and 2). Generated from the zod schemas the server validates with.',
+        'The messaging page’s calls, sign-in, broadcasting and the integration API. Generated from the route declarations and the zod schemas the server validates with.',
     },
     tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
     paths,

@@ -81,6 +81,22 @@ export const setSessionCookies = (
   setXsrfCookie(reply, config, session.csrfToken);
 };
 
+/**
+ * Closes the live sockets of a session that is gone for good (signed out, or replaced by a new
+ * sign-in): they can never be authorized again. This can fail only for sockets on other instances
+ * while Redis is down; those hear nothing meanwhile and are made to reconnect (and are refused)
+ * once the fan-out is back, so a failure is logged, not answered.
+ */
+export const endSessionSockets = async (
+  request: FastifyRequest,
+  onSessionEnded: (sessionHash: string) => Promise<void>,
+  sessionHash: string,
+) => {
+  await onSessionEnded(sessionHash).catch((error: unknown) => {
+    request.log.warn({ err: error }, 'could not close the session’s sockets on every instance');
+  });
+};
+
 export const authPlugin = fp(
   async (app: FastifyInstance, options: { config: Config; authService: AuthService }) => {
     const { config, authService } = options;

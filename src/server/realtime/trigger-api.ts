@@ -1,5 +1,8 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { paths } from '../../shared/paths.js';
+import { defineRouteFor, documentedOnly, routesPlugin } from '../http/route.js';
+import { errors, security } from '../openapi/vocabulary.js';
 import type { RealtimeLogger } from './types.js';
 import {
   REPLAY_MESSAGE,
@@ -7,9 +10,13 @@ import {
   parseBatchBody,
   parseEventsBody,
   signatureExpiresAtMs,
+  triggerBatchBodySchema,
+  triggerEventBodySchema,
+  triggerQuerySchema,
   verifyTriggerSignature,
   type ClaimResult,
   type SignatureMemory,
+  type TriggerCredentials,
   type TriggerEvent,
   type VerifyFailure,
   type VerifyResult,
@@ -36,18 +43,137 @@ export interface TriggerRoutesOptions {
   logger?: RealtimeLogger | undefined;
 }
 
+interface TriggerRoutesDeps {
+  appId: string;
+  credentials: TriggerCredentials;
+  signatures: SignatureMemory;
+  deliver: (event: TriggerEvent) => Promise<void>;
+  logger?: RealtimeLogger | undefined;
+}
+
+const defineRoute = defineRouteFor<TriggerRoutesDeps>({
+  tag: 'realtime',
+  security: security.pusher,
+});
+
+const sendFailure = (reply: FastifyReply, failure: VerifyFailure) => {
+  if (failure.retryAfterSeconds !== undefined)
+    void reply.header('retry-after', String(failure.retryAfterSeconds));
+  return reply.code(failure.status).send({ message: failure.message });
+};
+
+/**
+ * A publishing call: the app's signature over the method, path, query and the body's exact bytes
+ * is checked first (hence a raw body, parsed by `parse` once verified), then replays are refused.
+ */
+const triggerRoute = (
+  path: { readonly pattern: `${string}:appId${string}` },
+  operationId: string,
+  summary: string,
+  body: z.ZodType,
+  parse: (rawBody: Buffer) => VerifyResult<TriggerEvent | TriggerEvent[]>,
+) =>
+  defineRoute({
+    method: 'post',
+    path,
+    operationId,
+    summary,
+    params: triggerParamsSchema,
+    query: documentedOnly(triggerQuerySchema),
+    body: documentedOnly(body),
+    responses: {
+      200: { description: 'Handed to the broadcaster.', schema: triggerResponseSchema },
+      ...errors(400, 401, 404, 413, 429, 503),
+    },
+    bodyLimit: TRIGGER_BODY_LIMIT_BYTES,
+    handler: async ({ params, body, request, reply }, options) => {
+      if (params.appId !== options.appId)
+        return sendFailure(reply, { ok: false, status: 404, message: 'Unknown app.' });
+      const rawUrl = request.raw.url ?? request.url;
+      const q = rawUrl.indexOf('?');
+      const rawBody = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+      const verified = verifyTriggerSignature(
+        {
+          method: request.method,
+          path: q === -1 ? rawUrl : rawUrl.slice(0, q),
+          query: q === -1 ? '' : rawUrl.slice(q + 1),
+          rawBody,
+        },
+        options.credentials,
+      );
+      if (!verified.ok) {
+        options.logger?.info({ reason: verified.message }, 'realtime: trigger request refused');
+        return sendFailure(reply, verified);
+      }
+      if (rawBody.length === 0)
+        return sendFailure(reply, { ok: false, status: 400, message: 'Empty body.' });
+      const parsed = parse(rawBody);
+      if (!parsed.ok) return sendFailure(reply, parsed);
+      const { signatures } = options;
+      const { signature, timestamp } = verified.value;
+      let claim: ClaimResult;
+      try {
+        claim = await signatures.claim(signature, signatureExpiresAtMs(timestamp));
+      } catch (error) {
+        options.logger?.warn({ err: error }, 'realtime: could not check a trigger for replay');
+        return sendFailure(reply, {
+          ok: false,
+          status: 503,
+          message: 'Service temporarily unavailable. Please retry.',
+          retryAfterSeconds: 5,
+        });
+      }
+      if (claim === 'replay') {
+        options.logger?.info({}, 'realtime: replayed trigger request refused');
+        return sendFailure(reply, { ok: false, status: 401, message: REPLAY_MESSAGE });
+      }
+      if (claim !== 'fresh') {
+        return sendFailure(reply, {
+          ok: false,
+          status: 429,
+          message: 'Too many trigger requests within the timestamp window. Retry later.',
+          retryAfterSeconds: claim.retryAfterSeconds,
+        });
+      }
+      const events = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+      // In order; each is handed off before the next.
+      let delivered = 0;
+      try {
+        for (const event of events) {
+          await options.deliver(event);
+          delivered += 1;
+        }
+      } catch (error) {
+        // Nothing went out: the very same request may be sent again (it is no replay then).
+        if (delivered === 0) await signatures.release(signature).catch(() => undefined);
+        throw error;
+      }
+      return reply.code(200).send({});
+    },
+  });
+
 /**
  * The Pusher HTTP API subset the official `pusher` package uses to publish:
  * `POST /apps/{appId}/events` and `POST /apps/{appId}/batch_events`.
- *
- * Encapsulated (not wrapped with fastify-plugin): the raw-body JSON parser it installs applies to
- * these two routes only.
  */
-export const createTriggerRoutes = (options: TriggerRoutesOptions): FastifyPluginAsync => {
-  const credentials = { key: options.key, secret: options.secret };
-  const signatures = options.signatures ?? new SeenSignatures();
-
-  return async (app) => {
+export const triggerRoutes = routesPlugin(
+  [
+    triggerRoute(
+      paths.triggerEvents,
+      'triggerEvent',
+      'Publish one event to one or more channels (Pusher HTTP API)',
+      triggerEventBodySchema,
+      parseEventsBody,
+    ),
+    triggerRoute(
+      paths.triggerBatchEvents,
+      'triggerBatchEvents',
+      'Publish up to 10 events (Pusher HTTP API)',
+      triggerBatchBodySchema,
+      parseBatchBody,
+    ),
+  ],
+  async (app, options: TriggerRoutesOptions): Promise<TriggerRoutesDeps> => {
     // body_md5 is over the exact bytes, so keep the body raw here; it is parsed after verification.
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser(
@@ -55,92 +181,24 @@ export const createTriggerRoutes = (options: TriggerRoutesOptions): FastifyPlugi
       { parseAs: 'buffer', bodyLimit: TRIGGER_BODY_LIMIT_BYTES },
       (_request, body, done) => done(null, body),
     );
+    return {
+      appId: options.appId,
+      credentials: { key: options.key, secret: options.secret },
+      signatures: options.signatures ?? new SeenSignatures(),
+      deliver: options.deliver,
+      logger: options.logger,
+    };
+  },
+);
 
-    const handle =
-      (parse: (rawBody: Buffer) => VerifyResult<TriggerEvent | TriggerEvent[]>) =>
-      async (request: FastifyRequest<{ Params: { appId: string } }>, reply: FastifyReply) => {
-        if (request.params.appId !== options.appId)
-          return sendFailure(reply, { ok: false, status: 404, message: 'Unknown app.' });
-        const rawUrl = request.raw.url ?? request.url;
-        const q = rawUrl.indexOf('?');
-        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const verified = verifyTriggerSignature(
-          {
-            method: request.method,
-            path: q === -1 ? rawUrl : rawUrl.slice(0, q),
-            query: q === -1 ? '' : rawUrl.slice(q + 1),
-            rawBody,
-          },
-          credentials,
-        );
-        if (!verified.ok) {
-          options.logger?.info({ reason: verified.message }, 'realtime: trigger request refused');
-          return sendFailure(reply, verified);
-        }
-        if (rawBody.length === 0)
-          return sendFailure(reply, { ok: false, status: 400, message: 'Empty body.' });
-        const parsed = parse(rawBody);
-        if (!parsed.ok) return sendFailure(reply, parsed);
-        const { signature, timestamp } = verified.value;
-        let claim: ClaimResult;
-        try {
-          claim = await signatures.claim(signature, signatureExpiresAtMs(timestamp));
-        } catch (error) {
-          options.logger?.warn({ err: error }, 'realtime: could not check a trigger for replay');
-          return sendFailure(reply, {
-            ok: false,
-            status: 503,
-            message: 'Service temporarily unavailable. Please retry.',
-            retryAfterSeconds: 5,
-          });
-        }
-        if (claim === 'replay') {
-          options.logger?.info({}, 'realtime: replayed trigger request refused');
-          return sendFailure(reply, { ok: false, status: 401, message: REPLAY_MESSAGE });
-        }
-        if (claim !== 'fresh') {
-          return sendFailure(reply, {
-            ok: false,
-            status: 429,
-            message: 'Too many trigger requests within the timestamp window. Retry later.',
-            retryAfterSeconds: claim.retryAfterSeconds,
-          });
-        }
-        const events = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-        // In order; each is handed off before the next.
-        let delivered = 0;
-        try {
-          for (const event of events) {
-            await options.deliver(event);
-            delivered += 1;
-          }
-        } catch (error) {
-          // Nothing went out: the very same request may be sent again (it is no replay then).
-          if (delivered === 0) await signatures.release(signature).catch(() => undefined);
-          throw error;
-        }
-        return reply.code(200).send({});
-      };
-
-    const routeOptions = { bodyLimit: TRIGGER_BODY_LIMIT_BYTES };
-    app.post<{ Params: { appId: string } }>(
-      '/apps/:appId/events',
-      routeOptions,
-      handle(parseEventsBody),
-    );
-    app.post<{ Params: { appId: string } }>(
-      '/apps/:appId/batch_events',
-      routeOptions,
-      handle(parseBatchBody),
-    );
-  };
-};
-
-const sendFailure = (reply: FastifyReply, failure: VerifyFailure) => {
-  if (failure.retryAfterSeconds !== undefined)
-    void reply.header('retry-after', String(failure.retryAfterSeconds));
-  return reply.code(failure.status).send({ message: failure.message });
-};
+/**
+ * The trigger routes with these options, as a plugin of their own: encapsulated (not wrapped with
+ * fastify-plugin), so the raw-body JSON parser it installs applies to these two routes only.
+ */
+export const createTriggerRoutes =
+  (options: TriggerRoutesOptions): FastifyPluginAsync =>
+  async (app) =>
+    triggerRoutes(app, options);
 
 /** The plugin used when an external service is configured: nothing to serve. */
 export const noTriggerRoutes: FastifyPluginAsync = async () => undefined;

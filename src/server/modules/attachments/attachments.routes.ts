@@ -3,11 +3,13 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { uploadAttachmentBodySchema, uploadAttachmentResponseSchema } from '../../../shared/api.js';
 import { paths } from '../../../shared/paths.js';
+import { defineRouteFor, documentedOnly, routesPlugin } from '../../http/route.js';
 import { HttpError } from '../../lib/http-error.js';
-import { parseInput } from '../../lib/validation.js';
+import { errors, pageCallErrors, redirect, security } from '../../openapi/vocabulary.js';
 import { viewerOf } from '../../plugins/auth.js';
 import type { AttachmentsService } from './attachments.service.js';
 import { MAX_UPLOAD_BYTES } from './attachments.service.js';
@@ -45,76 +47,111 @@ const sendDownload = async (
   return reply.send(download.stream);
 };
 
+interface AttachmentsRoutesOptions {
+  attachmentsService: AttachmentsService;
+  /** Where uploads are streamed before they are stored (see upload-temp.ts). */
+  uploadTempDir: string;
+}
+
+const defineRoute = defineRouteFor<AttachmentsRoutesOptions>({
+  tag: 'messenger',
+  security: security.viewerRead,
+});
+
+/** A download: the file, or (`thumbnail`) its thumbnail. */
+const downloadRoute = (variant: 'file' | 'thumbnail') =>
+  defineRoute({
+    method: 'get',
+    path: variant === 'file' ? paths.attachment : paths.attachmentThumbnail,
+    operationId: variant === 'file' ? 'downloadAttachment' : 'downloadAttachmentThumbnail',
+    summary:
+      variant === 'file'
+        ? 'An attachment, for its uploader or the two parties of its message (inline for images)'
+        : 'The thumbnail of an image attachment (WEBP, at most 480 px on the long side)',
+    params: attachmentParamsSchema,
+    responses: {
+      200: { description: 'The bytes.', media: { type: '*/*', binary: true } },
+      302: redirect('S3 storage: to a presigned address valid for at most 5 minutes'),
+      ...errors(401, 403, 404, 422, 503),
+    },
+    handler: async ({ params, request, reply }, { attachmentsService }) =>
+      sendDownload(
+        reply,
+        await attachmentsService.download(viewerOf(request).user, params.id, variant),
+      ),
+  });
+
 /**
  * `POST /user/attachments` (multipart, one `file` field) and the downloads. The upload is streamed
  * to a temporary file (never held in memory), at most 10 MiB: a declared length above that is
  * refused before the body is read, a longer stream as soon as it passes the limit.
  */
-export const attachmentsRoutes = async (
-  app: FastifyInstance,
-  /** `uploadTempDir`: where uploads are streamed before they are stored (see upload-temp.ts). */
-  options: { attachmentsService: AttachmentsService; uploadTempDir: string },
-) => {
-  const service = options.attachmentsService;
-  // downloads are plain links (an <img>, an <a download>): signed in is enough, no app key
-  app.addHook('onRequest', app.requireViewer);
-  await app.register(multipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 },
-  });
-
-  app.post(
-    paths.attachments,
-    {
-      onRequest: [
+export const attachmentsRoutes = routesPlugin(
+  [
+    defineRoute({
+      method: 'post',
+      path: paths.attachments,
+      operationId: 'uploadAttachment',
+      summary:
+        'Upload one file (multipart field `file`, at most 10 MiB; PDF, DOC/DOCX, ODT, RTF, TXT, PNG, JPEG, WEBP, GIF judged from its bytes)',
+      security: security.pageChange,
+      // a stream, read as it comes
+      body: documentedOnly(uploadAttachmentBodySchema),
+      bodyTypes: ['multipart/form-data'],
+      responses: {
+        201: { description: 'Stored, not yet sent.', schema: uploadAttachmentResponseSchema },
+        ...errors(...pageCallErrors, 413, 429),
+      },
+      onRequest: (app) => [
         app.requireAppKey,
         async (request) => {
           const declared = Number(request.headers['content-length'] ?? 0);
           if (declared > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) throw tooLarge();
         },
       ],
-    },
-    async (request, reply) => {
-      const viewer = viewerOf(request).user;
-      await service.checkRate(viewer);
-      if (!request.isMultipart())
-        throw new HttpError(422, 'Send the file as multipart/form-data in the field "file".', {
-          file: ['The file is required.'],
-        });
-      const dir = await createUploadDir(options.uploadTempDir);
-      try {
-        let part: Awaited<ReturnType<typeof request.file>>;
-        try {
-          part = await request.file();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-          throw new HttpError(422, 'The upload could not be read.', {
-            file: ['The upload could not be read.'],
+      handler: async ({ request, reply }, { attachmentsService: service, uploadTempDir }) => {
+        const viewer = viewerOf(request).user;
+        await service.checkRate(viewer);
+        if (!request.isMultipart())
+          throw new HttpError(422, 'Send the file as multipart/form-data in the field "file".', {
+            file: ['The file is required.'],
           });
+        const dir = await createUploadDir(uploadTempDir);
+        try {
+          let part: Awaited<ReturnType<typeof request.file>>;
+          try {
+            part = await request.file();
+          } catch (error) {
+            if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+            throw new HttpError(422, 'The upload could not be read.', {
+              file: ['The upload could not be read.'],
+            });
+          }
+          if (!part || part.fieldname !== 'file')
+            throw new HttpError(422, 'The file is required.', { file: ['The file is required.'] });
+          const path = join(dir, 'upload');
+          let size = 0;
+          part.file.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+          });
+          await pipeline(part.file, createWriteStream(path));
+          if (part.file.truncated) throw tooLarge();
+          const attachment = await service.upload(viewer, { path, size, name: part.filename });
+          return reply.code(201).send({ attachment });
+        } finally {
+          await rm(dir, { recursive: true, force: true });
         }
-        if (!part || part.fieldname !== 'file')
-          throw new HttpError(422, 'The file is required.', { file: ['The file is required.'] });
-        const path = join(dir, 'upload');
-        let size = 0;
-        part.file.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-        });
-        await pipeline(part.file, createWriteStream(path));
-        if (part.file.truncated) throw tooLarge();
-        const attachment = await service.upload(viewer, { path, size, name: part.filename });
-        return reply.code(201).send({ attachment });
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    },
-  );
-
-  app.get('/user/attachments/:id', async (request, reply) => {
-    const { id } = parseInput(attachmentParamsSchema, request.params);
-    return sendDownload(reply, await service.download(viewerOf(request).user, id, 'file'));
-  });
-
-  app.get('/user/attachments/:id/thumbnail', async (request, reply) => {
-    const { id } = parseInput(attachmentParamsSchema, request.params);
-    return sendDownload(reply, await service.download(viewerOf(request).user, id, 'thumbnail'));
-  });
-};
+      },
+    }),
+    downloadRoute('file'),
+    downloadRoute('thumbnail'),
+  ],
+  async (app, options: AttachmentsRoutesOptions) => {
+    // downloads are plain links (an <img>, an <a download>): signed in is enough, no app key
+    app.addHook('onRequest', app.requireViewer);
+    await app.register(multipart, {
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 },
+    });
+    return options;
+  },
+);

@@ -1,16 +1,22 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
   credentialsSchema,
+  demoAccountsResponseSchema,
+  loginResponseSchema,
   messengerUserParamsSchema,
   paths,
+  tokenListResponseSchema,
   tokenRequestSchema,
+  tokenResponseSchema,
 } from '../../../shared/api.js';
 import type { Config } from '../../config.js';
+import { defineRouteFor, routesPlugin } from '../../http/route.js';
 import { notFound } from '../../lib/http-error.js';
-import { parseBody, parseInput } from '../../lib/validation.js';
+import { bodyErrors, errors, security } from '../../openapi/vocabulary.js';
 import {
   bearerToken,
   csrfHeader,
+  endSessionSockets,
   viewerOf,
   SESSION_COOKIE,
   sessionCookieOptions,
@@ -31,68 +37,124 @@ export interface AuthRoutesOptions {
 /** The client's address: the socket's, or the one trusted proxies report (TRUST_PROXY). */
 const clientAddress = (request: FastifyRequest) => request.ip;
 
-export const authRoutes = async (app: FastifyInstance, options: AuthRoutesOptions) => {
-  const { config, authService } = options;
+const defineRoute = defineRouteFor<AuthRoutesOptions>({ tag: 'auth', security: security.public });
 
-  /**
-   * Closes the sockets of a session that is gone for good (they can never be authorized again).
-   * This can fail only for sockets on other instances while Redis is down; those hear nothing
-   * meanwhile and are made to reconnect (and are refused) once the fan-out is back.
-   */
-  const endSessionSockets = async (request: FastifyRequest, sessionHash: string) => {
-    await options.onSessionEnded(sessionHash).catch((error: unknown) => {
-      request.log.warn({ err: error }, 'could not close the session’s sockets on every instance');
-    });
-  };
-
-  app.post(paths.login, { onRequest: [app.optionalViewer] }, async (request, reply) => {
-    checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], request.viewer);
-    const credentials = parseBody(credentialsSchema, request.body);
-    const previous = request.viewer?.sessionHash ?? null;
-    const session = await authService.signIn(
-      credentials,
-      clientAddress(request),
-      request.cookies[SESSION_COOKIE],
-    );
-    setSessionCookies(reply, config, session);
-    // The replaced session's live sockets must not keep hearing its user's messages.
-    if (previous) await endSessionSockets(request, previous);
-    return { user: session.user };
-  });
-
-  app.post(paths.logout, { onRequest: [app.optionalViewer] }, async (request, reply) => {
-    const viewer = request.viewer;
-    // Signing out with a personal access token revokes that token.
-    if (viewer?.tokenId != null && bearerToken(request)) {
-      await authService.revokeToken(viewer.user.id, viewer.tokenId);
-    } else if (viewer?.sessionHash) {
-      checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], viewer);
-      await authService.signOut(viewer.sessionHash);
-      await endSessionSockets(request, viewer.sessionHash);
-    }
-    reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(config));
-    return reply.code(204).send();
-  });
-
-  app.post(paths.tokens, async (request, reply) => {
-    const body = parseBody(tokenRequestSchema, request.body);
-    const token = await authService.issueToken(body, clientAddress(request));
-    return reply.code(201).header('cache-control', 'no-store').send({ token });
-  });
-
-  app.get(paths.tokens, { onRequest: [app.requireViewer] }, async (request) => ({
-    tokens: await authService.listTokens(viewerOf(request).user.id),
-  }));
-
-  app.delete('/api/tokens/:id', { onRequest: [app.requireViewer] }, async (request, reply) => {
-    const { id } = parseInput(messengerUserParamsSchema, request.params);
-    await authService.revokeToken(viewerOf(request).user.id, id);
-    return reply.code(204).send();
-  });
-
-  app.get(paths.demoAccounts, async () => {
-    const accounts = await options.demoAccounts();
-    if (!accounts) throw notFound();
-    return { accounts };
-  });
-};
+export const authRoutes = routesPlugin([
+  defineRoute({
+    method: 'post',
+    path: paths.login,
+    operationId: 'login',
+    summary: 'Sign in with e-mail and password (sets the session cookie, rotates the session id)',
+    security: security.login,
+    body: credentialsSchema,
+    responses: {
+      200: { description: 'Signed in.', schema: loginResponseSchema },
+      ...errors(...bodyErrors, 401, 419, 422, 429, 503),
+    },
+    onRequest: (app) => [app.optionalViewer],
+    // A sign-in without the page's CSRF token is refused (419) before its body is looked at.
+    preValidation: async (request) => {
+      checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], request.viewer);
+    },
+    handler: async ({ body: credentials, request, reply }, options) => {
+      const previous = request.viewer?.sessionHash ?? null;
+      const session = await options.authService.signIn(
+        credentials,
+        clientAddress(request),
+        request.cookies[SESSION_COOKIE],
+      );
+      setSessionCookies(reply, options.config, session);
+      // The replaced session's live sockets must not keep hearing its user's messages.
+      if (previous) await endSessionSockets(request, options.onSessionEnded, previous);
+      return { user: session.user };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: paths.logout,
+    operationId: 'logout',
+    summary: 'Sign out: ends the session (or revokes the bearer token used)',
+    security: security.optionalViewer,
+    responses: {
+      204: { description: 'Signed out.' },
+      ...errors(419, 503),
+    },
+    onRequest: (app) => [app.optionalViewer],
+    handler: async ({ request, reply }, options) => {
+      const { authService } = options;
+      const viewer = request.viewer;
+      // Signing out with a personal access token revokes that token.
+      if (viewer?.tokenId != null && bearerToken(request)) {
+        await authService.revokeToken(viewer.user.id, viewer.tokenId);
+      } else if (viewer?.sessionHash) {
+        checkCsrf(csrfHeader(request), request.cookies[XSRF_COOKIE], viewer);
+        await authService.signOut(viewer.sessionHash);
+        await endSessionSockets(request, options.onSessionEnded, viewer.sessionHash);
+      }
+      reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(options.config));
+      return reply.code(204).send();
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: paths.tokens,
+    operationId: 'issueToken',
+    summary: 'Issue a personal access token for a non-browser client',
+    body: tokenRequestSchema,
+    responses: {
+      201: { description: 'The token (shown once; stored hashed).', schema: tokenResponseSchema },
+      ...errors(...bodyErrors, 401, 422, 429, 503),
+    },
+    handler: async ({ body, request, reply }, { authService }) => {
+      const token = await authService.issueToken(body, clientAddress(request));
+      return reply.code(201).header('cache-control', 'no-store').send({ token });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: paths.tokens,
+    operationId: 'listTokens',
+    summary: 'The caller’s personal access tokens (never their secrets)',
+    security: security.viewerRead,
+    responses: {
+      200: { description: 'The tokens.', schema: tokenListResponseSchema },
+      ...errors(401, 503),
+    },
+    onRequest: (app) => [app.requireViewer],
+    handler: async ({ request }, { authService }) => ({
+      tokens: await authService.listTokens(viewerOf(request).user.id),
+    }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: paths.token,
+    operationId: 'revokeToken',
+    summary: 'Revoke one of the caller’s personal access tokens',
+    security: security.viewerChange,
+    params: messengerUserParamsSchema,
+    responses: {
+      204: { description: 'Revoked.' },
+      ...errors(401, 404, 419, 422, 503),
+    },
+    onRequest: (app) => [app.requireViewer],
+    handler: async ({ params, request, reply }, { authService }) => {
+      await authService.revokeToken(viewerOf(request).user.id, params.id);
+      return reply.code(204).send();
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: paths.demoAccounts,
+    operationId: 'listDemoAccounts',
+    summary: 'The demo accounts the sign-in page offers (demo mode only)',
+    responses: {
+      200: { description: 'The demo accounts.', schema: demoAccountsResponseSchema },
+      ...errors(404, 503),
+    },
+    handler: async (_call, options) => {
+      const accounts = await options.demoAccounts();
+      if (!accounts) throw notFound();
+      return { accounts };
+    },
+  }),
+]);

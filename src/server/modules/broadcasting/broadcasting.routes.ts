@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { paths } from '../../../shared/api.js';
 import { parseUserChannel } from '../../../shared/events.js';
+import { defineRouteFor, routesPlugin } from '../../http/route.js';
 import { forbidden } from '../../lib/http-error.js';
-import { parseBody } from '../../lib/validation.js';
+import { bodyErrors, errors, security } from '../../openapi/vocabulary.js';
 import { viewerOf } from '../../plugins/auth.js';
+import type { Viewer } from '../auth/auth.service.js';
 import { userSocketsKey } from '../integration/integration.service.js';
 import type { Realtime } from '../../realtime/index.js';
 import { SOCKET_ID_PATTERN } from '../../realtime/protocol.js';
@@ -23,31 +24,70 @@ export const channelAuthResponseSchema = z.object({
 });
 export const userAuthResponseSchema = z.object({ auth: z.string(), user_data: z.string() });
 
+interface BroadcastingRoutesDeps {
+  realtime: Realtime;
+  /** Binds a socket to its session (sign-out closes it) and to its user (erasure closes it). */
+  bindSocket: (socketId: string, viewer: Viewer) => void;
+}
+
+const defineRoute = defineRouteFor<BroadcastingRoutesDeps>({
+  tag: 'broadcasting',
+  security: security.viewerChange,
+});
+
+/** pusher-js posts a form, other clients JSON. */
+const bodyTypes = ['application/json', 'application/x-www-form-urlencoded'];
+
 /** Signs subscriptions (only the caller's own `private-chat.{id}`) and user authentication for pusher-js. */
-export const broadcastingRoutes = async (app: FastifyInstance, options: { realtime: Realtime }) => {
-  const { realtime } = options;
-  app.addHook('onRequest', app.requireViewer);
-  // A socket is bound to its session (sign-out closes it) and to its user (erasure closes it).
-  const bindSocket = (socketId: string, viewer: ReturnType<typeof viewerOf>) => {
-    if (viewer.sessionHash) realtime.bindSocketToSession(socketId, viewer.sessionHash);
-    realtime.bindSocketToSession(socketId, userSocketsKey(viewer.user.id));
-  };
-
-  app.post(paths.broadcastingAuth, async (request) => {
-    const viewer = viewerOf(request);
-    const body = parseBody(channelAuthBodySchema, request.body);
-    if (parseUserChannel(body.channel_name) !== viewer.user.id) throw forbidden();
-    bindSocket(body.socket_id, viewer);
-    return realtime.authorizeChannel(body.socket_id, body.channel_name);
-  });
-
-  app.post(paths.broadcastingUserAuth, async (request) => {
-    const viewer = viewerOf(request);
-    const body = parseBody(userAuthBodySchema, request.body);
-    bindSocket(body.socket_id, viewer);
-    return realtime.authenticateUser(body.socket_id, {
-      id: String(viewer.user.id),
-      user_info: { name: viewer.user.name, role: viewer.user.role },
-    });
-  });
-};
+export const broadcastingRoutes = routesPlugin(
+  [
+    defineRoute({
+      bodyTypes,
+      method: 'post',
+      path: paths.broadcastingAuth,
+      operationId: 'authorizeChannel',
+      summary: 'Sign a subscription to the caller’s own `private-chat.{id}` channel',
+      body: channelAuthBodySchema,
+      responses: {
+        200: { description: 'The signature pusher-js expects.', schema: channelAuthResponseSchema },
+        ...errors(...bodyErrors, 401, 403, 419, 422, 503),
+      },
+      handler: async ({ body, request }, { realtime, bindSocket }) => {
+        const viewer = viewerOf(request);
+        if (parseUserChannel(body.channel_name) !== viewer.user.id) throw forbidden();
+        bindSocket(body.socket_id, viewer);
+        return realtime.authorizeChannel(body.socket_id, body.channel_name);
+      },
+    }),
+    defineRoute({
+      bodyTypes,
+      method: 'post',
+      path: paths.broadcastingUserAuth,
+      operationId: 'authenticateUser',
+      summary: 'Sign user authentication for pusher-js',
+      body: userAuthBodySchema,
+      responses: {
+        200: { description: 'The signature pusher-js expects.', schema: userAuthResponseSchema },
+        ...errors(...bodyErrors, 401, 419, 422, 503),
+      },
+      handler: async ({ body, request }, { realtime, bindSocket }) => {
+        const viewer = viewerOf(request);
+        bindSocket(body.socket_id, viewer);
+        return realtime.authenticateUser(body.socket_id, {
+          id: String(viewer.user.id),
+          user_info: { name: viewer.user.name, role: viewer.user.role },
+        });
+      },
+    }),
+  ],
+  async (app, { realtime }: { realtime: Realtime }): Promise<BroadcastingRoutesDeps> => {
+    app.addHook('onRequest', app.requireViewer);
+    return {
+      realtime,
+      bindSocket: (socketId, viewer) => {
+        if (viewer.sessionHash) realtime.bindSocketToSession(socketId, viewer.sessionHash);
+        realtime.bindSocketToSession(socketId, userSocketsKey(viewer.user.id));
+      },
+    };
+  },
+);

@@ -1,17 +1,23 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import {
   applicationParamsSchema,
-  integrationRoutes,
+  applicationResponseSchema,
+  integrationJobResponseSchema,
+  integrationPaths,
+  integrationUserResponseSchema,
   jobParamsSchema,
   setApplicationBodySchema,
   startConversationBodySchema,
+  startConversationResponseSchema,
   upsertJobBodySchema,
   upsertUserBodySchema,
   userParamsSchema,
 } from '../../../shared/integration.js';
 import { safeEqual } from '../../lib/crypto.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
-import { parseBody, parseInput } from '../../lib/validation.js';
+import { defineRouteFor, routesPlugin } from '../../http/route.js';
+import { bodyErrors, errors, security } from '../../openapi/vocabulary.js';
 import type { IntegrationService } from './integration.service.js';
 
 /** True when the request carries `Authorization: Bearer <one of the keys>` (each compared in constant time). */
@@ -26,57 +32,133 @@ const hasIntegrationKey = (request: FastifyRequest, keys: readonly string[]): bo
   return found;
 };
 
+interface IntegrationRoutesOptions {
+  integrationService: IntegrationService;
+  /** INTEGRATION_KEYS; none: the API is off. */
+  keys: readonly string[];
+}
+
+const defineRoute = defineRouteFor<IntegrationRoutesOptions>({
+  tag: 'integration',
+  security: security.integration,
+});
+
+/** 201 when the call created what it names, 200 when it was there already: documented… */
+const createdOrUpdated = (schema: z.ZodType, updated = 'Updated.') => ({
+  200: { description: updated, schema },
+  201: { description: 'Created.', schema },
+});
+/** …and answered. */
+const sendCreatedOrUpdated = (reply: FastifyReply, created: boolean, answer: unknown) =>
+  reply.status(created ? 201 : 200).send(answer);
+
 /**
- * The integration API (server to server, contract Part 2): Bearer key, no cookies, no CSRF, no
- * `key` parameter. Without INTEGRATION_KEYS every path answers 404 (the API is off).
+ * The integration API (server to server): Bearer key, no cookies, no CSRF, no `key` parameter.
+ * Without INTEGRATION_KEYS every path answers 404 (the API is off).
  */
-export const integrationRoutesPlugin = async (
-  app: FastifyInstance,
-  options: { integrationService: IntegrationService; keys: readonly string[] },
-) => {
-  const { integrationService: service, keys } = options;
-  app.addHook('onRequest', async (request) => {
-    if (keys.length === 0) throw notFound();
-    if (!hasIntegrationKey(request, keys)) throw new HttpError(401, 'Unauthenticated.');
-  });
-
-  app.put(integrationRoutes.user, async (request, reply) => {
-    const { externalId } = parseInput(userParamsSchema, request.params);
-    const body = parseBody(upsertUserBodySchema, request.body);
-    const { created, user } = await service.upsertUser(externalId, body);
-    return reply.status(created ? 201 : 200).send({ user });
-  });
-
-  app.get(integrationRoutes.user, async (request) => {
-    const { externalId } = parseInput(userParamsSchema, request.params);
-    return { user: await service.getUser(externalId) };
-  });
-
-  app.delete(integrationRoutes.user, async (request, reply) => {
-    const { externalId } = parseInput(userParamsSchema, request.params);
-    await service.eraseUser(externalId);
-    return reply.status(204).send();
-  });
-
-  app.put(integrationRoutes.job, async (request, reply) => {
-    const { externalId } = parseInput(jobParamsSchema, request.params);
-    const body = parseBody(upsertJobBodySchema, request.body);
-    const { created, job } = await service.upsertJob(externalId, body);
-    return reply.status(created ? 201 : 200).send({ job });
-  });
-
-  app.put(integrationRoutes.application, async (request) => {
-    const { jobExternalId, candidateExternalId } = parseInput(
-      applicationParamsSchema,
-      request.params,
-    );
-    const { group } = parseBody(setApplicationBodySchema, request.body);
-    return service.setApplication(jobExternalId, candidateExternalId, group);
-  });
-
-  app.post(integrationRoutes.conversations, async (request, reply) => {
-    const body = parseBody(startConversationBodySchema, request.body);
-    const { created, response } = await service.startConversation(body);
-    return reply.status(created ? 201 : 200).send(response);
-  });
-};
+export const integrationRoutes = routesPlugin(
+  [
+    defineRoute({
+      method: 'put',
+      path: integrationPaths.user,
+      operationId: 'upsertUser',
+      summary: 'Create or update a user by the host’s id',
+      params: userParamsSchema,
+      body: upsertUserBodySchema,
+      responses: {
+        ...createdOrUpdated(integrationUserResponseSchema),
+        ...errors(...bodyErrors, 401, 404, 409, 422, 503),
+      },
+      handler: async ({ params, body, reply }, { integrationService }) => {
+        const { created, user } = await integrationService.upsertUser(params.externalId, body);
+        return sendCreatedOrUpdated(reply, created, { user });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: integrationPaths.user,
+      operationId: 'getUser',
+      summary: 'A user by the host’s id',
+      params: userParamsSchema,
+      responses: {
+        200: { description: 'The user.', schema: integrationUserResponseSchema },
+        ...errors(401, 404, 422, 503),
+      },
+      handler: async ({ params }, { integrationService }) => ({
+        user: await integrationService.getUser(params.externalId),
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: integrationPaths.user,
+      operationId: 'eraseUser',
+      summary: 'Erase a user (sessions, tokens, sockets end; messages stay for the other party)',
+      params: userParamsSchema,
+      responses: {
+        204: { description: 'Erased.' },
+        ...errors(401, 404, 422, 503),
+      },
+      handler: async ({ params, reply }, { integrationService }) => {
+        await integrationService.eraseUser(params.externalId);
+        return reply.status(204).send();
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: integrationPaths.job,
+      operationId: 'upsertJob',
+      summary: 'Create or update a job by the host’s id',
+      params: jobParamsSchema,
+      body: upsertJobBodySchema,
+      responses: {
+        ...createdOrUpdated(integrationJobResponseSchema),
+        ...errors(...bodyErrors, 401, 404, 422, 503),
+      },
+      handler: async ({ params, body, reply }, { integrationService }) => {
+        const { created, job } = await integrationService.upsertJob(params.externalId, body);
+        return sendCreatedOrUpdated(reply, created, { job });
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: integrationPaths.application,
+      operationId: 'setApplication',
+      summary: 'Set the group of a candidate’s application to a job',
+      params: applicationParamsSchema,
+      body: setApplicationBodySchema,
+      responses: {
+        200: { description: 'The application.', schema: applicationResponseSchema },
+        ...errors(...bodyErrors, 401, 404, 422, 503),
+      },
+      handler: async ({ params, body }, { integrationService }) =>
+        integrationService.setApplication(
+          params.jobExternalId,
+          params.candidateExternalId,
+          body.group,
+        ),
+    }),
+    defineRoute({
+      method: 'post',
+      path: integrationPaths.conversations,
+      operationId: 'startConversation',
+      summary: 'Start (or find) a conversation, optionally with a first message',
+      body: startConversationBodySchema,
+      responses: {
+        ...createdOrUpdated(startConversationResponseSchema, 'Already there.'),
+        ...errors(...bodyErrors, 401, 404, 422, 429, 503),
+      },
+      handler: async ({ body, reply }, { integrationService }) => {
+        const { created, response } = await integrationService.startConversation(body);
+        return sendCreatedOrUpdated(reply, created, response);
+      },
+    }),
+  ],
+  async (app, options: IntegrationRoutesOptions) => {
+    const { keys } = options;
+    app.addHook('onRequest', async (request) => {
+      if (keys.length === 0) throw notFound();
+      if (!hasIntegrationKey(request, keys)) throw new HttpError(401, 'Unauthenticated.');
+    });
+    return options;
+  },
+);

@@ -1,12 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
   getMessageBodySchema,
+  getMessageResponseSchema,
   initialDataQuerySchema,
+  initialDataResponseSchema,
   messengerUserParamsSchema,
+  messengerUserResponseSchema,
   paths,
   sendMessageBodySchema,
+  sendMessageResponseSchema,
 } from '../../../shared/api.js';
-import { parseBody, parseInput } from '../../lib/validation.js';
+import type { AuthUser, MessengerUser } from '../../../shared/models.js';
+import { defineRouteFor, routesPlugin } from '../../http/route.js';
+import { bodyErrors, errors, pageCallErrors, security } from '../../openapi/vocabulary.js';
 import { viewerOf } from '../../plugins/auth.js';
 import type { MessengerService } from './messenger.service.js';
 
@@ -16,48 +22,130 @@ const socketIdOf = (request: FastifyRequest): string | undefined => {
   return socketId && /^\d+\.\d+$/.test(socketId) ? socketId : undefined;
 };
 
-/** Thin routes: parse, one service call, status. Key, sign-in and CSRF are checked before the body is read. */
-export const messengerRoutes = async (
-  app: FastifyInstance,
-  options: { messengerService: MessengerService },
-) => {
-  const service = options.messengerService;
-  app.addHook('onRequest', app.requireAppKey);
-  app.addHook('onRequest', app.requireViewer);
+const defineRoute = defineRouteFor<{ messengerService: MessengerService }>({
+  tag: 'messenger',
+  security: security.pageChange,
+});
 
-  app.get(paths.initialData, async (request) => {
-    const query = parseInput(initialDataQuerySchema, request.query);
-    return service.initialData(viewerOf(request).user, query);
+/** A page call on one of the viewer's conversations (by id) that answers the conversation. */
+const conversationCall = (
+  method: 'get' | 'post',
+  path: { readonly pattern: `${string}:id${string}` },
+  operationId: string,
+  summary: string,
+  change: (service: MessengerService, viewer: AuthUser, id: number) => Promise<MessengerUser>,
+) =>
+  defineRoute({
+    method,
+    path,
+    operationId,
+    summary,
+    params: messengerUserParamsSchema,
+    responses: {
+      200: { description: 'The conversation.', schema: messengerUserResponseSchema },
+      ...errors(...pageCallErrors, 403, 404),
+    },
+    // A GET that changes state (the contract's unseen call) still needs the CSRF header.
+    ...(method === 'get' ? { config: { csrfOnGet: true } } : {}),
+    handler: async ({ params, request }, { messengerService }) => ({
+      messengerUser: await change(messengerService, viewerOf(request).user, params.id),
+    }),
   });
 
-  app.post(paths.getMessage, async (request) => {
-    const body = parseBody(getMessageBodySchema, request.body);
-    return service.getMessages(viewerOf(request).user, body);
-  });
-
-  app.post(paths.sendMessage, async (request) => {
-    const body = parseBody(sendMessageBodySchema, request.body);
-    return service.send(viewerOf(request).user, body, socketIdOf(request));
-  });
-
-  app.get('/user/send/message/unseen/:id', { config: { csrfOnGet: true } }, async (request) => {
-    const { id } = parseInput(messengerUserParamsSchema, request.params);
-    return { messengerUser: await service.markSeen(viewerOf(request).user, id) };
-  });
-
-  app.post('/user/messenger/:id/archive', async (request) => {
-    const { id } = parseInput(messengerUserParamsSchema, request.params);
-    return { messengerUser: await service.setArchived(viewerOf(request).user, id, true) };
-  });
-
-  app.post('/user/messenger/:id/typing', async (request, reply) => {
-    const { id } = parseInput(messengerUserParamsSchema, request.params);
-    await service.typing(viewerOf(request).user, id);
-    return reply.code(204).send();
-  });
-
-  app.post('/user/messenger/:id/unarchive', async (request) => {
-    const { id } = parseInput(messengerUserParamsSchema, request.params);
-    return { messengerUser: await service.setArchived(viewerOf(request).user, id, false) };
-  });
-};
+/** The page's calls: parse, one service call, status. Key, sign-in and CSRF are checked before the body is read. */
+export const messengerRoutes = routesPlugin(
+  [
+    defineRoute({
+      method: 'get',
+      path: paths.initialData,
+      operationId: 'getInitialData',
+      summary:
+        'The job filter, the viewer’s conversations (all of them, or a page with `limit`) and who the viewer is',
+      security: security.pageRead,
+      query: initialDataQuerySchema,
+      responses: {
+        200: {
+          description:
+            'Jobs, conversations (newest activity first), viewer, `unread_total` and `archived_count` ' +
+            '(over all the viewer’s conversations). With `limit`: at most that many conversations and ' +
+            '`next_cursor` (pass it as `cursor` for the next page; `null` on the last). The pages of ' +
+            'one walk keep the order the list had at its first page: none is skipped or repeated.',
+          schema: initialDataResponseSchema,
+        },
+        ...errors(...pageCallErrors),
+      },
+      handler: async ({ query, request }, { messengerService }) =>
+        messengerService.initialData(viewerOf(request).user, query),
+    }),
+    defineRoute({
+      method: 'post',
+      path: paths.getMessage,
+      operationId: 'getMessages',
+      summary: 'Open a conversation: its messages (paged back with `before`), marking them seen',
+      body: getMessageBodySchema,
+      responses: {
+        200: {
+          description: 'The conversation and its messages.',
+          schema: getMessageResponseSchema,
+        },
+        ...errors(...bodyErrors, ...pageCallErrors, 404),
+      },
+      handler: async ({ body, request }, { messengerService }) =>
+        messengerService.getMessages(viewerOf(request).user, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: paths.sendMessage,
+      operationId: 'sendMessage',
+      summary: 'Send a message (once per `client_id`), then broadcast it',
+      body: sendMessageBodySchema,
+      responses: {
+        200: { description: 'The stored message.', schema: sendMessageResponseSchema },
+        ...errors(...bodyErrors, ...pageCallErrors, 403, 404, 429),
+      },
+      handler: async ({ body, request }, { messengerService }) =>
+        messengerService.send(viewerOf(request).user, body, socketIdOf(request)),
+    }),
+    conversationCall(
+      'get',
+      paths.unseen,
+      'markSeen',
+      'Mark the viewer’s unread messages of a conversation as seen (needs the CSRF header)',
+      (service, viewer, id) => service.markSeen(viewer, id),
+    ),
+    conversationCall(
+      'post',
+      paths.archive,
+      'archiveConversation',
+      'Archive a conversation (the viewer’s own flag)',
+      (service, viewer, id) => service.setArchived(viewer, id, true),
+    ),
+    defineRoute({
+      method: 'post',
+      path: paths.typing,
+      operationId: 'typing',
+      summary: 'Tell the other party that the viewer is typing (at most one broadcast every 2 s)',
+      params: messengerUserParamsSchema,
+      responses: {
+        204: { description: 'Told (or coalesced with a call less than 2 s before).' },
+        ...errors(...pageCallErrors, 403, 404),
+      },
+      handler: async ({ params, request, reply }, { messengerService }) => {
+        await messengerService.typing(viewerOf(request).user, params.id);
+        return reply.code(204).send();
+      },
+    }),
+    conversationCall(
+      'post',
+      paths.unarchive,
+      'unarchiveConversation',
+      'Return an archived conversation to the active list (the viewer’s own flag)',
+      (service, viewer, id) => service.setArchived(viewer, id, false),
+    ),
+  ],
+  async (app, options: { messengerService: MessengerService }) => {
+    app.addHook('onRequest', app.requireAppKey);
+    app.addHook('onRequest', app.requireViewer);
+    return options;
+  },
+);

@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { unsubscribeQuerySchema, type Locale } from '../../../shared/integration.js';
 import { paths } from '../../../shared/paths.js';
+import { defineRouteFor, documentedOnly, routesPlugin } from '../../http/route.js';
 import { acceptedLocale } from '../../lib/accepted-locale.js';
+import { html, security } from '../../openapi/vocabulary.js';
 import type { NotificationsService } from './notifications.service.js';
 import { unsubscribePage, type UnsubscribePageState } from './unsubscribe-page.js';
-import type { Locale } from '../../../shared/integration.js';
 
 /** Mail programs post a tiny form; anything larger is not an unsubscribe. */
 const UNSUBSCRIBE_BODY_LIMIT = 4096;
@@ -25,8 +27,8 @@ const signInStylesheets = (webRoot: string | undefined) => {
     if (found || !webRoot) return found ?? [];
     const file = join(webRoot, 'login.html');
     if (!existsSync(file)) return [];
-    const html = readFileSync(file, 'utf8');
-    found = [...html.matchAll(/<link\b[^>]*>/g)]
+    const page = readFileSync(file, 'utf8');
+    found = [...page.matchAll(/<link\b[^>]*>/g)]
       .map(([tag]) => tag)
       .filter((tag) => /\brel="stylesheet"/.test(tag))
       .flatMap((tag) => /\bhref="([^"]+)"/.exec(tag)?.[1] ?? []);
@@ -34,73 +36,138 @@ const signInStylesheets = (webRoot: string | undefined) => {
   };
 };
 
-/**
- * `/unsubscribe?token=…` (contract Part 2, RFC 8058): GET shows a confirmation page with a button;
- * POST (the mail program's one-click, or that button) turns e-mail notifications off. No session
- * and no CSRF token: the signed token in the link is the proof. The body is not needed and not read
- * beyond 4 KiB, whatever its type (RFC 8058 allows form and multipart encodings).
- */
-export const notificationsRoutes = async (
-  app: FastifyInstance,
-  options: { notificationsService: NotificationsService; webRoot?: string },
-) => {
-  const service = options.notificationsService;
-  const stylesheets = signInStylesheets(options.webRoot);
-  const sendPage = (
+export interface NotificationsRoutesOptions {
+  notificationsService: NotificationsService;
+  /** The built client, whose sign-in page's stylesheets the pages use. */
+  webRoot?: string;
+}
+
+interface NotificationsRoutesDeps {
+  service: NotificationsService;
+  /** Answers a page (200) in the user's language; `formAction`: where its button posts. */
+  sendPage: (
     reply: FastifyReply,
-    status: number,
     locale: Locale,
     state: UnsubscribePageState,
     formAction?: string,
-  ) =>
-    reply
-      .code(status)
-      .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
-      .type('text/html; charset=utf-8')
-      .send(
-        unsubscribePage(locale, state, {
-          stylesheets: stylesheets(),
-          ...(formAction ? { formAction } : {}),
-        }),
-      );
-  const withToken = (path: string, token: string) => `${path}?token=${encodeURIComponent(token)}`;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    '*',
-    { parseAs: 'buffer', bodyLimit: UNSUBSCRIBE_BODY_LIMIT },
-    (_request, _body, done) => done(null, undefined),
-  );
+  ) => FastifyReply;
+  /** Answers a link that cannot be used (400), in the language the browser asks for. */
+  refuse: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: 'invalid' | 'expired',
+  ) => FastifyReply;
+}
 
-  app.get(paths.unsubscribe, async (request, reply) => {
-    const token = tokenOf(request.query);
-    const target = await service.unsubscribeTarget(token);
-    if (!target)
-      return sendPage(reply, 400, acceptedLocale(request.headers['accept-language']), 'invalid');
-    return sendPage(reply, 200, target.locale, 'confirm', withToken(paths.unsubscribe, token));
-  });
+const withToken = (path: string, token: string) => `${path}?token=${encodeURIComponent(token)}`;
 
-  app.post(paths.unsubscribe, async (request, reply) => {
-    const token = tokenOf(request.query);
-    const done = await service.unsubscribe(token);
-    if (!done)
-      return sendPage(reply, 400, acceptedLocale(request.headers['accept-language']), 'invalid');
-    return sendPage(
-      reply,
-      200,
-      done.locale,
-      'done',
-      withToken(paths.resubscribe, done.resubscribeToken),
+const defineRoute = defineRouteFor<NotificationsRoutesDeps>({
+  tag: 'settings',
+  security: security.public,
+});
+
+/** The link's signed token, the proof (a faulty one answers a page in the user's language, not a 422). */
+const linkQuery = documentedOnly(unsubscribeQuerySchema);
+
+/**
+ * `/unsubscribe?token=…` (RFC 8058 one-click unsubscribe): GET shows a confirmation page with a
+ * button; POST (the mail program's one-click, or that button) turns e-mail notifications off. No
+ * session and no CSRF token: the signed token in the link is the proof. The body is not needed and
+ * not read beyond 4 KiB, whatever its type (RFC 8058 allows form and multipart encodings).
+ */
+export const notificationsRoutes = routesPlugin(
+  [
+    defineRoute({
+      method: 'get',
+      path: paths.unsubscribe,
+      query: linkQuery,
+      operationId: 'showUnsubscribePage',
+      summary: 'The page an e-mail’s unsubscribe link opens: asks before turning e-mails off',
+      responses: {
+        200: html('A confirmation page with a button (in the user’s language).'),
+        400: html('The link is invalid.'),
+      },
+      handler: async ({ query, request, reply }, { service, sendPage, refuse }) => {
+        const token = tokenOf(query);
+        const target = await service.unsubscribeTarget(token);
+        if (!target) return refuse(request, reply, 'invalid');
+        return sendPage(reply, target.locale, 'confirm', withToken(paths.unsubscribe, token));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: paths.unsubscribe,
+      query: linkQuery,
+      operationId: 'unsubscribeOneClick',
+      summary:
+        'One-click unsubscribe (RFC 8058): turns the token’s user’s e-mail notifications off, without a session',
+      responses: {
+        200: html('E-mail notifications are off (a page in the user’s language, with an undo).'),
+        400: html('The link is invalid.'),
+      },
+      handler: async ({ query, request, reply }, { service, sendPage, refuse }) => {
+        const done = await service.unsubscribe(tokenOf(query));
+        if (!done) return refuse(request, reply, 'invalid');
+        return sendPage(
+          reply,
+          done.locale,
+          'done',
+          withToken(paths.resubscribe, done.resubscribeToken),
+        );
+      },
+    }),
+    // The undo: a POST with the undo's own signed token, valid for an hour, that only the "e-mails
+    // are off" page gives (no session: the token is the proof, so another site cannot forge it; a
+    // GET changes nothing and is not answered). The e-mail's unsubscribe token is refused.
+    defineRoute({
+      method: 'post',
+      path: paths.resubscribe,
+      query: linkQuery,
+      operationId: 'undoUnsubscribe',
+      summary:
+        'Undoes an unsubscribe: turns the token’s user’s e-mail notifications back on, without a session. Only with the undo’s own token, valid for an hour, that the unsubscribe page gives (never the e-mail’s unsubscribe token)',
+      responses: {
+        200: html('E-mail notifications are on again (a page in the user’s language).'),
+        400: html('The link has expired (or is not an undo token).'),
+      },
+      handler: async ({ query, request, reply }, { service, sendPage, refuse }) => {
+        const done = await service.resubscribe(tokenOf(query));
+        if (!done) return refuse(request, reply, 'expired');
+        return sendPage(reply, done.locale, 'resubscribed');
+      },
+    }),
+  ],
+  async (app, options: NotificationsRoutesOptions): Promise<NotificationsRoutesDeps> => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: UNSUBSCRIBE_BODY_LIMIT },
+      (_request, _body, done) => done(null, undefined),
     );
-  });
-
-  // The undo: a POST with the undo's own signed token, valid for an hour, that only the "e-mails
-  // are off" page gives (no session: the token is the proof, so another site cannot forge it; a
-  // GET changes nothing and is not answered). The e-mail's unsubscribe token is refused.
-  app.post(paths.resubscribe, async (request, reply) => {
-    const done = await service.resubscribe(tokenOf(request.query));
-    if (!done)
-      return sendPage(reply, 400, acceptedLocale(request.headers['accept-language']), 'expired');
-    return sendPage(reply, 200, done.locale, 'resubscribed');
-  });
-};
+    const stylesheets = signInStylesheets(options.webRoot);
+    const answer = (
+      reply: FastifyReply,
+      status: number,
+      locale: Locale,
+      state: UnsubscribePageState,
+      formAction?: string,
+    ) =>
+      reply
+        .code(status)
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .type('text/html; charset=utf-8')
+        .send(
+          unsubscribePage(locale, state, {
+            stylesheets: stylesheets(),
+            ...(formAction ? { formAction } : {}),
+          }),
+        );
+    return {
+      service: options.notificationsService,
+      sendPage: (reply, locale, state, formAction) => answer(reply, 200, locale, state, formAction),
+      refuse: (request, reply, state) =>
+        answer(reply, 400, acceptedLocale(request.headers['accept-language']), state),
+    };
+  },
+);

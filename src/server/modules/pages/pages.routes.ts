@@ -3,9 +3,23 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import {
+  errorResponseSchema,
+  loginPageQuerySchema,
+  messagesPageQuerySchema,
+  paths,
+} from '../../../shared/api.js';
+import { pathTemplate } from '../../../shared/paths.js';
 import type { Config } from '../../config.js';
+import {
+  defineRouteFor,
+  documentedOnly,
+  routesPlugin,
+  type RouteDocumentation,
+} from '../../http/route.js';
 import { randomToken } from '../../lib/crypto.js';
 import { HttpError } from '../../lib/http-error.js';
+import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
 import { setXsrfCookie, XSRF_COOKIE } from '../../plugins/auth.js';
 import { avatarSvg } from './avatar-svg.js';
 
@@ -28,57 +42,138 @@ export const staticFileParamsSchema = z.object({ file: z.string() });
 const escapeAttribute = (value: string) =>
   value.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
 
+/** Answers a built page (`index.html`, `login.html`) with the caller's CSRF token in it. */
+type SendPage = (request: FastifyRequest, reply: FastifyReply, file: string) => FastifyReply;
+
+const defineRoute = defineRouteFor<{ sendPage: SendPage }>({
+  tag: 'pages',
+  security: security.public,
+});
+
+/** A page: signed in or not (the page sets the `XSRF-TOKEN` cookie either way). */
+const pageCall = {
+  method: 'get',
+  security: security.optionalSession,
+  onRequest: (app: FastifyInstance) => [app.optionalViewer],
+} as const;
+
+/**
+ * The built client's files, served as they are by @fastify/static (one route per file under
+ * `prefix`): documented here, not declared as routes.
+ */
+const staticFiles = (prefix: string, what: string, idSuffix: string): RouteDocumentation[] =>
+  (['get', 'head'] as const).map((method) => ({
+    method,
+    path: pathTemplate(`${prefix}:file`),
+    operationId: `${method}Static${idSuffix}`,
+    summary: `${method === 'head' ? 'Headers of ' : ''}${what} (a file of the built client)`,
+    tag: 'pages',
+    security: security.public,
+    params: staticFileParamsSchema,
+    responses: {
+      200: { description: 'The file.', media: { type: '*/*', binary: true } },
+      404: { description: 'No such file.', schema: errorResponseSchema },
+    },
+  }));
+export const staticFileOperations: readonly RouteDocumentation[] = [
+  ...staticFiles('/', 'A top-level file (favicon.svg, index.html, login.html)', 'File'),
+  ...staticFiles('/assets/', 'A script or style sheet', 'Asset'),
+  ...staticFiles('/lang/', 'A translation file', 'Translation'),
+  ...staticFiles('/sounds/', 'A sound', 'Sound'),
+];
+
 /** Serves the built pages with a CSRF token, the static client files, and generated demo images. */
-export const pagesRoutes = async (app: FastifyInstance, options: PagesOptions) => {
-  const { config, webRoot } = options;
-  const templates = new Map<string, string>();
-  const template = (file: string): string => {
-    const cached = templates.get(file);
-    if (cached) return cached;
-    const path = join(webRoot, file);
-    if (!existsSync(path))
-      throw new HttpError(503, 'The client is not built yet: run `npm run build`.');
-    const html = readFileSync(path, 'utf8');
-    if (config.env === 'production') templates.set(file, html);
-    return html;
-  };
-
-  const sendPage = (request: FastifyRequest, reply: FastifyReply, file: string) => {
-    const token = request.viewer?.csrfToken ?? request.cookies[XSRF_COOKIE] ?? randomToken(24);
-    setXsrfCookie(reply, config, token);
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(template(file).replaceAll(CSRF_PLACEHOLDER, escapeAttribute(token)));
-  };
-
-  app.get('/', async (_request, reply) => reply.redirect('/messages'));
-
-  app.get('/messages', { onRequest: [app.optionalViewer] }, async (request, reply) => {
-    if (!request.viewer) return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`);
-    return sendPage(request, reply, 'index.html');
-  });
-
-  app.get('/login', { onRequest: [app.optionalViewer] }, async (request, reply) =>
-    sendPage(request, reply, 'login.html'),
-  );
-
-  app.get('/images/:kind/:file', async (request, reply) => {
-    const parsed = demoImageParamsSchema.safeParse(request.params);
-    if (!parsed.success) throw new HttpError(404, 'Not found.');
-    const { kind, file } = parsed.data;
-    return reply
-      .type('image/svg+xml')
-      .header('cache-control', 'public, max-age=86400')
-      .send(avatarSvg(file.slice(0, -'.svg'.length), kind === 'logos' ? 'square' : 'circle'));
-  });
-
-  if (existsSync(webRoot)) {
-    await app.register(fastifyStatic, {
-      root: webRoot,
-      index: false,
-      wildcard: false,
-      serveDotFiles: false,
-    });
-  }
-};
+export const pagesRoutes = routesPlugin(
+  [
+    defineRoute({
+      method: 'get',
+      path: paths.home,
+      operationId: 'home',
+      summary: 'Redirects to the messaging page',
+      responses: { 302: redirect('To `/messages`') },
+      handler: async ({ reply }) => reply.redirect(paths.messages),
+    }),
+    defineRoute({
+      ...pageCall,
+      path: paths.messages,
+      operationId: 'messagesPage',
+      summary: 'The messaging page (sets the `XSRF-TOKEN` cookie)',
+      query: documentedOnly(messagesPageQuerySchema),
+      responses: {
+        200: html('The page.'),
+        302: redirect('Not signed in: to `/login?next=…`'),
+        ...errors(503),
+      },
+      handler: async ({ request, reply }, { sendPage }) => {
+        if (!request.viewer)
+          return reply.redirect(`${paths.login}?next=${encodeURIComponent(request.url)}`);
+        return sendPage(request, reply, 'index.html');
+      },
+    }),
+    defineRoute({
+      ...pageCall,
+      path: paths.login,
+      operationId: 'loginPage',
+      summary: 'The sign-in page (sets the `XSRF-TOKEN` cookie)',
+      query: documentedOnly(loginPageQuerySchema),
+      responses: {
+        200: html('The page.'),
+        ...errors(503),
+      },
+      handler: async ({ request, reply }, { sendPage }) => sendPage(request, reply, 'login.html'),
+    }),
+    defineRoute({
+      method: 'get',
+      path: paths.demoImage,
+      operationId: 'demoImage',
+      summary: 'A generated demo logo or photo',
+      // a name that is not a demo image is not found (404), not invalid
+      params: documentedOnly(demoImageParamsSchema),
+      responses: {
+        200: { description: 'The image.', media: { type: 'image/svg+xml' } },
+        ...errors(404),
+      },
+      handler: async ({ params, reply }) => {
+        const parsed = demoImageParamsSchema.safeParse(params);
+        if (!parsed.success) throw new HttpError(404, 'Not found.');
+        const { kind, file } = parsed.data;
+        return reply
+          .type('image/svg+xml')
+          .header('cache-control', 'public, max-age=86400')
+          .send(avatarSvg(file.slice(0, -'.svg'.length), kind === 'logos' ? 'square' : 'circle'));
+      },
+    }),
+  ],
+  async (app, options: PagesOptions) => {
+    const { config, webRoot } = options;
+    const templates = new Map<string, string>();
+    const template = (file: string): string => {
+      const cached = templates.get(file);
+      if (cached) return cached;
+      const path = join(webRoot, file);
+      if (!existsSync(path))
+        throw new HttpError(503, 'The client is not built yet: run `npm run build`.');
+      const page = readFileSync(path, 'utf8');
+      if (config.env === 'production') templates.set(file, page);
+      return page;
+    };
+    if (existsSync(webRoot)) {
+      await app.register(fastifyStatic, {
+        root: webRoot,
+        index: false,
+        wildcard: false,
+        serveDotFiles: false,
+      });
+    }
+    return {
+      sendPage: (request, reply, file) => {
+        const token = request.viewer?.csrfToken ?? request.cookies[XSRF_COOKIE] ?? randomToken(24);
+        setXsrfCookie(reply, config, token);
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(template(file).replaceAll(CSRF_PLACEHOLDER, escapeAttribute(token)));
+      },
+    };
+  },
+);

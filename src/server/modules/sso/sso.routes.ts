@@ -1,8 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { paths } from '../../../shared/paths.js';
+import { ssoQuerySchema } from '../../../shared/integration.js';
 import type { Config } from '../../config.js';
-import { SESSION_COOKIE, setSessionCookies } from '../../plugins/auth.js';
+import { defineRouteFor, documentedOnly, routesPlugin } from '../../http/route.js';
 import { acceptedLocale } from '../../lib/accepted-locale.js';
+import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
+import { endSessionSockets, SESSION_COOKIE, setSessionCookies } from '../../plugins/auth.js';
 import { ssoRefusedPage } from './sso-page.js';
 import { ssoLinkLocale, SsoRefused, type SsoService } from './sso.service.js';
 
@@ -18,32 +20,43 @@ const queryString = (query: unknown, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-/** `GET /sso?token=<JWT>[&next=/path]`: 303 to the destination with a new session, or a 401 page. */
-export const ssoRoutes = async (app: FastifyInstance, options: SsoRoutesOptions) => {
-  const { config, ssoService } = options;
+const defineRoute = defineRouteFor<SsoRoutesOptions>({ tag: 'auth', security: security.public });
 
-  app.get(paths.sso, async (request, reply) => {
-    void reply.header('cache-control', 'no-store');
-    const token = queryString(request.query, 'token');
-    let result;
-    try {
-      result = await ssoService.signIn(
-        token,
-        queryString(request.query, 'next'),
-        request.cookies[SESSION_COOKIE],
-      );
-    } catch (error) {
-      if (!(error instanceof SsoRefused)) throw error;
-      request.log.warn({ reason: error.reason }, 'sign-in link refused');
-      const locale = ssoLinkLocale(token) ?? acceptedLocale(request.headers['accept-language']);
-      return reply.code(401).type('text/html; charset=utf-8').send(ssoRefusedPage(locale));
-    }
-    setSessionCookies(reply, config, result.session);
-    // The replaced session's live sockets must not keep hearing its user's messages.
-    if (result.replacedSessionHash)
-      await options.onSessionEnded(result.replacedSessionHash).catch((error: unknown) => {
-        request.log.warn({ err: error }, 'could not close the session’s sockets on every instance');
-      });
-    return reply.redirect(result.destination, 303);
-  });
-};
+/** `GET /sso?token=<JWT>[&next=/path]`: 303 to the destination with a new session, or a 401 page. */
+export const ssoRoutes = routesPlugin([
+  defineRoute({
+    method: 'get',
+    path: paths.sso,
+    operationId: 'signInWithLink',
+    summary: 'Sign in through a link made by the host site (an HS256 JWT signed with SSO_SECRET)',
+    // A faulty link answers a page in the user's language, not a 422.
+    query: documentedOnly(ssoQuerySchema),
+    responses: {
+      303: redirect('Signed in: to `next` (a same-origin path) or `/messages`', 'see other'),
+      401: html('The link is invalid or expired (a short page in the user’s language).'),
+      ...errors(404),
+    },
+    handler: async ({ query, request, reply }, { config, ssoService, onSessionEnded }) => {
+      void reply.header('cache-control', 'no-store');
+      const token = queryString(query, 'token');
+      let result;
+      try {
+        result = await ssoService.signIn(
+          token,
+          queryString(query, 'next'),
+          request.cookies[SESSION_COOKIE],
+        );
+      } catch (error) {
+        if (!(error instanceof SsoRefused)) throw error;
+        request.log.warn({ reason: error.reason }, 'sign-in link refused');
+        const locale = ssoLinkLocale(token) ?? acceptedLocale(request.headers['accept-language']);
+        return reply.code(401).type('text/html; charset=utf-8').send(ssoRefusedPage(locale));
+      }
+      setSessionCookies(reply, config, result.session);
+      // The replaced session's live sockets must not keep hearing its user's messages.
+      if (result.replacedSessionHash)
+        await endSessionSockets(request, onSessionEnded, result.replacedSessionHash);
+      return reply.redirect(result.destination, 303);
+    },
+  }),
+]);

@@ -1,0 +1,29 @@
+import { messengerConfigSchema, paths, type MessengerConfig } from '../../../shared/api.js';
+import { defineRouteFor, routesPlugin } from '../../http/route.js';
+import { security } from '../../openapi/vocabulary.js';
+
+/** `clientConfig`: what clients need to connect, made once from the configuration. */
+const defineRoute = defineRouteFor<{ clientConfig: MessengerConfig }>({
+  tag: 'config',
+  security: security.public,
+});
+
+/** What clients need to connect (cacheable: it changes only with the configuration). */
+export const configRoutes = routesPlugin([
+  defineRoute({
+    method: 'get',
+    path: paths.config,
+    operationId: 'getMessengerConfig',
+    summary: 'What a client needs to connect: the application key, locales, the broadcaster',
+    responses: {
+      200: {
+        description: 'The configuration (cacheable for 5 minutes).',
+        schema: messengerConfigSchema,
+      },
+    },
+    handler: async ({ reply }, { clientConfig }) => {
+      void reply.header('cache-control', 'public, max-age=300');
+      return clientConfig;
+    },
+  }),
+]);
