@@ -3,12 +3,21 @@ export const LineIcon = ({
   path,
   size = 22,
   strokeWidth = 2,
+  className,
 }: {
   path: string;
   size?: number;
   strokeWidth?: number;
+  className?: string;
 }) => (
-  <svg viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" focusable="false">
+  <svg
+    className={className}
+    viewBox="0 0 24 24"
+    width={size}
+    height={size}
+    aria-hidden="true"
+    focusable="false"
+  >
     <path
       d={path}
       fill="none"

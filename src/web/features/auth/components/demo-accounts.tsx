@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { DemoAccount } from '../../../lib/api.js';
+import type { DemoAccount } from '../api/get-demo-accounts.js';
 
 interface DemoAccountsProps {
   accounts: readonly DemoAccount[];

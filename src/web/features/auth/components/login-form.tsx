@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SignInError } from '../hooks/use-sign-in.js';
+import type { SignInError } from '../api/login.js';
 
 interface LoginFormProps {
   pending: boolean;
