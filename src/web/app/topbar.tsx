@@ -6,6 +6,7 @@ import { MuteToggle } from '../features/preferences/components/mute-toggle.js';
 import { SettingsMenu } from '../features/settings/components/settings-menu.js';
 import { useSaveLanguageAndTimeZone } from '../features/settings/hooks/use-save-language-and-time-zone.js';
 import { useServices } from '../lib/services.js';
+import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
 
 interface TopbarProps {
   viewerId: number | undefined;
@@ -29,6 +30,8 @@ export const Topbar = ({
   const { appI18n } = useServices();
   const { saveLanguage } = useSaveLanguageAndTimeZone(viewerId);
   const signOut = useSignOut();
+  // small screens: sign-out and settings show their icons only (named as tooltips too)
+  const iconOnly = useMediaQuery(SMALL_SCREEN_QUERY);
   return (
     <header className="topbar">
       {drawer ? (
@@ -70,7 +73,7 @@ export const Topbar = ({
             size={18}
             strokeWidth={1.8}
           />
-          <span className="topbar__button-label">{t('app.signOut')}</span>
+          <span className={iconOnly ? 'visually-hidden' : undefined}>{t('app.signOut')}</span>
         </button>
       </div>
     </header>
