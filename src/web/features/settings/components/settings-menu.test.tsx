@@ -79,7 +79,7 @@ describe('settings menu', () => {
     expect(switchNamed(LABELS.browser)).toHaveAccessibleDescription(
       'Your browser shows a notice when a message arrives while this tab is in the background.',
     );
-    // issue 32: nothing says a working setting does not work yet
+    // every switch works: nothing says that a setting does not work yet
     expect(panel().textContent).not.toMatch(/takes effect|available/i);
   });
 

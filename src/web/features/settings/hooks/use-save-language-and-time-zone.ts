@@ -17,7 +17,7 @@ const browserTimeZone = (): string | undefined => {
 };
 
 /**
- * Notification e-mails are written in the user's language and time zone (contract Part 3): once
+ * Notification e-mails are written in the user's language and time zone (docs/notifications.md): once
  * signed in, the browser's time zone is saved when it is not the one the server holds (the
  * settings, fetched once and kept for the settings menu: another device may have saved its own
  * since), and `saveLanguage` saves the language the user picks. Failures change nothing on the
