@@ -21,6 +21,9 @@ export const useSendMessageMutation = () => {
   const publish = usePublishLiveEvent();
   return useMutation({
     mutationFn: (body: SendMessageBody) => sendMessage(client, body),
+    // sent even when the browser says it is offline: a send that cannot go out fails at once and
+    // waits as "Not sent" with its Retry (a paused mutation would wait unseen)
+    networkMode: 'always',
     onSuccess: ({ message, messengerUser }) =>
       publish('ChatMessage', { chatMessage: message, messengerUser }),
   });
