@@ -1,7 +1,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from '../lib/api-client.js';
 
-/** Failures are logged (spec §8); client errors are not retried. */
+/** Every failed query and mutation is logged to the console; client errors (4xx) are not retried. */
 export const createQueryClient = (options: { retry?: boolean } = {}): QueryClient =>
   new QueryClient({
     queryCache: new QueryCache({ onError: (error) => console.error(error) }),

@@ -1,5 +1,5 @@
 /**
- * Lists at scale (contract Part 2): the page applies events and answers to the list it holds; after
+ * Lists at scale: the page applies events and answers to the list it holds; after
  * the first load it asks for the list again only after a (re)subscription (ADR 010).
  */
 import { act, screen, waitFor, within } from '@testing-library/react';

@@ -1,9 +1,8 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { ApiProvider } from '../lib/api.js';
+import { ApiProvider } from '../lib/api-provider.js';
 import { createApiClient } from '../lib/api-client.js';
-import { createApi } from './create-api.js';
 import { createTestI18n } from '../test/render-messages-page.js';
 import { paths } from '../../shared/paths.js';
 import { LoginPage } from './login-page.js';
@@ -37,7 +36,7 @@ const renderLogin = async ({
   const navigate = vi.fn();
   const user = userEvent.setup();
   render(
-    <ApiProvider api={createApi(client)}>
+    <ApiProvider client={client}>
       <I18nextProvider i18n={appI18n.i18n}>
         <LoginPage appI18n={appI18n} search={search} navigate={navigate} />
       </I18nextProvider>

@@ -1,12 +1,11 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEMO_PASSWORD } from '../features/auth/api/get-demo-accounts.js';
+import { DEMO_PASSWORD, useDemoAccounts } from '../features/auth/api/get-demo-accounts.js';
+import { useSignIn } from '../features/auth/api/login.js';
 import { DemoAccounts } from '../features/auth/components/demo-accounts.js';
 import { LoginForm } from '../features/auth/components/login-form.js';
-import { useSignIn } from '../features/auth/hooks/use-sign-in.js';
 import { safeNextPath } from '../features/auth/utils/safe-next-path.js';
 import { LanguageSwitch } from '../features/preferences/components/language-switch.js';
-import { useApi, type DemoAccount } from '../lib/api.js';
 import type { AppI18n } from '../lib/i18n.js';
 
 interface LoginPageProps {
@@ -17,9 +16,8 @@ interface LoginPageProps {
 
 /** The sign-in page: email + password, and in demo mode the demo accounts one click away. */
 export const LoginPage = ({ appI18n, search, navigate }: LoginPageProps) => {
-  const api = useApi();
   const { t } = useTranslation();
-  const [accounts, setAccounts] = useState<DemoAccount[]>([]);
+  const accounts = useDemoAccounts();
   const next = useMemo(() => safeNextPath(search), [search]);
   const onSignedIn = useCallback(() => navigate(next), [navigate, next]);
   const { signIn, pending, error } = useSignIn(onSignedIn);
@@ -27,19 +25,6 @@ export const LoginPage = ({ appI18n, search, navigate }: LoginPageProps) => {
   useEffect(() => {
     document.title = t('login.title');
   }, [t]);
-
-  useEffect(() => {
-    let cancelled = false;
-    api
-      .getDemoAccounts()
-      .then((found) => {
-        if (!cancelled) setAccounts(found);
-      })
-      .catch((failure: unknown) => console.error(failure));
-    return () => {
-      cancelled = true;
-    };
-  }, [api]);
 
   return (
     <div className="login-page">

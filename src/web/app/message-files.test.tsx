@@ -1,4 +1,4 @@
-/** Attachments (contract Part 2) in the open conversation: image thumbnails and file cards. */
+/** Attachments in the open conversation: image thumbnails and file cards. */
 import { act, screen, within } from '@testing-library/react';
 import { makeChat, users } from '../test/fixtures.js';
 import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';

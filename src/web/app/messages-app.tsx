@@ -1,27 +1,34 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { ApiProvider, type Api } from '../lib/api.js';
+import type { ApiClient } from '../lib/api-client.js';
+import { ApiProvider } from '../lib/api-provider.js';
+import { createLiveEvents, LiveEventsContext } from '../lib/realtime.js';
 import { ServicesProvider, type Services } from '../lib/services.js';
 import { MessagesPage } from './messages-page.js';
 
 interface MessagesAppProps {
-  api: Api;
+  client: ApiClient;
   services: Services;
   queryClient: QueryClient;
 }
 
-/** Providers (API, services, server state, translations) around the messaging page. */
-export const MessagesApp = ({ api, services, queryClient }: MessagesAppProps) => (
-  <StrictMode>
-    <ApiProvider api={api}>
-      <ServicesProvider services={services}>
-        <QueryClientProvider client={queryClient}>
-          <I18nextProvider i18n={services.appI18n.i18n}>
-            <MessagesPage />
-          </I18nextProvider>
-        </QueryClientProvider>
-      </ServicesProvider>
-    </ApiProvider>
-  </StrictMode>
-);
+/** Providers (API client, services, server state, live events, translations) around the page. */
+export const MessagesApp = ({ client, services, queryClient }: MessagesAppProps) => {
+  const [liveEvents] = useState(createLiveEvents);
+  return (
+    <StrictMode>
+      <ApiProvider client={client}>
+        <ServicesProvider services={services}>
+          <QueryClientProvider client={queryClient}>
+            <LiveEventsContext.Provider value={liveEvents}>
+              <I18nextProvider i18n={services.appI18n.i18n}>
+                <MessagesPage />
+              </I18nextProvider>
+            </LiveEventsContext.Provider>
+          </QueryClientProvider>
+        </ServicesProvider>
+      </ApiProvider>
+    </StrictMode>
+  );
+};

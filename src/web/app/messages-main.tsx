@@ -7,7 +7,6 @@ import { createI18n, detectLanguage } from '../lib/i18n.js';
 import type { Services } from '../lib/services.js';
 import { createNotificationSound, unlockOnFirstGesture } from '../lib/sound.js';
 import { createSystemNotifications } from '../lib/system-notifications.js';
-import { createApi } from './create-api.js';
 import { createQueryClient } from './create-query-client.js';
 import { MessagesApp } from './messages-app.js';
 import { renderBootError } from './render-boot-error.js';
@@ -55,7 +54,7 @@ const boot = async () => {
   };
 
   createRoot(container).render(
-    <MessagesApp api={createApi(client)} services={services} queryClient={createQueryClient()} />,
+    <MessagesApp client={client} services={services} queryClient={createQueryClient()} />,
   );
   // the open conversation's code, once the first paint is done (lazy-chat-pane.tsx)
   const preload = () => void preloadChatPane().catch(() => undefined);

@@ -1,5 +1,5 @@
 /**
- * Presence, read receipts and typing (contract Part 2) on the page: the green marker and the
+ * Presence, read receipts and typing on the page: the green marker and the
  * header follow `PresenceChanged`, "Seen" follows `MessagesSeen`, the typing line follows `Typing`.
  */
 import { act, screen, waitFor, within } from '@testing-library/react';

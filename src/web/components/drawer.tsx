@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { LineIcon } from './line-icon.js';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -81,14 +82,7 @@ export const Drawer = ({ title, closeLabel, onClose, children }: DrawerProps) =>
             aria-label={closeLabel}
             onClick={onClose}
           >
-            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-              <path
-                d="M6 6l12 12M18 6L6 18"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-              />
-            </svg>
+            <LineIcon path="M6 6l12 12M18 6L6 18" size={18} />
           </button>
         </header>
         <div className="drawer__body">{children}</div>

@@ -1,14 +1,26 @@
-/** A decorative line icon (24 × 24 path, drawn in the text colour): the button names the action. */
+/** A decorative line icon (a path drawn in the text colour): the button names the action. */
 export const LineIcon = ({
   path,
   size = 22,
   strokeWidth = 2,
+  className,
+  viewSize = 24,
 }: {
   path: string;
   size?: number;
   strokeWidth?: number;
+  className?: string;
+  /** The square the path is drawn in (24 × 24 unless told). */
+  viewSize?: number;
 }) => (
-  <svg viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" focusable="false">
+  <svg
+    className={className}
+    viewBox={`0 0 ${viewSize} ${viewSize}`}
+    width={size}
+    height={size}
+    aria-hidden="true"
+    focusable="false"
+  >
     <path
       d={path}
       fill="none"

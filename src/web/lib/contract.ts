@@ -9,7 +9,7 @@ export const pagePaths = {
   login: '/login',
 } as const;
 
-/** Attachments (contract Part 2): limits and the refusal wording, as the server has them. */
+/** Attachments: limits and the refusal wording, as the server has them (docs/attachments.md). */
 export {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_PER_MESSAGE,

@@ -1,7 +1,7 @@
 import type { MessengerConfig } from '../../shared/api.js';
 import { csrfHeaders } from './csrf.js';
 import { createLiveStatusTracker, type LiveStatus } from './live-status.js';
-import type { RealtimeConnection } from './realtime.js';
+import type { RealtimeConnection } from './realtime-connection.js';
 
 type Broadcaster = MessengerConfig['broadcaster'];
 

@@ -1,7 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { MessengerConfig } from '../../shared/api.js';
 import type { AppI18n } from './i18n.js';
-import type { ConnectRealtime } from './realtime.js';
+import type { ConnectRealtime } from './realtime-connection.js';
 import type { NotificationSound } from './sound.js';
 import type { SystemNotifications } from './system-notifications.js';
 

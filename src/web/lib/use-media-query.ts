@@ -1,6 +1,8 @@
 import { useSyncExternalStore } from 'react';
 
 export const SMALL_SCREEN_QUERY = '(max-width: 991.98px)';
+/** Phones: buttons show their icon only (the name stays, visually hidden). */
+export const PHONE_QUERY = '(max-width: 599.98px)';
 
 /** Whether a media query matches, following changes. */
 export const useMediaQuery = (query: string): boolean =>

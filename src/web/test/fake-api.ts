@@ -2,15 +2,128 @@ import { vi } from 'vitest';
 import type { GetMessageBody, SendMessageBody, UploadedAttachment } from '../../shared/api.js';
 import { DEFAULT_USER_SETTINGS, type UserSettingsPatch } from '../../shared/integration.js';
 import type { Chat, MessengerUser } from '../../shared/models.js';
+import { paths } from '../../shared/paths.js';
+import type { getDemoAccounts } from '../features/auth/api/get-demo-accounts.js';
+import type { login } from '../features/auth/api/login.js';
+import type { logout } from '../features/auth/api/logout.js';
+import type { attachmentExists } from '../features/chat/api/attachment-exists.js';
+import type { getMessages } from '../features/chat/api/get-messages.js';
+import type { sendMessage } from '../features/chat/api/send-message.js';
+import type { sendTyping } from '../features/chat/api/send-typing.js';
+import type { uploadAttachment } from '../features/chat/api/upload-attachment.js';
+import type {
+  archiveConversation,
+  unarchiveConversation,
+} from '../features/conversations/api/archive-conversation.js';
+import type {
+  getInitialData,
+  InitialDataParams,
+} from '../features/conversations/api/get-initial-data.js';
+import type { markSeen } from '../features/conversations/api/mark-seen.js';
+import type { getSettings } from '../features/settings/api/get-settings.js';
+import type { updateSettings } from '../features/settings/api/update-settings.js';
 import { groupChatsByDate } from '../features/chat/utils/thread-cache.js';
-import { ApiError, type UploadOptions } from '../lib/api-client.js';
-import type { Api, InitialDataParams } from '../lib/api.js';
+import {
+  ApiError,
+  type ApiClient,
+  type QueryValue,
+  type UploadOptions,
+} from '../lib/api-client.js';
 import { isArchivedFor, matchesSearch } from '../features/conversations/utils/conversation-view.js';
 import type { Scenario } from './fixtures.js';
 
+/** A call as the page makes it, without the client (each call file's fetcher). */
+type Call<F> = F extends (client: ApiClient, ...args: infer A) => infer R
+  ? (...args: A) => R
+  : never;
+
+/** Every call the page makes, as the fake server answers it. */
+interface FakeCalls {
+  login: Call<typeof login>;
+  getDemoAccounts: Call<typeof getDemoAccounts>;
+  logout: Call<typeof logout>;
+  getInitialData: Call<typeof getInitialData>;
+  getMessages: Call<typeof getMessages>;
+  sendMessage: Call<typeof sendMessage>;
+  uploadAttachment: Call<typeof uploadAttachment>;
+  attachmentExists: Call<typeof attachmentExists>;
+  markSeen: Call<typeof markSeen>;
+  sendTyping: Call<typeof sendTyping>;
+  archiveConversation: Call<typeof archiveConversation>;
+  unarchiveConversation: Call<typeof unarchiveConversation>;
+  getSettings: Call<typeof getSettings>;
+  updateSettings: Call<typeof updateSettings>;
+}
+
+/** The id in a path made by `pathOf` (e.g. `paths.archive`), or null when the path is another. */
+const idIn = (path: string, pathOf: (id: number) => string): number | null => {
+  const match = new RegExp(`^${pathOf(0).replace('/0', '/(\\d+)')}$`).exec(path);
+  return match ? Number(match[1]) : null;
+};
+
+/** The list's parameters back from the query string `getInitialData` builds. */
+const initialDataParams = (query: Record<string, QueryValue> = {}): InitialDataParams => ({
+  jobId: query.job_id === '' || query.job_id == null ? null : Number(query.job_id),
+  ...(query.limit === undefined ? {} : { limit: Number(query.limit) }),
+  cursor: query.cursor === undefined ? null : String(query.cursor),
+  search: query.search === undefined ? '' : String(query.search),
+  ...(query.archived === undefined ? {} : { archived: Number(query.archived) === 1 }),
+});
+
+/**
+ * The API client the page gets: each request goes to the fake call it stands for (the page's
+ * own fetchers build the requests, so they run in every test).
+ */
+const clientFor = (api: FakeCalls): ApiClient => {
+  const notFound = (method: string, path: string) =>
+    new ApiError(404, `The fake server has no ${method} ${path}`);
+  const get = async (path: string, query?: Record<string, QueryValue>): Promise<unknown> => {
+    if (path === paths.initialData) return api.getInitialData(initialDataParams(query));
+    if (path === paths.settings) return api.getSettings();
+    if (path === paths.demoAccounts) return { accounts: await api.getDemoAccounts() };
+    const unseen = idIn(path, paths.unseen);
+    if (unseen !== null) return api.markSeen(unseen);
+    throw notFound('GET', path);
+  };
+  const post = async (path: string, body: unknown): Promise<unknown> => {
+    if (path === paths.getMessage) return api.getMessages(body as never);
+    if (path === paths.sendMessage) return api.sendMessage(body as never);
+    if (path === paths.login) return api.login(body as never);
+    if (path === paths.logout) return api.logout();
+    const archive = idIn(path, paths.archive);
+    if (archive !== null) return api.archiveConversation(archive);
+    const unarchive = idIn(path, paths.unarchive);
+    if (unarchive !== null) return api.unarchiveConversation(unarchive);
+    const typing = idIn(path, paths.typing);
+    if (typing !== null) return api.sendTyping(typing);
+    throw notFound('POST', path);
+  };
+  return {
+    get: async <T>(path: string, options?: { query?: Record<string, QueryValue> }) =>
+      (await get(path, options?.query)) as T,
+    post: async <T>(path: string, body?: unknown) => (await post(path, body)) as T,
+    patch: async <T>(path: string, body: unknown) => {
+      if (path !== paths.settings) throw notFound('PATCH', path);
+      return (await api.updateSettings(body as never)) as T;
+    },
+    upload: async <T>(path: string, _field: string, file: File, options?: UploadOptions) => {
+      if (path !== paths.attachments) throw notFound('POST', path);
+      return { attachment: await api.uploadAttachment(file, options) } as T;
+    },
+    exists: async (path: string) => {
+      const id = idIn(path, paths.attachment);
+      if (id === null) throw notFound('HEAD', path);
+      return api.attachmentExists(id);
+    },
+  };
+};
+
 const PAGE = 50;
 
-/** An in-memory server for one viewer, every call a `vi.fn` the tests can inspect or override. */
+/**
+ * An in-memory server for one viewer, every call a `vi.fn` the tests can inspect or override
+ * (`api`), and the API client the page is given (`client`).
+ */
 export const createFakeApi = (scenario: Scenario) => {
   const state = {
     auth: scenario.auth,
@@ -171,7 +284,7 @@ export const createFakeApi = (scenario: Scenario) => {
       state.settings = { ...state.settings, ...patch };
       return { settings: { ...state.settings } };
     }),
-  } satisfies Api;
+  } satisfies FakeCalls;
 
   /** A message lands on the server (what the live event will announce); a repeat is ignored. */
   const receive = (chat: Chat) => {
@@ -196,7 +309,7 @@ export const createFakeApi = (scenario: Scenario) => {
     return item ? { ...item } : undefined;
   };
 
-  return { api, state, receive, viewAfter, storeUpload };
+  return { api, client: clientFor(api), state, receive, viewAfter, storeUpload };
 };
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

@@ -7,7 +7,11 @@ import type {
 } from '../../shared/events.js';
 import type { Chat, MessengerUser } from '../../shared/models.js';
 import type { LiveStatus } from '../lib/live-status.js';
-import type { ActivityHandlers, ConnectRealtime, RealtimeConnection } from '../lib/realtime.js';
+import type {
+  ActivityHandlers,
+  ConnectRealtime,
+  RealtimeConnection,
+} from '../lib/realtime-connection.js';
 
 /**
  * A live connection the test drives: `emit` a ChatMessage, `reconnect` after a drop. An event

@@ -89,7 +89,9 @@ export const renderMessagesPage = async ({
   const user = userEvent.setup();
   // the page loads the chat pane's code once idle (messages-main.tsx): here it is there already
   await preloadChatPane();
-  const view = render(<MessagesApp api={fake.api} services={services} queryClient={queryClient} />);
+  const view = render(
+    <MessagesApp client={fake.client} services={services} queryClient={queryClient} />,
+  );
   // small screens start on the list (the drawer button shows once a conversation is open)
   await waitFor(() =>
     expect(

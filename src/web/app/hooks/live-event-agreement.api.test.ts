@@ -23,7 +23,7 @@ import {
 import type { Chat, MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
 import {
-  appendChat,
+  applyChatMessageToThread,
   collectChats,
   type ThreadData,
 } from '../../features/chat/utils/thread-cache.js';
@@ -187,12 +187,12 @@ describe(`live events agree with a refetch (${dialect})`, () => {
         pages: [await thread(viewer, item, viewerIsCandidate)],
         pageParams: [undefined],
       };
-      const { chatMessage: chat } = await sendAndCapture(
+      const { chatMessage: chat, messengerUser } = await sendAndCapture(
         viewer === omar ? acme : omar,
         item,
         viewer.user.id,
       );
-      const applied = appendChat(opened, chat);
+      const applied = applyChatMessageToThread(opened, chat, messengerUser);
       const fresh = await thread(viewer, item, viewerIsCandidate);
       expect(comparableChats(collectChats(applied), viewer.user.id)).toEqual(
         comparableChats(collectChats({ pages: [fresh], pageParams: [undefined] }), viewer.user.id),

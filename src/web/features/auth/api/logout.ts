@@ -1,5 +1,22 @@
+import { useCallback } from 'react';
 import type { ApiClient } from '../../../lib/api-client.js';
-import { apiPaths } from '../../../lib/contract.js';
+import { useApiClient } from '../../../lib/api-provider.js';
+import { apiPaths, pagePaths } from '../../../lib/contract.js';
+import { useServices } from '../../../lib/services.js';
 
 /** `POST /logout` → 204. */
 export const logout = (client: ApiClient): Promise<void> => client.post<void>(apiPaths.logout);
+
+/** Signs out and leaves for the sign-in page (even when the call fails: the visitor asked to go). */
+export const useSignOut = () => {
+  const client = useApiClient();
+  const { navigate } = useServices();
+  return useCallback(async () => {
+    try {
+      await logout(client);
+    } catch (error) {
+      console.error(error);
+    }
+    navigate(pagePaths.login);
+  }, [client, navigate]);
+};

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { DemoAccount } from '../../../lib/api.js';
+import type { DemoAccount } from '../api/get-demo-accounts.js';
 
 interface DemoAccountsProps {
   accounts: readonly DemoAccount[];
@@ -19,8 +19,8 @@ export const DemoAccounts = ({ accounts, pending, onChoose }: DemoAccountsProps)
       <h2 className="demo-accounts__heading" id="demo-accounts-heading">
         {t('login.demoHeading')}
       </h2>
-      <p className="demo-accounts__hint">{t('login.demoHint')}</p>
-      <ul className="demo-accounts__list">
+      <p className="note">{t('login.demoHint')}</p>
+      <ul className="plain-list">
         {accounts.map((account) => (
           <li key={account.email}>
             <button

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SignInError } from '../hooks/use-sign-in.js';
+import type { SignInError } from '../api/login.js';
 
 interface LoginFormProps {
   pending: boolean;
@@ -8,12 +8,44 @@ interface LoginFormProps {
   onSubmit: (email: string, password: string) => void;
 }
 
+/** What the browser may fill each field with. */
+const AUTOCOMPLETE = { email: 'username', password: 'current-password' } as const;
+
+/** A labelled field of the form (its label names the input; `name` is its type too). */
+const Field = ({
+  name,
+  value,
+  onChange,
+}: {
+  name: keyof typeof AUTOCOMPLETE;
+  value: string;
+  onChange: (value: string) => void;
+}) => {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {t(`login.${name}`)}
+      </label>
+      <input
+        id={id}
+        className="input"
+        type={name}
+        name={name}
+        autoComplete={AUTOCOMPLETE[name]}
+        required
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+};
+
 export const LoginForm = ({ pending, error, onSubmit }: LoginFormProps) => {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const emailId = useId();
-  const passwordId = useId();
   const errorId = useId();
 
   const submit = (event: FormEvent) => {
@@ -33,36 +65,8 @@ export const LoginForm = ({ pending, error, onSubmit }: LoginFormProps) => {
           {t(`login.errors.${error}`)}
         </p>
       ) : null}
-      <div className="field">
-        <label className="field__label" htmlFor={emailId}>
-          {t('login.email')}
-        </label>
-        <input
-          id={emailId}
-          className="input"
-          type="email"
-          name="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={passwordId}>
-          {t('login.password')}
-        </label>
-        <input
-          id={passwordId}
-          className="input"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-      </div>
+      <Field name="email" value={email} onChange={setEmail} />
+      <Field name="password" value={password} onChange={setPassword} />
       <button
         type="submit"
         className="button button--primary button--block"

@@ -1,4 +1,6 @@
+import { useCallback } from 'react';
 import type { ApiClient } from '../../../lib/api-client.js';
+import { useApiClient } from '../../../lib/api-provider.js';
 import { apiPaths } from '../../../lib/contract.js';
 
 /**
@@ -7,3 +9,8 @@ import { apiPaths } from '../../../lib/contract.js';
  */
 export const attachmentExists = (client: ApiClient, id: number): Promise<boolean> =>
   client.exists(apiPaths.attachment(id));
+
+export const useAttachmentExists = () => {
+  const client = useApiClient();
+  return useCallback((id: number) => attachmentExists(client, id), [client]);
+};

@@ -1,5 +1,7 @@
+import { useCallback } from 'react';
 import type { UploadAttachmentResponse, UploadedAttachment } from '../../../../shared/api.js';
 import type { ApiClient, UploadOptions } from '../../../lib/api-client.js';
+import { useApiClient } from '../../../lib/api-provider.js';
 import { apiPaths } from '../../../lib/contract.js';
 
 /**
@@ -13,3 +15,11 @@ export const uploadAttachment = async (
 ): Promise<UploadedAttachment> =>
   (await client.upload<UploadAttachmentResponse>(apiPaths.attachments, 'file', file, options))
     .attachment;
+
+export const useUploadAttachment = () => {
+  const client = useApiClient();
+  return useCallback(
+    (file: File, options?: UploadOptions) => uploadAttachment(client, file, options),
+    [client],
+  );
+};

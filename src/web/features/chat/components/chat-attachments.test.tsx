@@ -1,4 +1,4 @@
-/** Attaching files to a message (contract Part 2): choose, paste or drop, upload with progress, remove, send. */
+/** Attaching files to a message: choose, paste or drop, upload with progress, remove, send. */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import axe from 'axe-core';
 import { refusedKindMessage } from '../../../../shared/attachments.js';

@@ -20,6 +20,7 @@ import type { AttachmentUploads } from '../hooks/use-attachment-uploads.js';
 import { readDraft, updateDraft } from '../utils/draft-store.js';
 import { AttachmentChips } from './attachment-chips.js';
 import { LineIcon } from '../../../components/line-icon.js';
+import { PHONE_QUERY, useMediaQuery } from '../../../lib/use-media-query.js';
 
 /** The character counter shows from this length on (the limit is MESSAGE_MAX_LENGTH). */
 const COUNTER_FROM = MESSAGE_MAX_LENGTH - 500;
@@ -61,6 +62,8 @@ export const ChatFooter = ({
   onTyping,
 }: ChatFooterProps) => {
   const { t } = useTranslation();
+  // phones: Send is its icon, so the text gets the width
+  const iconOnly = useMediaQuery(PHONE_QUERY);
   const { viewerId, conversationId } = draftOf;
   const [draft, setDraftState] = useState(() => readDraft(viewerId, conversationId).text);
   const setDraft = (change: string | ((current: string) => string)) =>
@@ -267,7 +270,7 @@ export const ChatFooter = ({
           >
             <path d="M3.4 20.4 21 12 3.4 3.6 3.4 10.2 15 12 3.4 13.8z" fill="currentColor" />
           </svg>
-          <span className="chat-footer__send-label">{t('chat.send')}</span>
+          <span className={iconOnly ? 'visually-hidden' : undefined}>{t('chat.send')}</span>
         </button>
       </div>
       <p className={`chat-footer__hint${sending ? '' : ' chat-footer__hint--keys'}`} id={hintId}>

@@ -1,12 +1,11 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SendMessageResponse } from '../../../../shared/api.js';
 import type { AuthUser, Job } from '../../../../shared/models.js';
-import { useApi } from '../../../lib/api.js';
 import { isApiError } from '../../../lib/api-client.js';
+import { useThread } from '../api/get-messages.js';
+import { useSendTyping } from '../api/send-typing.js';
 import { useDraftFiles } from '../hooks/use-draft-files.js';
 import { unconfirmed, useSendMessage } from '../hooks/use-send-message.js';
-import { useThread } from '../hooks/use-thread.js';
 import { collectChats, type ThreadKeyParts } from '../utils/thread-cache.js';
 import { ChatFooter } from './chat-footer.js';
 import { ChatHeader } from './chat-header.js';
@@ -31,7 +30,6 @@ export interface OpenConversation extends ThreadKeyParts {
 interface ChatPaneProps {
   viewer: AuthUser;
   conversation: OpenConversation | null;
-  onSent: (response: SendMessageResponse) => void;
   /** Small screens: the chat header's back arrow returns to the list. */
   onBack?: (() => void) | undefined;
   /**
@@ -45,7 +43,6 @@ interface ChatPaneProps {
 export const ChatPane = ({
   viewer,
   conversation,
-  onSent,
   onBack,
   composerFocusRequest = 0,
 }: ChatPaneProps) =>
@@ -54,7 +51,6 @@ export const ChatPane = ({
       key={conversation.conversationId}
       viewer={viewer}
       conversation={conversation}
-      onSent={onSent}
       onBack={onBack}
       composerFocusRequest={composerFocusRequest}
     />
@@ -69,13 +65,9 @@ const isTypingElsewhere = (except: Element): boolean => {
   return active.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(active.tagName);
 };
 
-/** How often the page tells the other party that the viewer is typing, at most. */
-const TYPING_EVERY_MS = 2_000;
-
 const OpenChat = ({
   viewer,
   conversation,
-  onSent,
   onBack,
   composerFocusRequest,
 }: ChatPaneProps & { conversation: OpenConversation; composerFocusRequest: number }) => {
@@ -93,7 +85,7 @@ const OpenChat = ({
   const latest = thread.data?.pages[0];
   const loading = thread.isPending && thread.fetchStatus !== 'idle';
   const { send, retry, sending, failed, outgoing, failedAttachments, stillFailedFile } =
-    useSendMessage(parts, viewer.id, onSent);
+    useSendMessage(parts, viewer.id);
   // after a reload, the draft's files (and a failed message's) are back in the composer
   const { uploads, expiredNames } = useDraftFiles(viewer.id, conversationId, failedAttachments);
   const canAttach = !conversation.closed && !loading && !(thread.isError && !thread.data);
@@ -101,15 +93,7 @@ const OpenChat = ({
   const pending = useMemo(() => unconfirmed(outgoing, chats), [outgoing, chats]);
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = thread;
   const loadOlder = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  const api = useApi();
-  // the other party hears it at most once every 2 s (the server coalesces the rest anyway)
-  const lastTyping = useRef(0);
-  const onTyping = useCallback(() => {
-    const now = Date.now();
-    if (now - lastTyping.current < TYPING_EVERY_MS) return;
-    lastTyping.current = now;
-    api.sendTyping(conversationId).catch(() => undefined);
-  }, [api, conversationId]);
+  const onTyping = useSendTyping(conversationId);
 
   useEffect(() => {
     if (composerFocusRequest === handledFocusRequest.current) return;

@@ -58,7 +58,6 @@ const setup = async () => {
   const props = (name: string): Props => ({
     viewer,
     conversation: conversation(name),
-    onSent: () => undefined,
   });
   const view = render(wrap(<LazyChatPane {...props('Acme')} />));
   const rerender = (name: string) => view.rerender(wrap(<LazyChatPane {...props(name)} />));

@@ -1,6 +1,7 @@
 import { Component, lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/spinner.js';
+import { createComponentLoader } from '../../../lib/component-loader.js';
 import type { ChatPane as ChatPaneComponent } from './chat-pane.js';
 import { ChatPlaceholder } from './chat-placeholder.js';
 
@@ -11,27 +12,16 @@ import { ChatPlaceholder } from './chat-placeholder.js';
  * conversation rarely waits for it; a conversation opened before (a link naming one) shows a
  * spinner until it is there.
  *
- * Once loaded, the component is kept here and rendered directly (a `React.lazy` component suspends
- * on its first render even when its import has long resolved; see lazy-conversation-list.tsx).
+ * Once loaded, the component is rendered directly (`createComponentLoader`).
  */
 type PaneComponent = typeof ChatPaneComponent;
 
-let loaded: PaneComponent | null = null;
-let pending: Promise<PaneComponent> | null = null;
+const loader = createComponentLoader<PaneComponent>(async () => {
+  const module = await import('./chat-pane.js');
+  return module.ChatPane;
+});
 
-export const preloadChatPane = (): Promise<PaneComponent> => {
-  pending ??= import('./chat-pane.js').then(
-    (module) => {
-      loaded = module.ChatPane;
-      return loaded;
-    },
-    (error: unknown) => {
-      pending = null; // the next call tries again
-      throw error;
-    },
-  );
-  return pending;
-};
+export const preloadChatPane = loader.preload;
 
 /** A `React.lazy` pane; a fresh one for each try (one whose import failed stays failed). */
 const lazyChatPane = () => lazy(async () => ({ default: await preloadChatPane() }));
@@ -84,10 +74,10 @@ class LoadBoundary extends Component<
  * remount the open chat: uploads aborted, focus, scroll and the draft reset).
  */
 const OpenChatPane = (props: ComponentProps<PaneComponent>) => {
-  const [viaLazy] = useState(() => !loaded);
+  const [viaLazy] = useState(() => !loader.loaded());
   const [SuspendingChatPane, setSuspendingChatPane] = useState(lazyChatPane);
   if (!viaLazy) {
-    const Pane = loaded!;
+    const Pane = loader.loaded()!;
     return <Pane {...props} />;
   }
   return (

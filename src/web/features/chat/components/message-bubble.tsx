@@ -109,7 +109,7 @@ export const MessageBubble = memo(function MessageBubble({
 const MessageFiles = ({ files }: { files: ChatAttachment[] }) => {
   const { t, i18n } = useTranslation();
   return (
-    <ul className="message__files" data-testid="message-files">
+    <ul className="plain-list" data-testid="message-files">
       {files.map((file) =>
         file.thumbnail_url ? (
           <li key={file.id}>

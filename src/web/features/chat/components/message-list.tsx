@@ -193,9 +193,9 @@ export const MessageList = ({
                   {t('chat.loadOlder')}
                 </button>
               ) : chats.length + pending.length > 0 ? (
-                <p className="message-list__beginning">{t('chat.beginning')}</p>
+                <p className="note">{t('chat.beginning')}</p>
               ) : (
-                <p className="message-list__beginning">{t('chat.noMessages')}</p>
+                <p className="note">{t('chat.noMessages')}</p>
               )}
             </div>
             {groups.map((group) => (

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { UploadedAttachment } from '../../../../shared/api.js';
-import { useApi } from '../../../lib/api.js';
 import { isApiError } from '../../../lib/api-client.js';
 import {
   ATTACHMENT_MAX_BYTES,
@@ -8,6 +7,7 @@ import {
   refusedKindOf,
 } from '../../../lib/contract.js';
 import { createUuid } from '../../../lib/uuid.js';
+import { useUploadAttachment } from '../api/upload-attachment.js';
 
 /** Why an upload did not make it, as the page words it (the server's texts are English only). */
 export type UploadFailure =
@@ -79,7 +79,7 @@ const counted = (items: readonly PendingUpload[]) =>
  * `initial`: files uploaded earlier that belong to the draft (a failed send's, after a reload).
  */
 export const useAttachmentUploads = (initial: readonly UploadedAttachment[]) => {
-  const api = useApi();
+  const uploadAttachment = useUploadAttachment();
   const [items, setItems] = useState<readonly PendingUpload[]>(() => initial.map(fromUploaded));
   // Files may be added twice before a render (a paste right after a drop): the limit is counted
   // on what was committed, not on the last render.
@@ -106,14 +106,13 @@ export const useAttachmentUploads = (initial: readonly UploadedAttachment[]) => 
     (key: string, file: File) => {
       const controller = new AbortController();
       controllers.current.set(key, controller);
-      api
-        .uploadAttachment(file, {
-          signal: controller.signal,
-          onProgress: (loaded, total) =>
-            patch(key, {
-              progress: total > 0 ? Math.min(99, Math.floor((loaded / total) * 100)) : 0,
-            }),
-        })
+      uploadAttachment(file, {
+        signal: controller.signal,
+        onProgress: (loaded, total) =>
+          patch(key, {
+            progress: total > 0 ? Math.min(99, Math.floor((loaded / total) * 100)) : 0,
+          }),
+      })
         .then(
           (attachment) =>
             patch(key, { status: 'done', progress: 100, attachment, mime: attachment.mime }),
@@ -128,7 +127,7 @@ export const useAttachmentUploads = (initial: readonly UploadedAttachment[]) => 
           if (controllers.current.get(key) === controller) controllers.current.delete(key);
         });
     },
-    [api, patch],
+    [uploadAttachment, patch],
   );
 
   const add = useCallback(

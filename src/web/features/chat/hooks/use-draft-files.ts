@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { UploadedAttachment } from '../../../../shared/api.js';
-import { useApi } from '../../../lib/api.js';
+import { useAttachmentExists } from '../api/attachment-exists.js';
 import {
   readDraft,
   UNSENT_UPLOAD_KEPT_MS,
@@ -20,7 +20,7 @@ export const useDraftFiles = (
   conversationId: number,
   failedAttachments: readonly UploadedAttachment[],
 ) => {
-  const api = useApi();
+  const attachmentExists = useAttachmentExists();
   const [start] = useState(() => {
     const stored = readDraft(viewerId, conversationId).files ?? [];
     const now = Date.now();
@@ -54,7 +54,7 @@ export const useDraftFiles = (
     let cancelled = false;
     void Promise.all(
       start.toCheck.map((file) =>
-        api.attachmentExists(file.id).then(
+        attachmentExists(file.id).then(
           (there): DraftFile | null => (there ? null : file),
           // no answer: kept (a send that cannot attach it says so then)
           () => null,
@@ -69,7 +69,7 @@ export const useDraftFiles = (
     return () => {
       cancelled = true;
     };
-  }, [api, start, removeFiles]);
+  }, [attachmentExists, start, removeFiles]);
 
   return { uploads, expiredNames };
 };

@@ -1,18 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import type { SendMessageResponse, UploadedAttachment } from '../../../../shared/api.js';
+import type { UploadedAttachment } from '../../../../shared/api.js';
 import type { Chat } from '../../../../shared/models.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { hasVisibleText } from '../../../lib/contract.js';
-import { useApi } from '../../../lib/api.js';
 import { createUuid } from '../../../lib/uuid.js';
+import { useSendMessageMutation } from '../api/send-message.js';
 import { readDraft, updateDraft } from '../utils/draft-store.js';
-import {
-  appendChat,
-  setThreadConversation,
-  threadKeys,
-  type ThreadKeyParts,
-} from '../utils/thread-cache.js';
+import type { ThreadKeyParts } from '../utils/thread-cache.js';
 
 const NO_FILES: readonly UploadedAttachment[] = [];
 
@@ -38,18 +32,13 @@ interface QueuedMessage extends OutgoingMessage {
  * Sending with a fresh `client_id` per message, reused when the same text is retried after a
  * failure, so a message whose response got lost still lands once. Messages go out one at a time,
  * in the order they were written: each shows at once as a pending bubble (`outgoing`) and is
- * replaced by the stored message when the server answers (or when its live event comes first:
- * same `client_id`). A failed message is kept with the conversation's draft (across switches and
+ * replaced by the stored message when the server answers (the answer goes where the live event
+ * would: `useSendMessageMutation`), or when its live event comes first (same `client_id`). A failed message is kept with the conversation's draft (across switches and
  * reloads) until it is sent; messages written after it wait behind it so the order holds.
  * The queue lives on when the conversation is left: what was written still goes out.
  */
-export const useSendMessage = (
-  parts: ThreadKeyParts,
-  viewerId: number,
-  onSent: (response: SendMessageResponse) => void,
-) => {
-  const api = useApi();
-  const queryClient = useQueryClient();
+export const useSendMessage = (parts: ThreadKeyParts, viewerId: number) => {
+  const { mutateAsync: sendMessage } = useSendMessageMutation();
   const [failed, setFailed] = useState<OutgoingMessage | null>(
     () => readDraft(viewerId, parts.conversationId).failed,
   );
@@ -79,23 +68,17 @@ export const useSendMessage = (
     async (item: QueuedMessage): Promise<boolean> => {
       if (parts.receiverId === null) return false;
       try {
-        const response = await api.sendMessage({
+        await sendMessage({
           receiver_id: parts.receiverId,
           messenger_user: parts.conversationId,
           job_id: parts.jobId,
           message: item.text,
           client_id: item.clientId,
-          // only when there are files: a text message's body stays as it was before Part 2
+          // only when there are files: a text message's body has no `attachment_ids`
           ...(item.attachments?.length
             ? { attachment_ids: item.attachments.map((file) => file.id) }
             : {}),
         });
-        queryClient.setQueryData(
-          threadKeys.thread(parts),
-          (data: Parameters<typeof appendChat>[0]) =>
-            setThreadConversation(appendChat(data, response.message), response.messengerUser),
-        );
-        onSent(response);
         return true;
       } catch (error) {
         console.error('Message not sent', error);
@@ -115,7 +98,7 @@ export const useSendMessage = (
         return false;
       }
     },
-    [api, queryClient, parts, onSent, setFailedMessage],
+    [sendMessage, parts, setFailedMessage],
   );
 
   /** Sends the queue's messages one after the other; stops at a failure (the rest waits behind it). */

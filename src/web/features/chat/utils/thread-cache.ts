@@ -87,6 +87,24 @@ export const setThreadConversation = (
 };
 
 /**
+ * A message stored (a live `ChatMessage`, or the send's answer, which is the sender's event): it
+ * joins the latest page, and the event's conversation record replaces the thread's unless the
+ * thread's is newer (its last message is later: events and answers can cross).
+ */
+export const applyChatMessageToThread = (
+  data: ThreadData | undefined,
+  chat: Chat,
+  record: MessengerUser,
+): ThreadData | undefined => {
+  const appended = appendChat(data, chat);
+  const current = appended?.pages[0]?.messengerUser;
+  const older =
+    current !== undefined &&
+    Date.parse(record.last_message_at ?? '') < Date.parse(current.last_message_at ?? '');
+  return older ? appended : setThreadConversation(appended, record);
+};
+
+/**
  * A `PresenceChanged` event for a thread whose other party is that user: its conversation record
  * shows it (the chat header reads it when the list's loaded pages do not hold the conversation).
  */

@@ -2,7 +2,12 @@ import type { MessengerUserResponse } from '../../../../shared/api.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { apiPaths } from '../../../lib/contract.js';
 
-/** `GET /user/send/message/unseen/{id}`: marks the viewer's unread messages as seen (needs the CSRF header). */
+/**
+ * `GET /user/send/message/unseen/{id}` (the path says "unseen"; the call marks the viewer's unread
+ * messages of the conversation seen, so it needs the CSRF header although it is a GET). Its answer
+ * is the conversation as it is now; the callers put it where they need it (the lists, or the
+ * opening of a conversation no loaded list holds).
+ */
 export const markSeen = (
   client: ApiClient,
   messengerUserId: number,

@@ -1,5 +1,5 @@
 /**
- * Lists at scale (contract Part 2): the page asks for 50 conversations at a time, searches on the
+ * Lists at scale: the page asks for 50 conversations at a time, searches on the
  * server while the list is not loaded whole (once typing settles), and shows the unread total.
  */
 import { act, screen, waitFor } from '@testing-library/react';

@@ -8,6 +8,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Job, MessengerUser, Role } from '../../../../shared/models.js';
+import { LineIcon } from '../../../components/line-icon.js';
 import { Spinner } from '../../../components/spinner.js';
 import { useNow } from '../hooks/use-now.js';
 import { filterBySearch } from '../utils/conversation-view.js';
@@ -182,15 +183,7 @@ export const ConversationPanel = ({
             ))}
           </select>
           <button type="submit" className="button button--secondary" aria-busy={filtering}>
-            <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-              <path
-                d="M4 5h16l-6 7.5V19l-4 1.5v-8L4 5z"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.8"
-                strokeLinejoin="round"
-              />
-            </svg>
+            <LineIcon path="M4 5h16l-6 7.5V19l-4 1.5v-8L4 5z" size={16} strokeWidth={1.8} />
             <span>{t('conversations.filter')}</span>
           </button>
         </div>

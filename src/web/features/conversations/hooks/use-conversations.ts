@@ -1,53 +1,12 @@
-import {
-  keepPreviousData,
-  skipToken,
-  useInfiniteQuery,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { InitialDataResponse } from '../../../../shared/api.js';
 import type { MessengerUser } from '../../../../shared/models.js';
-import { useApi } from '../../../lib/api.js';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.js';
-import {
-  LIST_PAGE_SIZE,
-  conversationKeys,
-  listItems,
-  setCountsFromAnswer,
-  type ListCounts,
-  type ListFilter,
-} from '../utils/conversation-cache.js';
+import { useListPages } from '../api/get-initial-data.js';
+import { conversationKeys, listItems } from '../utils/conversation-cache.js';
 
 /** Typing settles this long before the server is asked to search. */
 export const SEARCH_DEBOUNCE_MS = 300;
-
-/** One list (a job filter, a side, a server search), loaded a page at a time. */
-const useListPages = (filter: ListFilter, enabled: boolean) => {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  return useInfiniteQuery({
-    queryKey: conversationKeys.list(filter),
-    queryFn: async ({ pageParam }) => {
-      const page = await api.getInitialData({
-        jobId: filter.jobFilter ? Number(filter.jobFilter) : null,
-        limit: LIST_PAGE_SIZE,
-        cursor: pageParam,
-        search: filter.search,
-        archived: filter.archived,
-      });
-      if (pageParam === null) setCountsFromAnswer(queryClient, page);
-      return page;
-    },
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.next_cursor ?? null,
-    // kept current by live events and answers; fetched again only after a gap (refetchFirstPages)
-    staleTime: Infinity,
-    // another job or search: the rows on screen stay until its first page is there
-    placeholderData: keepPreviousData,
-    enabled,
-  });
-};
 
 export interface ConversationListState {
   /** The rows loaded so far (the server's search when one is running, else the whole list's pages). */
@@ -112,7 +71,3 @@ export const useConversations = (
     queryKey,
   };
 };
-
-/** Unread messages over all the viewer's conversations, and how many they archived. */
-export const useListCounts = (): ListCounts | undefined =>
-  useQuery<ListCounts>({ queryKey: conversationKeys.counts, queryFn: skipToken }).data;

@@ -3,7 +3,7 @@ import type { InitialDataResponse } from '../../../../shared/api.js';
 import type { Chat, MessengerUser, Role } from '../../../../shared/models.js';
 import { isArchivedFor, matchesSearch } from './conversation-view.js';
 
-/** Conversations per page of the list (contract Part 2, "Lists at scale"). */
+/** How many conversations the list asks for at a time (more load as the user scrolls). */
 export const LIST_PAGE_SIZE = 50;
 
 /** What one cached list shows: a job ('' = all jobs), a server search ('' = none), a side. */

@@ -39,7 +39,10 @@ export const withArchiveFlag = (
     ? { ...item, candidate_archive: archived ? 1 : 0 }
     : { ...item, company_archive: archived ? 1 : 0 };
 
-/** The selection a row click carries (spec §4). */
+/**
+ * What opening a conversation needs: its job (null: none), the other party's user id (the
+ * receiver of what the viewer sends; null when unknown) and the conversation id.
+ */
 export interface ConversationSelection {
   jobId: number | null;
   receiverId: number | null;
@@ -53,7 +56,7 @@ export const selectionFor = (item: MessengerUser, viewerRole: Role): Conversatio
 });
 
 /**
- * The search (contract Part 2, "Lists at scale"): case-insensitive "contains" on the other party's
+ * The search: case-insensitive "contains" on the other party's
  * name or the job title, as the server searches. Empty matches everything.
  */
 export const matchesSearch = (item: MessengerUser, query: string, viewerRole: Role): boolean => {

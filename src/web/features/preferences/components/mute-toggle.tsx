@@ -1,3 +1,4 @@
+import { LineIcon } from '../../../components/line-icon.js';
 import { useTranslation } from 'react-i18next';
 
 interface MuteToggleProps {
@@ -18,31 +19,11 @@ export const MuteToggle = ({ muted, onChange }: MuteToggleProps) => {
       title={muted ? t('preferences.soundOff') : t('preferences.soundOn')}
       onClick={() => onChange(!muted)}
     >
-      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-        <path
-          d="M4 9h4l5-4v14l-5-4H4z"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-          strokeLinejoin="round"
-        />
-        {muted ? (
-          <path
-            d="M16 9l5 6m0-6l-5 6"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinecap="round"
-          />
-        ) : (
-          <path
-            d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinecap="round"
-          />
-        )}
-      </svg>
+      <LineIcon
+        path={`M4 9h4l5-4v14l-5-4H4z${muted ? 'M16 9l5 6m0-6l-5 6' : 'M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12'}`}
+        size={18}
+        strokeWidth={1.8}
+      />
     </button>
   );
 };

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { UserSettingsResponse } from '../../../../shared/integration.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { renderMessagesPage } from '../../../test/render-messages-page.js';
-import { settingsKeys } from '../hooks/use-settings.js';
+import { settingsKeys } from '../api/get-settings.js';
 
 const LABELS = {
   email: 'E-mail me about unread messages',
@@ -79,7 +79,7 @@ describe('settings menu', () => {
     expect(switchNamed(LABELS.browser)).toHaveAccessibleDescription(
       'Your browser shows a notice when a message arrives while this tab is in the background.',
     );
-    // issue 32: nothing says a working setting does not work yet
+    // every switch works: nothing says that a setting does not work yet
     expect(panel().textContent).not.toMatch(/takes effect|available/i);
   });
 

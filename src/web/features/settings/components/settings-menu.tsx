@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserSettings } from '../../../../shared/integration.js';
 import { Spinner } from '../../../components/spinner.js';
 import { useServices } from '../../../lib/services.js';
+import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../lib/use-media-query.js';
 import { useSettings } from '../hooks/use-settings.js';
 
 interface SwitchSpec {
@@ -50,6 +51,7 @@ export interface SettingsMenuProps {
 
 export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
   const { t } = useTranslation();
+  const iconOnly = useMediaQuery(SMALL_SCREEN_QUERY);
   const [open, setOpen] = useState(false);
   const [opened, setOpened] = useState(false);
   const { settings, loading, loadFailed, reload, save, saveError, clearSaveError } = useSettings({
@@ -140,7 +142,7 @@ export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
             <circle cx="8" cy="17" r="2" />
           </g>
         </svg>
-        <span className="topbar__button-label">{t('settings.button')}</span>
+        <span className={iconOnly ? 'visually-hidden' : undefined}>{t('settings.button')}</span>
       </button>
       <div
         id={panelId}

@@ -3,8 +3,9 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../shared/models.js';
 import { containBidiControls } from '../../../shared/text.js';
-import { settingsKeys } from '../../features/settings/hooks/use-settings.js';
-import { useApi } from '../../lib/api.js';
+import { settingsQueryOptions } from '../../features/settings/api/get-settings.js';
+import { useApiClient } from '../../lib/api-provider.js';
+import { useLiveEvent } from '../../lib/realtime.js';
 import { useServices } from '../../lib/services.js';
 import { truncateForNotification } from '../../lib/system-notifications.js';
 
@@ -14,9 +15,9 @@ import { truncateForNotification } from '../../lib/system-notifications.js';
  * on (fetched the first time it is needed, then the menu's copy). Clicking it focuses the tab and
  * calls `onOpen` with the message (the page opens its conversation).
  */
-export const useMessageNotifications = (onOpen: (chat: Chat) => void) => {
+const useMessageNotifications = (onOpen: (chat: Chat) => void) => {
   const { notifications } = useServices();
-  const api = useApi();
+  const client = useApiClient();
   const queryClient = useQueryClient();
   const { i18n } = useTranslation();
   const onOpenRef = useRef(onOpen);
@@ -30,11 +31,7 @@ export const useMessageNotifications = (onOpen: (chat: Chat) => void) => {
       if (document.visibilityState !== 'hidden') return;
       if (notifications.permission() !== 'granted') return;
       queryClient
-        .fetchQuery({
-          queryKey: settingsKeys.all,
-          queryFn: async () => (await api.getSettings()).settings,
-          staleTime: Infinity,
-        })
+        .fetchQuery(settingsQueryOptions(client))
         .then((settings) => {
           if (!settings.browser_notifications || document.visibilityState !== 'hidden') return;
           const language = i18n.language;
@@ -52,6 +49,34 @@ export const useMessageNotifications = (onOpen: (chat: Chat) => void) => {
         })
         .catch((error: unknown) => console.error('Could not show a notification', error));
     },
-    [api, i18n, notifications, queryClient],
+    [client, i18n, notifications, queryClient],
   );
+};
+
+/**
+ * What a live message from someone else tells the viewer: the sound when it is addressed to them
+ * and they have not muted it, the screen reader's "New message from …", and a system notification
+ * when the tab is hidden (`useMessageNotifications`).
+ */
+export const useMessageAlerts = ({
+  viewerId,
+  muted,
+  announce,
+  onOpenNotification,
+}: {
+  viewerId: number | undefined;
+  muted: boolean;
+  announce: (message: string) => void;
+  onOpenNotification: (chat: Chat) => void;
+}) => {
+  const { sound } = useServices();
+  const { t } = useTranslation();
+  const notify = useMessageNotifications(onOpenNotification);
+  useLiveEvent('ChatMessage', ({ chatMessage: chat }) => {
+    if (viewerId === undefined) return;
+    if (chat.receiver_id === viewerId && !muted) sound.play();
+    notify(chat, viewerId);
+    if (chat.sender_id !== viewerId)
+      announce(t('chat.newMessageFrom', { name: chat.sender.name, message: chat.message }));
+  });
 };

@@ -1,6 +1,6 @@
 /**
  * The page's cached conversation list agrees with a fresh fetch after a random sequence of actions
- * (Zulip's `verify_action`, issue 14). The viewer's cache starts from a real initial-data fetch;
+ * (Zulip's `verify_action`). The viewer's cache starts from a real initial-data fetch;
  * each action goes through the real server, and the cache gets exactly what the page would apply
  * (the ChatMessage event the server publishes to the viewer's channel, or the call's answer) with
  * the page's own cache functions; after each action the cache equals `GET /load/messengers/initial/data`.
@@ -9,28 +9,31 @@
 import { randomUUID } from 'node:crypto';
 import { QueryClient } from '@tanstack/react-query';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../../../server/app.js';
-import { ACME, NILE, ORBIT, SARA } from '../../../../test-support/accounts.js';
+import { buildApp } from '../../../../server/app.js';
+import { ACME, NILE, ORBIT, SARA } from '../../../../../test-support/accounts.js';
 import {
   signIn,
   type Session,
   createTestApp,
   type TestContext,
-} from '../../../../test-support/test-app.js';
+} from '../../../../../test-support/test-app.js';
 import type {
   InitialDataResponse,
   MessengerUserResponse,
   SendMessageResponse,
-} from '../../../shared/api.js';
+} from '../../../../shared/api.js';
 import {
   CHAT_MESSAGE_EVENT,
   chatMessageEventSchema,
   userChannelName,
   type ChatMessageEvent,
-} from '../../../shared/events.js';
-import { integrationPaths, startConversationResponseSchema } from '../../../shared/integration.js';
-import type { MessengerUser } from '../../../shared/models.js';
-import { paths } from '../../../shared/paths.js';
+} from '../../../../shared/events.js';
+import {
+  integrationPaths,
+  startConversationResponseSchema,
+} from '../../../../shared/integration.js';
+import type { MessengerUser } from '../../../../shared/models.js';
+import { paths } from '../../../../shared/paths.js';
 import {
   LIST_PAGE_SIZE,
   applyChatEventToLists,
@@ -42,7 +45,7 @@ import {
   type CachedList,
   type ListCounts,
   type ListFilter,
-} from '../../features/conversations/utils/conversation-cache.js';
+} from '../utils/conversation-cache.js';
 
 const dialect = inject('database');
 const KEY = 'list-agreement-key-0123456789abcdef0123456789';
@@ -190,7 +193,7 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
     /** The conversation open in the page (its live events are applied as being read). */
     let open: number | null = null;
 
-    /** What the page does with a ChatMessage event (use-live-updates.ts `onChat`). */
+    /** What the page does with a ChatMessage event (use-live-lists.ts). */
     const onEvent = async ({ chatMessage: chat, messengerUser }: ChatMessageEvent) => {
       if (open !== null && chat.messenger_user_id === open) {
         applyChatEventToLists(queryClient, { ...messengerUser, is_seen_messages_count: 0 });
@@ -206,7 +209,7 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
       applyChatEventToLists(queryClient, messengerUser, chat);
     };
 
-    /** Opening a conversation from the list (messages-page.tsx `open` + the thread's fetch). */
+    /** Opening a conversation from the list (use-selection.ts `open` + the thread's fetch). */
     const openConversation = async (item: MessengerUser) => {
       open = item.id;
       setCachedUnread(queryClient, item.id, 0);
@@ -248,8 +251,9 @@ describe(`the cached list agrees with a refetch after random actions (${dialect}
           client_id: randomUUID(),
         });
         expect(response.statusCode).toBe(200);
-        // the answer (use-send-message.ts → messages-page.tsx `onSent`) …
-        applyChatEventToLists(queryClient, (response.json() as SendMessageResponse).messengerUser);
+        // the answer, taken as the sender's ChatMessage event (send-message.ts) …
+        const { message, messengerUser } = response.json() as SendMessageResponse;
+        await onEvent({ chatMessage: message, messengerUser });
         // … and the event on the viewer's own channel (other tabs, or this one when not excluded)
         for (const event of eventsToViewer()) await onEvent(event);
         return `send on ${item.id}`;

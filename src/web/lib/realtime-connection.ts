@@ -1,0 +1,46 @@
+import type { MessengerConfig } from '../../shared/api.js';
+import type {
+  ChatMessageEvent,
+  MessagesSeenEvent,
+  PresenceChangedEvent,
+  TypingEvent,
+} from '../../shared/events.js';
+import type { LiveStatus } from './live-status.js';
+
+export interface ActivityHandlers {
+  presence: (event: PresenceChangedEvent) => void;
+  seen: (event: MessagesSeenEvent) => void;
+  typing: (event: TypingEvent) => void;
+}
+
+/** What the page needs from the live connection; `echo.ts` implements it, tests fake it. */
+export interface RealtimeConnection {
+  /** The socket id for the `X-Socket-ID` header, when connected. */
+  socketId(): string | undefined;
+  /**
+   * Listens to `ChatMessage` on the viewer's private channel (each event with the message and the
+   * conversation as the viewer sees it); `onSubscribed` runs once the subscription is confirmed.
+   * Returns a function that stops.
+   */
+  listenForChatMessages(
+    userId: number,
+    handler: (event: ChatMessageEvent) => void,
+    onSubscribed?: () => void,
+  ): () => void;
+  /**
+   * Listens to the viewer's private channel for presence changes of partners, read receipts of the
+   * viewer's messages and the other party's typing. Returns a function that stops.
+   */
+  listenForActivity(userId: number, handlers: ActivityHandlers): () => void;
+  /** Called when the connection is back after a drop; returns a function that stops. */
+  onReconnected(handler: () => void): () => void;
+  /** Whether the page is live, making its first connection, or trying to get back after a drop. */
+  status(): LiveStatus;
+  /** Called with each new status; returns a function that stops. */
+  onStatusChange(handler: (status: LiveStatus) => void): () => void;
+  disconnect(): void;
+}
+
+export type ConnectRealtime = (
+  broadcaster: MessengerConfig['broadcaster'],
+) => Promise<RealtimeConnection>;
