@@ -97,8 +97,8 @@ describe('ids', () => {
   });
 });
 
-describe('list query (Part 2, lists at scale)', () => {
-  it('reads limit, cursor, search and archived; without them, the Part 1 query', () => {
+describe('list query (lists at scale)', () => {
+  it('reads limit, cursor, search and archived; without them, the whole list', () => {
     expect(
       initialDataQuerySchema.parse({
         limit: '50',

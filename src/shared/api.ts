@@ -63,7 +63,7 @@ export const defaultQuerySchema = z.object({
   token: z.string().optional(),
 });
 
-/** Largest page of `GET /load/messengers/initial/data` (Part 2, "Lists at scale"). */
+/** Largest page of `GET /load/messengers/initial/data`. */
 export const LIST_LIMIT_MAX = 200;
 const LIST_LIMIT_MESSAGE = `must be a whole number from 1 to ${LIST_LIMIT_MAX}.`;
 const SEARCH_MAX_LENGTH = 200;
@@ -73,7 +73,7 @@ const CURSOR_MESSAGE = 'is not a cursor from a previous answer.';
 
 export const initialDataQuerySchema = z.object({
   job_id: nullableJobId.optional().transform((value) => value ?? null),
-  /** Part 2: a page of at most `limit` conversations (without it, all of them, as in Part 1). */
+  /** A page of at most `limit` conversations (without it, all of them). */
   limit: z
     .string({ error: LIST_LIMIT_MESSAGE })
     .regex(/^\d{1,4}$/, LIST_LIMIT_MESSAGE)
@@ -104,11 +104,11 @@ export const initialDataResponseSchema = z.object({
   jobs: z.array(jobSchema),
   messengerUsers: z.array(messengerUserSchema),
   auth: authUserSchema,
-  /** Part 2: unread messages over all the viewer's conversations (whatever the filters). */
+  /** Unread messages over all the viewer's conversations (whatever the filters). */
   unread_total: z.number().int(),
-  /** Part 2: how many conversations the viewer has archived (whatever the filters). */
+  /** How many conversations the viewer has archived (whatever the filters). */
   archived_count: z.number().int(),
-  /** Part 2, only with `limit`: the cursor of the next page, `null` on the last one. */
+  /** Only with `limit`: the cursor of the next page, `null` on the last one. */
   next_cursor: z.string().nullable().optional(),
 });
 export type InitialDataResponse = z.infer<typeof initialDataResponseSchema>;
@@ -170,7 +170,7 @@ export const sendMessageBodySchema = z
           ),
       ),
     client_id: z.string().uuid().optional(),
-    /** Part 2: the sender's own unused uploads; with them the text may be empty. */
+    /** The sender's own unused uploads; with them the text may be empty. */
     attachment_ids: z
       .array(id)
       .max(ATTACHMENTS_PER_MESSAGE, `At most ${ATTACHMENTS_PER_MESSAGE} files per message.`)

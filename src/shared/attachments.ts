@@ -1,5 +1,5 @@
 /**
- * Attachments (contract Part 2): the limits and the refusal wording the server and the page share,
+ * Attachments: the limits and the refusal wording the server and the page share,
  * free of zod so the client's first bundle can import them.
  */
 

@@ -15,7 +15,7 @@ export const chatMessageEventSchema = z.object({
 });
 export type ChatMessageEvent = z.infer<typeof chatMessageEventSchema>;
 
-/** Part 2: a user came online or went offline; to their conversation partners who are online. */
+/** A user came online or went offline; to their conversation partners who are online. */
 export const PRESENCE_CHANGED_EVENT = 'App\\Events\\PresenceChanged';
 export const presenceChangedEventSchema = z.object({
   user_id: z.number().int(),
@@ -25,7 +25,7 @@ export const presenceChangedEventSchema = z.object({
 });
 export type PresenceChangedEvent = z.infer<typeof presenceChangedEventSchema>;
 
-/** Part 2: the reader marked messages seen; to the sender's channel, only when the reader's receipts are on. */
+/** The reader marked messages seen; to the sender's channel, only when the reader's receipts are on. */
 export const MESSAGES_SEEN_EVENT = 'App\\Events\\MessagesSeen';
 export const messagesSeenEventSchema = z.object({
   messenger_user_id: z.number().int(),
@@ -36,7 +36,7 @@ export const messagesSeenEventSchema = z.object({
 });
 export type MessagesSeenEvent = z.infer<typeof messagesSeenEventSchema>;
 
-/** Part 2: the other party is typing in that conversation (at most one every 2 s per conversation and typist). */
+/** The other party is typing in that conversation (at most one every 2 s per conversation and typist). */
 export const TYPING_EVENT = 'App\\Events\\Typing';
 export const typingEventSchema = z.object({
   messenger_user_id: z.number().int(),

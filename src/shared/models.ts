@@ -36,22 +36,22 @@ export const messengerUserSchema = z.object({
   company_archive: z.union([z.literal(0), z.literal(1)]),
   candidate_archive: z.union([z.literal(0), z.literal(1)]),
   /**
-   * Part 2: present (true) only when the other party was erased: the conversation keeps its
+   * Present (true) only when the other party was erased: the conversation keeps its
    * messages but takes no new ones, and that party is named "Deleted user".
    */
   closed: z.literal(true).optional(),
   /**
-   * Part 2: the other party has a live socket (or had one less than 15 s ago) and shows it
+   * The other party has a live socket (or had one less than 15 s ago) and shows it
    * (`show_online`); false for someone who hides it.
    */
   other_online: z.boolean(),
-  /** Part 2: when the other party was last online; null while online, never seen, or hidden. */
+  /** When the other party was last online; null while online, never seen, or hidden. */
   other_last_seen_at: z.string().nullable(),
 });
 export { DELETED_USER_NAME } from './text.js';
 export type MessengerUser = z.infer<typeof messengerUserSchema>;
 
-/** Part 2: an upload as its uploader sees it (`POST /user/attachments` → 201). */
+/** An upload as its uploader sees it (`POST /user/attachments` → 201). */
 export const uploadedAttachmentSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -61,7 +61,7 @@ export const uploadedAttachmentSchema = z.object({
   height: z.number().int().optional(),
 });
 
-/** Part 2: a file sent with a message; `url` (and `thumbnail_url` for images) answer only its two parties. */
+/** A file sent with a message; `url` (and `thumbnail_url` for images) answer only its two parties. */
 export const chatAttachmentSchema = uploadedAttachmentSchema.extend({
   url: z.string(),
   thumbnail_url: z.string().optional(),
@@ -81,7 +81,7 @@ export const chatSchema = z.object({
   seen_at: z.string().nullable(),
   client_id: z.string().nullable(),
   sender: z.object({ id: z.number().int(), name: z.string() }),
-  /** Part 2: the files sent with the message (empty for text only). */
+  /** The files sent with the message (empty for text only). */
   attachments: z.array(chatAttachmentSchema),
 });
 export type Chat = z.infer<typeof chatSchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { externalIdSchema, localeSchema, upsertUserBodySchema } from './integration.js';
 import { roleSchema } from './models.js';
 
-/** A sign-in link may live this long at most: `exp − iat ≤ 600` (contract Part 2, "Sign-in from the host site"). */
+/** A sign-in link may live this long at most: `exp − iat ≤ 600`. */
 export const SSO_MAX_LIFETIME_SECONDS = 600;
 /** Clock skew allowed between the host that signs a link and this server. */
 export const SSO_CLOCK_SKEW_SECONDS = 60;

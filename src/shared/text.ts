@@ -44,7 +44,7 @@ export const containsControlOrBidi = (text: string): boolean => NAME_FORBIDDEN_P
 /** True when the text holds a NUL character (U+0000), which PostgreSQL cannot store in text. */
 export const containsNul = (text: string): boolean => text.includes('\u0000');
 
-/** The name an erased user has (contract Part 2); the page shows it in the viewer's language. */
+/** The name an erased user has; the page shows it in the viewer's language. */
 export const DELETED_USER_NAME = 'Deleted user';
 
 /**
