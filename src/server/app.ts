@@ -11,6 +11,9 @@ import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.js';
 import { configRoutes } from './modules/config/config.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { createMetrics, type Metrics } from './observability/metrics.js';
+import { REDACTED_LOG_PATHS, requestIdFor, requestLogPlugin } from './observability/request-log.js';
 import { integrationRoutes } from './modules/integration/integration.routes.js';
 import { messengerRoutes } from './modules/messenger/messenger.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
@@ -49,22 +52,34 @@ export interface App {
   /** The durable outbox and this instance's worker (modules register their kinds' handlers). */
   outbox: Services['outbox'];
   notifications: Services['notifications'];
+  /** Readiness (a stop calls `beginDraining`). */
+  health: Services['health'];
+  /** This instance's metrics (main.ts serves them on METRICS_PORT). */
+  metrics: Metrics;
 }
+
+/** Fastify's own options, from the configuration. */
+const serverOptions = (config: Config) => ({
+  // One JSON object per line; each request's lines name its id (`reqId`), which its answer carries.
+  logger: { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+  genReqId: requestIdFor(config.trustProxy),
+  disableRequestLogging: true,
+  bodyLimit: BODY_LIMIT_BYTES,
+  trustProxy: config.trustProxy,
+  return503OnClosing: true,
+  // An external id is up to 128 characters; percent-encoded (`:` and `@` become 3 each) it can
+  // be three times that. Longer parameters are refused with 414.
+  routerOptions: { maxParamLength: 3 * 128 },
+});
 
 /** The application factory: the live endpoint, the service graph (services.ts), plugins and routes. */
 export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   const { config, db } = options;
-  const app = Fastify({
-    logger: { level: config.logLevel },
-    bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
-    return503OnClosing: true,
-    // An external id is up to 128 characters; percent-encoded (`:` and `@` become 3 each) it can
-    // be three times that. Longer parameters are refused with 414.
-    routerOptions: { maxParamLength: 3 * 128 },
-  });
+  const app = Fastify(serverOptions(config));
   const { onRoute } = options;
   if (onRoute) app.addHook('onRoute', (route) => onRoute(route));
+  const metrics = createMetrics();
+  await app.register(requestLogPlugin, { metrics });
 
   const realtime =
     options.realtime ??
@@ -81,9 +96,15 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     db,
     realtime,
     logger: app.log,
+    metrics,
     ...(options.startOutboxWorker === undefined
       ? {}
       : { startOutboxWorker: options.startOutboxWorker }),
+  });
+  metrics.watch({
+    liveConnections: () => realtime.connectionCount(),
+    liveDeliveries: () => realtime.deliveredCount(),
+    outboxBacklog: () => services.outbox.outbox.backlog(),
   });
   app.addHook('onReady', async () => services.start());
   // A stop: presence lets go of its users, then open sockets get 4200 (they would keep the HTTP
@@ -101,6 +122,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   await app.register(securityHeadersPlugin, securityHeadersOptions(config));
   await app.register(fastifyCookie);
   await app.register(authPlugin, { config, authService: services.auth });
+  await app.register(healthRoutes, { healthService: services.health });
   await app.register(configRoutes, { clientConfig: clientConfig(config) });
   await app.register(authRoutes, {
     config,
@@ -140,5 +162,12 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
   await app.register(realtime.triggerRoutes);
   await app.register(pagesRoutes, { config, webRoot });
-  return { app, realtime, outbox: services.outbox, notifications: services.notifications };
+  return {
+    app,
+    realtime,
+    outbox: services.outbox,
+    notifications: services.notifications,
+    health: services.health,
+    metrics,
+  };
 };

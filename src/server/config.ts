@@ -44,6 +44,13 @@ const envSchema = z.object({
   /** Where the host's photos and logos (`image_url`) may load from: img-src of the page's CSP. */
   IMAGE_ORIGINS: z.string().optional(),
   LOG_LEVEL: z.string().default('warn'),
+  /** Where `/metrics` is served (Prometheus text format), on HOST; unset: not served. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * A stop (SIGTERM/SIGINT) answers `/readyz` 503 at once and keeps serving this long before it
+   * refuses new work, so that a load balancer sees the instance leave first.
+   */
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   WS_ACTIVITY_TIMEOUT: z.coerce.number().int().positive().default(120),
   WS_PONG_TIMEOUT: z.coerce.number().int().positive().default(30),
   OUTBOX_POLL_MS: positiveInt(1000),
@@ -138,6 +145,10 @@ export interface Config {
    */
   imageSources: string[];
   logLevel: string;
+  /** `/metrics` on this port (undefined: not served). */
+  metricsPort: number | undefined;
+  /** How long a stop keeps serving after `/readyz` turned 503. */
+  shutdownDelayMs: number;
   secureCookies: boolean;
   /**
    * The durable outbox's worker (ADR 013): how often it looks for due tasks, how long a claimed
@@ -356,6 +367,8 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     ssoSecret: toSsoSecret(env.SSO_SECRET),
     imageSources: toImageSources(env.IMAGE_ORIGINS),
     logLevel: env.LOG_LEVEL,
+    metricsPort: env.METRICS_PORT,
+    shutdownDelayMs: env.SHUTDOWN_DELAY_SECONDS * 1000,
     secureCookies: publicUrl.startsWith('https:'),
     outbox: {
       pollMs: env.OUTBOX_POLL_MS,

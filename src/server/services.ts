@@ -22,7 +22,12 @@ import { createNotificationsRepository } from './modules/notifications/notificat
 import {
   createNotificationsService,
   emailAttemptTimeoutMs,
+  TASK,
 } from './modules/notifications/notifications.service.js';
+import { createHealthRepository } from './modules/health/health.repository.js';
+import { createHealthService } from './modules/health/health.service.js';
+import type { Metrics } from './observability/metrics.js';
+import { redisForCommands } from './lib/redis.js';
 import { createWebhookSender } from './modules/notifications/webhook-sender.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './modules/presence/presence-store.js';
 import { createPresenceRepository } from './modules/presence/presence.repository.js';
@@ -40,6 +45,7 @@ export interface CreateServicesOptions {
   db: Db;
   realtime: Realtime;
   logger: FastifyBaseLogger;
+  metrics: Metrics;
   /** False: the outbox worker does not poll (tests that drive it with `runOnce`). Default true. */
   startOutboxWorker?: boolean;
 }
@@ -59,6 +65,7 @@ export const createServices = ({
   db,
   realtime,
   logger,
+  metrics,
   ...options
 }: CreateServicesOptions) => {
   const events = createEventBus<ModuleEvents>();
@@ -89,6 +96,17 @@ export const createServices = ({
     retentionMs: config.outbox.retentionMs,
     concurrency: config.outbox.concurrency,
     logger,
+    onOutcome: (kind, outcome) =>
+      metrics.outboxOutcome({ email: TASK.email, webhook: TASK.webhook }, kind, outcome),
+  });
+  const health = createHealthService({
+    db: db.kysely,
+    repository: createHealthRepository(db),
+    redis: config.redisUrl
+      ? redisForCommands(config.redisUrl, `readiness:${config.pusher.appId}`, {
+          queueWhileConnecting: false,
+        })
+      : undefined,
   });
 
   const auth = createAuthService({
@@ -156,6 +174,7 @@ export const createServices = ({
       logger.warn({ err: error }, 'broadcast failed; the message is stored'),
     presence,
     newMessageWork: notifications,
+    events,
   });
   const integration = createIntegrationService({
     db: db.kysely,
@@ -199,6 +218,7 @@ export const createServices = ({
     presence.visibilityChanged(userId, showOnline),
   );
   events.on('userChanged', ({ userId }) => auth.forgetUser(userId));
+  events.on('messageStored', () => metrics.messageSent());
 
   // Demo mode is read once, when first asked (the database may still be unreachable at start).
   let demoMode: Promise<boolean> | undefined;
@@ -211,6 +231,7 @@ export const createServices = ({
   };
 
   return {
+    health,
     auth,
     presence,
     settings,
@@ -239,6 +260,7 @@ export const createServices = ({
     },
     /** The connections of the services themselves (Redis, SMTP). */
     async close() {
+      await health.close();
       await limits.close();
       await credentials.close();
       notifications.close();

@@ -39,6 +39,9 @@ export const paths = {
   home: '/',
   messages: '/messages',
   config: '/messenger/config',
+  /** Liveness and readiness, for load balancers and orchestrators (docs/deploy.md). */
+  healthz: '/healthz',
+  readyz: '/readyz',
   login: '/login',
   logout: '/logout',
   tokens: '/api/tokens',

@@ -25,6 +25,15 @@ export const clientAddressResolver = (trust: TrustProxy): ((req: IncomingMessage
   return (req) => proxyAddr.all(req, trusted).at(-1) ?? req.socket.remoteAddress ?? 'unknown';
 };
 
+/** Whether a request's direct peer is a proxy TRUST_PROXY trusts (so its headers may be believed). */
+export const peerIsTrusted = (trust: TrustProxy): ((req: IncomingMessage) => boolean) => {
+  const trusted = trustFunction(trust);
+  return (req) => {
+    const peer = req.socket.remoteAddress;
+    return peer !== undefined && trusted(peer, 0);
+  };
+};
+
 /** The client's address of one request (use `clientAddressResolver` where it runs per request). */
 export const clientAddress = (req: IncomingMessage, trust: TrustProxy): string =>
   clientAddressResolver(trust)(req);

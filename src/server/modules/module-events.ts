@@ -11,6 +11,8 @@ export interface ModuleEvents {
   showOnlineChanged: { userId: number; showOnline: boolean };
   /** Integration: the user's name, role or credentials changed (or they were erased). */
   userChanged: { userId: number };
+  /** Messenger: a send stored a new message (a replayed client_id is not one) and broadcast it. */
+  messageStored: { messageId: number; conversationId: number };
 }
 
 export type ModuleEventBus = EventBus<ModuleEvents>;

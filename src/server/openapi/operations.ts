@@ -28,6 +28,7 @@ import {
   userAuthResponseSchema,
 } from '../modules/broadcasting/broadcasting.routes.js';
 import { configRoutes } from '../modules/config/config.routes.js';
+import { healthRoutes } from '../modules/health/health.routes.js';
 import { integrationRoutes } from '../modules/integration/integration.routes.js';
 import { messengerRoutes } from '../modules/messenger/messenger.routes.js';
 import { notificationsRoutes } from '../modules/notifications/notifications.routes.js';
@@ -44,6 +45,7 @@ import { openApiDocumentSchema, openApiRoutes } from './openapi.routes.js';
  * document; `openapi.api.test.ts` checks that every registered route is among them.
  */
 export const operations: readonly RouteDocumentation[] = [
+  ...healthRoutes.routes,
   ...configRoutes.routes,
   ...authRoutes.routes,
   ...ssoRoutes.routes,

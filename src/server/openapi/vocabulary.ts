@@ -93,6 +93,7 @@ export const security = {
 
 export const tags = {
   config: 'Runtime configuration for clients.',
+  operations: 'Liveness and readiness, for load balancers and orchestrators.',
   auth: 'Signing in and out, personal access tokens, demo accounts.',
   messenger: 'The messaging page’s calls.',
   settings: 'The signed-in user’s switches.',

@@ -99,6 +99,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       closeSessionSockets: async () => undefined,
       close: async () => undefined,
       connectionCount: () => 0,
+      deliveredCount: () => 0,
       ready: async () => undefined,
       onOccupancy: () => undefined,
     };
@@ -203,6 +204,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       return closing;
     },
     connectionCount: () => endpoint.connectionCount(),
+    deliveredCount: () => endpoint.deliveredFrames,
     ready: async () => {
       await fanout?.ready();
     },

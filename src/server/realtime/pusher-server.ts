@@ -220,6 +220,9 @@ export class PusherServer {
     return this.connections.size;
   }
 
+  /** Event frames written to sockets so far (metrics). */
+  deliveredFrames = 0;
+
   /** Sends one event to the local subscribers of each channel, except one socket. One frame per channel. */
   deliver(channels: readonly string[], event: string, data: string, exceptSocketId?: string): void {
     for (const channel of channels) {
@@ -227,7 +230,9 @@ export class PusherServer {
       if (!subscribers || subscribers.size === 0) continue;
       const frame = encodeEvent(event, data, channel);
       for (const subscriber of subscribers) {
-        if (subscriber.id !== exceptSocketId) subscriber.send(frame);
+        if (subscriber.id === exceptSocketId) continue;
+        subscriber.send(frame);
+        this.deliveredFrames += 1;
       }
     }
   }

@@ -74,8 +74,10 @@ export interface Realtime {
   closeSessionSockets(sessionKey: string): Promise<void>;
   /** Graceful shutdown: close every socket with 4200, stop Redis. */
   close(): Promise<void>;
-  /** For tests/benchmarks: number of open sockets on this instance. */
+  /** Open sockets on this instance (metrics, tests, benchmarks). */
   connectionCount(): number;
+  /** Event frames delivered to sockets on this instance so far (0 with a hosted service). */
+  deliveredCount(): number;
   /** Resolves once the instance can deliver (Redis connected and subscribed); immediately without Redis. */
   ready(): Promise<void>;
   /**

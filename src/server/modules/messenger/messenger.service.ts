@@ -49,6 +49,7 @@ import {
   type AttachmentRow,
 } from './messenger.presenter.js';
 import type { Broadcaster } from '../../realtime/broadcaster-port.js';
+import type { ModuleEventBus } from '../module-events.js';
 import { END_OF_TIME, decodeListCursor, encodeListCursor, momentAfter } from './list-cursor.js';
 
 /** Whether that party of the conversation has `read_receipts` on (receipts work both ways). */
@@ -76,6 +77,8 @@ export interface MessengerServiceOptions {
   presence: { onlineAmong(ids: readonly number[]): Promise<ReadonlySet<number>> };
   /** What other modules add to every new message, written in the message's own commit. */
   newMessageWork?: NewMessageWork;
+  /** Told `messageStored` after each new message was stored and broadcast. */
+  events?: Pick<ModuleEventBus, 'emit'>;
 }
 
 /**
@@ -138,6 +141,7 @@ export const createMessengerService = ({
   onPublishError,
   presence,
   newMessageWork,
+  events,
 }: MessengerServiceOptions) => {
   /** Tells one user's channel; the change is stored, so a stalled broadcaster delays, never fails, it. */
   const publish = <E extends object>(
@@ -418,7 +422,7 @@ export const createMessengerService = ({
       const messengerUser = presentConversation(conversation, side, online);
       if (stored.conversation) {
         // One event per channel, each with the conversation as that channel's owner sees it.
-        const events: [number, ChatMessageEvent][] = [
+        const channelEvents: [number, ChatMessageEvent][] = [
           [
             message.receiver_id,
             {
@@ -429,8 +433,14 @@ export const createMessengerService = ({
           [message.sender_id, { chatMessage: message, messengerUser }],
         ];
         await Promise.all(
-          events.map(([userId, event]) => publish(userId, CHAT_MESSAGE_EVENT, event, socketId)),
+          channelEvents.map(([userId, event]) =>
+            publish(userId, CHAT_MESSAGE_EVENT, event, socketId),
+          ),
         );
+        await events?.emit('messageStored', {
+          messageId: message.id,
+          conversationId: message.messenger_user_id,
+        });
       }
       return { message, messengerUser };
     },

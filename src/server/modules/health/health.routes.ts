@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { paths } from '../../../shared/paths.js';
+import { defineRouteFor, routesPlugin } from '../../http/route.js';
+import { security } from '../../openapi/vocabulary.js';
+import type { HealthService } from './health.service.js';
+
+const checkSchema = z.enum(['ok', 'error', 'off']);
+export const readinessSchema = z.object({
+  status: z.enum(['ready', 'draining', 'unavailable']),
+  checks: z.object({ database: checkSchema, redis: checkSchema }),
+});
+export const livenessSchema = z.object({ status: z.literal('ok') });
+
+const defineRoute = defineRouteFor<{ healthService: HealthService }>({
+  tag: 'operations',
+  security: security.public,
+});
+
+/** No session, no database for liveness; never cached. Neither writes a log line per call. */
+export const healthRoutes = routesPlugin([
+  defineRoute({
+    method: 'get',
+    path: paths.healthz,
+    operationId: 'getLiveness',
+    summary: 'The process runs (no database access)',
+    responses: { 200: { description: 'Alive.', schema: livenessSchema } },
+    handler: async ({ reply }) => {
+      void reply.header('cache-control', 'no-store');
+      return { status: 'ok' };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: paths.readyz,
+    operationId: 'getReadiness',
+    summary:
+      'Whether this instance should get traffic: the database and Redis answer, no stop begun',
+    responses: {
+      200: { description: 'Ready.', schema: readinessSchema },
+      503: {
+        description:
+          'Draining (a stop has begun), or unavailable (the database or Redis did not answer within 1 s).',
+        schema: readinessSchema,
+      },
+    },
+    handler: async ({ reply }, { healthService }) => {
+      const readiness = await healthService.readiness();
+      void reply.header('cache-control', 'no-store');
+      return reply.code(readiness.status === 'ready' ? 200 : 503).send(readiness);
+    },
+  }),
+]);
