@@ -3,7 +3,7 @@
  * (bench/lib/capacity-worker.ts), apart from the worker so the parent can import them without
  * starting a worker.
  */
-import type { CapacityPopulationOptions } from '../../test-support/seed-capacity.js';
+import type { CapacityPopulationOptions } from '../../test-support/capacity-population.js';
 
 export interface CapacityBehaviour {
   /** Mean gap between two conversation opens of one user (ms). */

@@ -41,7 +41,7 @@ import {
   createRandom,
   userIdOf,
   type CapacityPopulation,
-} from '../../test-support/seed-capacity.js';
+} from '../../test-support/capacity-population.js';
 import {
   TIMED,
   type AddUsersRequest,

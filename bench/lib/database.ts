@@ -11,7 +11,7 @@ import {
   freshServerDatabase,
   type ServerDatabase,
 } from '../../test-support/databases.js';
-import { seededPasswordHash } from '../../test-support/seed-scale.js';
+import { seededPasswordHash } from '../../test-support/seed-bulk.js';
 
 export interface BenchDatabase {
   dialect: DialectName;

@@ -6,11 +6,10 @@ import type { DialectName } from '../../src/server/db/database.js';
 import {
   buildCapacityPopulation,
   conversationCount,
-  seedCapacity,
   type CapacityPopulation,
   type CapacityPopulationOptions,
-  type CapacitySeedResult,
-} from '../../test-support/seed-capacity.js';
+} from '../../test-support/capacity-population.js';
+import { seedCapacity, type CapacitySeedResult } from '../../test-support/seed-bulk.js';
 import { renderCapacityChart } from '../lib/capacity-chart.js';
 import {
   capacityOf,

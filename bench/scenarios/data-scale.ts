@@ -13,7 +13,7 @@ import {
 } from '../lib/browser.js';
 import { countScale, createBenchDatabase, insertSession } from '../lib/database.js';
 import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
-import { seedScale, type ScaleSeed } from '../../test-support/seed-scale.js';
+import { seedScale, type ScaleSeed } from '../../test-support/seed-bulk.js';
 import { callQuery, startBenchServer, type BenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import type {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { userChannelName } from '../../src/shared/events.js';
 import { paths } from '../../src/shared/paths.js';
-import { seedScale } from '../../test-support/seed-scale.js';
+import { seedScale } from '../../test-support/seed-bulk.js';
 import { createBenchDatabase } from '../lib/database.js';
 import type {
   ConnectRequest,
