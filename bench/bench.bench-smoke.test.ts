@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { dropStaleBenchDatabases } from './lib/database.js';
+import { checkKey } from './lib/delivery.js';
 import { runScenario } from './lib/runner.js';
 import type { Checks, Scenario, ScenarioResult } from './lib/types.js';
 import { capacity } from './scenarios/capacity.js';
@@ -38,16 +39,12 @@ const checksOf = async (scenario: Scenario): Promise<Checks> => (await completed
 
 const DIALECTS = ['sqlite', 'postgres'] as const;
 
-/** `key` of a check, after `prefix` when there is one: sent, peerSent. */
-const named = (prefix: string, key: string): string =>
-  prefix === '' ? key : `${prefix}${key[0]!.toUpperCase()}${key.slice(1)}`;
-
 /**
  * Every send of a delivery phase accepted and delivered once to its receiver, none to anyone else
  * (the checks `sent`, `accepted`, `delivered`, … after `prefix`).
  */
 const expectDeliveredOnce = (c: Checks, prefix = '') => {
-  const check = (key: string) => c[named(prefix, key)];
+  const check = (key: string) => c[checkKey(prefix, key)];
   expect(check('sent')).toBeGreaterThan(0);
   expect(check('accepted')).toBe(check('sent'));
   expect(check('delivered')).toBe(check('accepted'));

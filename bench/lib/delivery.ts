@@ -12,6 +12,7 @@ import type {
 import { summarizeEncoded, type LatencySummary } from './histogram.js';
 import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, callQuery } from './server.js';
 import type { Scope } from './scope.js';
+import type { Checks } from './types.js';
 import type { WorkerHandle } from './spawn.js';
 
 export const conversationSpecs = (pairs: SeededPair[]): ConversationSpec[] =>
@@ -80,6 +81,29 @@ export interface DeliveryPhaseResult {
   latency: LatencySummary;
   response: LatencySummary;
 }
+
+/** A check's key after `prefix`, when there is one: `sent`, `peerSent`. */
+export const checkKey = (prefix: string, key: string): string =>
+  prefix === '' ? key : `${prefix}${key[0]!.toUpperCase()}${key.slice(1)}`;
+
+/**
+ * A delivery phase's counts as checks (`sent`, `accepted`, `delivered`, `lost`, `duplicates`,
+ * `echoes`, `misdelivered`), after `prefix` when there is one (`peerSent`, …).
+ */
+export const deliveryChecks = (measured: SendResult, prefix = ''): Checks => {
+  const counts = {
+    sent: measured.attempted,
+    accepted: measured.ok,
+    delivered: measured.delivered,
+    lost: measured.lost,
+    duplicates: measured.duplicates,
+    echoes: measured.echoes,
+    misdelivered: measured.misdelivered,
+  };
+  return Object.fromEntries(
+    Object.entries(counts).map(([key, value]) => [checkKey(prefix, key), value]),
+  );
+};
 
 const VIA: Record<DeliveryMode, SendRequest['via']> = {
   pusher: 'http',

@@ -1,4 +1,4 @@
-import { deliveryHarness } from '../lib/delivery.js';
+import { deliveryChecks, deliveryHarness } from '../lib/delivery.js';
 import {
   atMost,
   bySize,
@@ -97,24 +97,12 @@ export const sendToDeliver: Scenario = {
     const checks: Checks = {
       clients: app.connect.connected,
       expectedClients: pairs.length * 2,
-      sent: m.attempted,
-      accepted: m.ok,
-      delivered: m.delivered,
-      lost: m.lost,
-      duplicates: m.duplicates,
-      echoes: m.echoes,
-      misdelivered: m.misdelivered,
+      ...deliveryChecks(m),
       relaySent: relay.measured.ok,
       relayDelivered: relay.measured.delivered,
       relayDuplicates: relay.measured.duplicates,
       peerClients: peer.connect.connected,
-      peerSent: pm.attempted,
-      peerAccepted: pm.ok,
-      peerDelivered: pm.delivered,
-      peerLost: pm.lost,
-      peerDuplicates: pm.duplicates,
-      peerEchoes: pm.echoes,
-      peerMisdelivered: pm.misdelivered,
+      ...deliveryChecks(pm, 'peer'),
     };
     const notes = [
       `Open loop: sends are fired on schedule whatever the responses; latency is taken from the send call to the frame's arrival, in one client process (${pairs.length * 2} sockets), recorded in an HDR histogram (µs).`,

@@ -1,6 +1,6 @@
 import { uniqueAppId } from '../../test-support/server-process.js';
 import { settings } from '../../test-support/settings.js';
-import { deliveryHarness } from '../lib/delivery.js';
+import { deliveryChecks, deliveryHarness } from '../lib/delivery.js';
 import {
   atMost,
   bySize,
@@ -89,13 +89,7 @@ export const twoInstances: Scenario = {
       singleSent: single.measured.ok,
       singleDelivered: single.measured.delivered,
       singleDuplicates: single.measured.duplicates,
-      sent: m.attempted,
-      accepted: m.ok,
-      delivered: m.delivered,
-      lost: m.lost,
-      duplicates: m.duplicates,
-      echoes: m.echoes,
-      misdelivered: m.misdelivered,
+      ...deliveryChecks(m),
     };
     const notes = [
       `Both phases on the same PostgreSQL database, ${config.rate} sends/s, all sends candidate → company; the servers of the Redis phase share a unique app id, so the fan-out channel is theirs alone.`,
