@@ -7,8 +7,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { dropStaleBenchDatabases } from './lib/database.js';
+import { checkKey } from './lib/delivery.js';
 import { runScenario } from './lib/runner.js';
-import type { Scenario, ScenarioResult } from './lib/types.js';
+import type { Checks, Scenario, ScenarioResult } from './lib/types.js';
 import { capacity } from './scenarios/capacity.js';
 import { connections } from './scenarios/connections.js';
 import { dataScale } from './scenarios/data-scale.js';
@@ -21,16 +22,33 @@ import { twoInstances } from './scenarios/two-instances.js';
 import { uploads } from './scenarios/uploads.js';
 import { SCENARIOS } from './scenarios/index.js';
 
-const run = (scenario: Scenario): Promise<ScenarioResult> =>
-  runScenario(scenario, { size: 'tiny', log: () => undefined });
-
-const expectCompleted = (result: ScenarioResult) => {
+/** Runs a scenario at the tiny size and expects it to complete with rows. */
+const completed = async (scenario: Scenario): Promise<ScenarioResult> => {
+  const result = await runScenario(scenario, { size: 'tiny', log: () => undefined });
   expect(result.error).toBeUndefined();
   expect(result.rows.length).toBeGreaterThan(0);
   for (const row of result.rows) {
     expect(row.metric).toBeTruthy();
     expect(['met', 'missed', 'info', 'skipped']).toContain(row.status);
   }
+  return result;
+};
+
+/** The checks of a completed tiny run. */
+const checksOf = async (scenario: Scenario): Promise<Checks> => (await completed(scenario)).checks;
+
+const DIALECTS = ['sqlite', 'postgres'] as const;
+
+/**
+ * Every send of a delivery phase accepted and delivered once to its receiver, none to anyone else
+ * (the checks `sent`, `accepted`, `delivered`, … after `prefix`).
+ */
+const expectDeliveredOnce = (c: Checks, prefix = '') => {
+  const check = (key: string) => c[checkKey(prefix, key)];
+  expect(check('sent')).toBeGreaterThan(0);
+  expect(check('accepted')).toBe(check('sent'));
+  expect(check('delivered')).toBe(check('accepted'));
+  for (const key of ['lost', 'duplicates', 'echoes', 'misdelivered']) expect(check(key)).toBe(0);
 };
 
 /** What the scenarios run: without the client, the browser and page-weight figures would be skipped. */
@@ -62,34 +80,18 @@ describe('benchmarks at tiny size', () => {
   });
 
   it('send-to-deliver: every send delivered once to its receiver, app, relay and Socket.IO peer', async () => {
-    const result = await run(sendToDeliver);
-    expectCompleted(result);
-    const c = result.checks;
+    const c = await checksOf(sendToDeliver);
     expect(c.clients).toBe(c.expectedClients);
-    expect(c.sent).toBeGreaterThan(0);
-    expect(c.accepted).toBe(c.sent);
-    expect(c.delivered).toBe(c.accepted);
-    expect(c.lost).toBe(0);
-    expect(c.duplicates).toBe(0);
-    expect(c.echoes).toBe(0);
-    expect(c.misdelivered).toBe(0);
+    expectDeliveredOnce(c);
     expect(c.relayDelivered).toBe(c.relaySent);
     expect(c.relayDuplicates).toBe(0);
     expect(c.peerClients).toBe(c.expectedClients);
-    expect(c.peerSent).toBeGreaterThan(0);
-    expect(c.peerAccepted).toBe(c.peerSent);
-    expect(c.peerDelivered).toBe(c.peerAccepted);
-    expect(c.peerLost).toBe(0);
-    expect(c.peerDuplicates).toBe(0);
-    expect(c.peerEchoes).toBe(0);
-    expect(c.peerMisdelivered).toBe(0);
+    expectDeliveredOnce(c, 'peer');
   });
 
   it('send-throughput: every accepted send broadcast once, on SQLite and PostgreSQL', async () => {
-    const result = await run(sendThroughput);
-    expectCompleted(result);
-    const c = result.checks;
-    for (const dialect of ['sqlite', 'postgres']) {
+    const c = await checksOf(sendThroughput);
+    for (const dialect of DIALECTS) {
       expect(c[`${dialect}Accepted`]).toBeGreaterThan(0);
       expect(c[`${dialect}Non2xx`]).toBe(0);
       // autocannon stops counting at its deadline: a few stored sends may be missing from its 2xx.
@@ -102,23 +104,14 @@ describe('benchmarks at tiny size', () => {
   });
 
   it('two-instances: sends on A reach receivers on B once each', async () => {
-    const result = await run(twoInstances);
-    expectCompleted(result);
-    const c = result.checks;
+    const c = await checksOf(twoInstances);
     expect(c.singleDelivered).toBe(c.singleSent);
     expect(c.singleDuplicates).toBe(0);
-    expect(c.accepted).toBe(c.sent);
-    expect(c.delivered).toBe(c.accepted);
-    expect(c.lost).toBe(0);
-    expect(c.duplicates).toBe(0);
-    expect(c.echoes).toBe(0);
-    expect(c.misdelivered).toBe(0);
+    expectDeliveredOnce(c);
   });
 
   it('connections: every connection held and still receiving', async () => {
-    const result = await run(connections);
-    expectCompleted(result);
-    const c = result.checks;
+    const c = await checksOf(connections);
     expect(c.connected).toBe(c.requested);
     expect(c.failed).toBe(0);
     expect(c.dropped).toBe(0);
@@ -128,10 +121,8 @@ describe('benchmarks at tiny size', () => {
   });
 
   it('data-scale: seeded counts as asked, every call answered, pages walked, messages shown live without list calls', async () => {
-    const result = await run(dataScale);
-    expectCompleted(result);
-    const c = result.checks;
-    for (const dialect of ['sqlite', 'postgres']) {
+    const c = await checksOf(dataScale);
+    for (const dialect of DIALECTS) {
       expect(c[`${dialect}Conversations`]).toBe(120);
       expect(c[`${dialect}Messages`]).toBe(1_200);
       // 120 conversations, 50 a page
@@ -149,10 +140,8 @@ describe('benchmarks at tiny size', () => {
   });
 
   it('notifications: every due e-mail handed to SMTP once, on SQLite and PostgreSQL', async () => {
-    const result = await run(notifications);
-    expectCompleted(result);
-    const c = result.checks;
-    for (const dialect of ['sqlite', 'postgres']) {
+    const c = await checksOf(notifications);
+    for (const dialect of DIALECTS) {
       expect(c[`${dialect}FailedSends`]).toBe(0);
       expect(c[`${dialect}SentOn`]).toBe(c[`${dialect}EmailsExpected`]);
       expect(c[`${dialect}SentOff`]).toBe(c[`${dialect}EmailsExpected`]);
@@ -165,18 +154,15 @@ describe('benchmarks at tiny size', () => {
   });
 
   it('page-weight: the built client references files that exist', async () => {
-    const result = await run(pageWeight);
-    expectCompleted(result);
-    expect(result.checks.built).toBe(true);
-    expect(result.checks.messagesFiles).toBeGreaterThan(0);
-    expect(result.checks.messagesGzipBytes).toBeGreaterThan(0);
-    expect(result.checks.loginGzipBytes).toBeGreaterThan(0);
+    const c = await checksOf(pageWeight);
+    expect(c.built).toBe(true);
+    expect(c.messagesFiles).toBeGreaterThan(0);
+    expect(c.messagesGzipBytes).toBeGreaterThan(0);
+    expect(c.loginGzipBytes).toBeGreaterThan(0);
   });
 
   it('presence: every online partner hears each change once', async () => {
-    const result = await run(presence);
-    expectCompleted(result);
-    const c = result.checks;
+    const c = await checksOf(presence);
     expect(c.partnersOnline).toBe(50);
     expect(c.changes).toBe(4);
     expect(c.arrivals).toBe(200);
@@ -185,20 +171,16 @@ describe('benchmarks at tiny size', () => {
   });
 
   it('uploads: every upload stored (ours and the bare server), memory measured', async () => {
-    const result = await run(uploads);
-    expectCompleted(result);
-    const c = result.checks;
+    const { checks: c, rows } = await completed(uploads);
     expect(c.uploads).toBe(9);
     expect(c.failed).toBe(0);
     expect(c.rawFailed).toBe(0);
     expect(c.leftInTmp).toBe(0);
-    expect(result.rows.some((row) => row.metric.startsWith('server RSS increase'))).toBe(true);
+    expect(rows.some((row) => row.metric.startsWith('server RSS increase'))).toBe(true);
   });
 
   it('capacity: every user on at each step, every live send delivered, no errors', async () => {
-    const result = await run(capacity);
-    expectCompleted(result);
-    const c = result.checks;
+    const c = await checksOf(capacity);
     // tiny: SQLite 20 then 50 users (every step runs, whatever its timings), PostgreSQL 50
     expect(c.sqliteSteps).toBe(2);
     expect(c.postgresSteps).toBe(1);

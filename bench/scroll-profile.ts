@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DialectName } from '../src/server/db/database.js';
 import { addSessionCookie, launchChromium } from '../test-support/browser.js';
-import { seedScale } from '../test-support/seed-scale.js';
+import { seedScale } from '../test-support/seed-bulk.js';
 import { createBenchDatabase, insertSession } from './lib/database.js';
 import { startBenchServer, type BenchServer } from './lib/server.js';
 

@@ -19,6 +19,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { SESSION_COOKIE } from '../src/server/plugins/auth.js';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../src/shared/events.js';
 import { paths } from '../src/shared/paths.js';
@@ -37,35 +38,29 @@ interface Options {
   database: 'sqlite' | 'postgres';
 }
 
-const parseOptions = (argv: string[]): Options => {
-  const options: Options = { minutes: 10, steady: 1000, churn: 500, rate: 50, database: 'sqlite' };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = (argv[i] ?? '').split('=');
-    const value = inline ?? argv[++i];
-    switch (flag) {
-      case '--minutes':
-        options.minutes = Number(value);
-        break;
-      case '--steady':
-        options.steady = Number(value);
-        break;
-      case '--churn':
-        options.churn = Number(value);
-        break;
-      case '--rate':
-        options.rate = Number(value);
-        break;
-      case '--database':
-        if (value !== 'sqlite' && value !== 'postgres')
-          throw new Error('--database sqlite|postgres');
-        options.database = value;
-        break;
-      default:
-        throw new Error(
-          `unknown option ${flag}; use --minutes N [--steady N --churn N --rate N --database sqlite|postgres]`,
-        );
-    }
-  }
+const USAGE = '--minutes N [--steady N --churn N --rate N --database sqlite|postgres]';
+
+const parseOptions = (args: string[]): Options => {
+  const { values } = parseArgs({
+    args,
+    options: {
+      minutes: { type: 'string', default: '10' },
+      steady: { type: 'string', default: '1000' },
+      churn: { type: 'string', default: '500' },
+      rate: { type: 'string', default: '50' },
+      database: { type: 'string', default: 'sqlite' },
+    },
+  });
+  const { database } = values;
+  if (database !== 'sqlite' && database !== 'postgres')
+    throw new Error(`--database sqlite|postgres; use ${USAGE}`);
+  const options: Options = {
+    minutes: Number(values.minutes),
+    steady: Number(values.steady),
+    churn: Number(values.churn),
+    rate: Number(values.rate),
+    database,
+  };
   if (!(options.minutes > 0)) throw new Error('--minutes must be positive');
   return options;
 };

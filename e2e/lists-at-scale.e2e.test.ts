@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../src/shared/paths.js';
 import { signInOverHttp, type HttpSession } from '../test-support/http-session.js';
 import { conversationOf, initialData, sendMessage } from '../test-support/messaging.js';
-import { seedScaleDatabase } from '../test-support/seed-scale.js';
+import { seedScaleDatabase } from '../test-support/seed-bulk.js';
 import { UNLIMITED_SENDING } from '../test-support/server-process.js';
 import { WAIT } from '../test-support/wait.js';
 import type { UserPage } from './support/browser.js';
@@ -22,7 +22,7 @@ import { useE2eSuite } from './support/suite.js';
 
 const CONVERSATIONS = 10_000;
 const PAGE_SIZE = 50;
-/** Every tenth conversation has its last two messages unread by the company (see seed-scale). */
+/** Every tenth conversation has its last two messages unread by the company (see seedScale in test-support/seed-bulk.ts). */
 const UNREAD_TOTAL = (CONVERSATIONS / 10) * 2;
 
 interface ListRequest {

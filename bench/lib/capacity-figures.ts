@@ -2,7 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { TIMED, type CollectResult, type Timed } from './capacity-protocol.js';
 import { decodeHistogram, summarize, type LatencySummary } from './histogram.js';
 
-/** The capacity criteria (issue 17): a step counts when all three hold. */
+/**
+ * A step of users counts when its page load p95 and send → deliver p99 are within these and it had
+ * no error.
+ */
 export const CRITERIA = { pageLoadP95Ms: 200, deliverP99Ms: 100 } as const;
 
 /** Busy and total CPU ticks of the whole machine (all cores), from /proc/stat. */

@@ -3,7 +3,7 @@ import {
   conversationIdOf,
   userIdOf,
   type CapacityPopulation,
-} from '../../test-support/seed-capacity.js';
+} from '../../test-support/capacity-population.js';
 import type { PeerFigures } from './capacity-figures.js';
 import type { ClientSpec, ConversationSpec } from './delivery-client-worker.js';
 import { runDeliveryPhase } from './delivery.js';

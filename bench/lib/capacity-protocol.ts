@@ -3,7 +3,7 @@
  * (bench/lib/capacity-worker.ts), apart from the worker so the parent can import them without
  * starting a worker.
  */
-import type { CapacityPopulationOptions } from '../../test-support/seed-capacity.js';
+import type { CapacityPopulationOptions } from '../../test-support/capacity-population.js';
 
 export interface CapacityBehaviour {
   /** Mean gap between two conversation opens of one user (ms). */
@@ -93,8 +93,8 @@ export interface CollectResult {
     echoes: number;
     misdelivered: number;
     /**
-     * Copies at another socket of the sender (it reloaded around its send): the contract sends the
-     * message to the sender's channel too, except the socket named in X-Socket-ID. Not an error.
+     * Copies at another socket of the sender (it reloaded around its send): a send goes to the
+     * sender's channel too, except to the socket named in X-Socket-ID. Not an error.
      */
     echoesToNewerSocket: number;
     /** Other live frames heard (PresenceChanged, Typing, MessagesSeen). */

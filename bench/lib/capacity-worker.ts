@@ -41,7 +41,7 @@ import {
   createRandom,
   userIdOf,
   type CapacityPopulation,
-} from '../../test-support/seed-capacity.js';
+} from '../../test-support/capacity-population.js';
 import {
   TIMED,
   type AddUsersRequest,
@@ -52,10 +52,17 @@ import {
 } from './capacity-protocol.js';
 import { createHistogram, encodeHistogram, recordMs, type Histogram } from './histogram.js';
 import { serveWorker } from './worker-runtime.js';
-import { rawText } from './ws-text.js';
+import { httpCall } from './http-call.js';
+import {
+  chatOf,
+  nowMs,
+  PONG_FRAME,
+  rawText,
+  readTimedText,
+  subscribeFrame,
+  timedText,
+} from './live-frames.js';
 
-const nowMs = (): number => performance.timeOrigin + performance.now();
-const BENCH_TEXT = /^b:(\d+):(\d+(?:\.\d+)?)/;
 const TEXT = 'sounds good, could we talk about the role this week?';
 const TICK_MS = 5;
 /** An event's name as it appears in a frame's JSON (backslashes escaped). */
@@ -229,50 +236,28 @@ interface Answer {
   body: string;
 }
 
-const request = (
+const request = async (
   method: 'GET' | 'POST',
   path: string,
   token: string | null,
   body?: unknown,
   extraHeaders: Record<string, string> = {},
-): Promise<Answer> =>
-  new Promise((resolve, reject) => {
-    const { init: config } = setup();
-    const url = new URL(path, config.httpUrl);
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string | number> = {
+): Promise<Answer> => {
+  const { init: config } = setup();
+  const answer = await httpCall(agent, new URL(config.httpUrl), {
+    method,
+    path,
+    headers: {
       accept: 'application/json',
       ...extraHeaders,
-    };
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (text !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = Buffer.byteLength(text);
-    }
-    const call = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
-        method,
-        agent,
-        headers,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-        );
-        response.on('error', reject);
-      },
-    );
-    call.setTimeout(config.requestTimeoutMs, () =>
-      call.destroy(new Error(`no answer within ${config.requestTimeoutMs} ms`)),
-    );
-    call.on('error', reject);
-    call.end(text);
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    json: body,
+    timeoutMs: config.requestTimeoutMs,
+    timeoutMessage: `no answer within ${config.requestTimeoutMs} ms`,
   });
+  return { status: answer.status, body: answer.body.toString() };
+};
 
 /**
  * One call, timed into `histogram` when answered with 2xx; anything else is counted as an error
@@ -357,46 +342,29 @@ const markSeen = (user: SimUser, conversation: number): void => {
   });
 };
 
-interface ChatPayload {
-  chatMessage?: {
-    sender_id?: number;
-    receiver_id?: number;
-    messenger_user_id?: number;
-    message?: string;
-  };
-}
-
 /** The X-Socket-ID each send of this process named ('' when its user had no socket then). */
 const sendSockets = new Map<number, string>();
 
 const onChat = (user: SimUser, data: unknown, socketId: string): void => {
   const receivedAt = nowMs();
-  let payload: ChatPayload;
-  try {
-    payload = (typeof data === 'string' ? JSON.parse(data) : data) as ChatPayload;
-  } catch {
-    return;
-  }
-  const chat = payload.chatMessage;
+  const chat = chatOf(data);
   if (!chat) return;
-  const match = BENCH_TEXT.exec(chat.message ?? '');
+  const timed = readTimedText(chat.message);
   if (chat.receiver_id !== user.id) {
     if (chat.sender_id !== user.id) counts.misdelivered += 1;
-    else if (match && sendSockets.get(Number(match[1])) !== socketId)
-      counts.echoesToNewerSocket += 1;
+    else if (timed && sendSockets.get(timed.seq) !== socketId) counts.echoesToNewerSocket += 1;
     else counts.echoes += 1;
     return;
   }
-  if (match) {
-    const seq = Number(match[1]);
-    if (received.has(seq)) {
+  if (timed) {
+    if (received.has(timed.seq)) {
       counts.duplicates += 1;
       return;
     }
-    received.add(seq);
-    receivedSeqs.push(seq);
+    received.add(timed.seq);
+    receivedSeqs.push(timed.seq);
     counts.received += 1;
-    recordMs(histograms.deliver, receivedAt - Number(match[2]));
+    recordMs(histograms.deliver, receivedAt - timed.sentAt);
   }
   const conversation = (chat.messenger_user_id ?? 0) - 1;
   if (conversation < 0) return;
@@ -504,7 +472,7 @@ const connectSocket = (user: SimUser): Promise<void> =>
                 return;
               }
               const auth = (JSON.parse(answer.body) as { auth: string }).auth;
-              ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth } }));
+              ws.send(subscribeFrame(channel, auth));
             },
             (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
           );
@@ -518,7 +486,7 @@ const connectSocket = (user: SimUser): Promise<void> =>
           finish(new Error(`subscription refused: ${JSON.stringify(frame.data)}`));
           return;
         case 'pusher:ping':
-          ws.send('{"event":"pusher:pong","data":{}}');
+          ws.send(PONG_FRAME);
           return;
         default:
           return;
@@ -640,7 +608,7 @@ const doSend = async (user: SimUser): Promise<void> => {
       receiver_id: userIdOf(receiver),
       messenger_user: conversationId,
       job_id: p.conversationJob[conversation]!,
-      message: `b:${seq}:${sentAt.toFixed(3)} ${TEXT}`,
+      message: timedText(seq, sentAt, TEXT),
       client_id: randomUUID(),
     },
     user.socketId ? { 'x-socket-id': user.socketId } : {},

@@ -11,7 +11,7 @@ import {
   freshServerDatabase,
   type ServerDatabase,
 } from '../../test-support/databases.js';
-import { seededPasswordHash } from '../../test-support/seed-scale.js';
+import { seededPasswordHash } from '../../test-support/seed-bulk.js';
 
 export interface BenchDatabase {
   dialect: DialectName;
@@ -85,7 +85,8 @@ export interface SeededPair {
   company: SeededUser;
 }
 
-const chunks = <T>(items: T[], size: number): T[][] => {
+/** `items` in slices of `size` (multi-row inserts stay under the drivers' parameter limits). */
+export const chunks = <T>(items: T[], size: number): T[][] => {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -188,7 +189,7 @@ export const seedPairs = async (bench: BenchDatabase, count: number): Promise<Se
   });
 };
 
-/** A browser session for a user (the cookie value; the row stores its sha256 as the contract says). */
+/** A browser session for a user (the cookie value; the row stores its sha256, which the server looks up). */
 export const insertSession = async (
   bench: BenchDatabase,
   userId: number,
@@ -209,19 +210,24 @@ export const insertSession = async (
   return { cookie, csrf };
 };
 
+/** The rows of a table now. */
+export const countRows = async (
+  bench: BenchDatabase,
+  table: 'chats' | 'messenger_users',
+): Promise<number> => {
+  const { n } = await bench.db.kysely
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+};
+
 /** Counts rows as the server sees them (a sanity check of the seed). */
 export const countScale = async (
   bench: BenchDatabase,
 ): Promise<{ conversations: number; messages: number }> => {
-  const db = bench.db.kysely;
-  const conversations = await db
-    .selectFrom('messenger_users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const messages = await db
-    .selectFrom('chats')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+  const conversations = await countRows(bench, 'messenger_users');
+  const messages = await countRows(bench, 'chats');
   await bench.close();
-  return { conversations: Number(conversations.n), messages: Number(messages.n) };
+  return { conversations, messages };
 };

@@ -9,7 +9,7 @@
  * Every message text carries its sequence number and the send time (`b:<seq>:<epoch ms>`), taken
  * from `performance.timeOrigin + performance.now()`, so receivers in any process can time it.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { io as connectSocketIo } from 'socket.io-client';
@@ -21,8 +21,26 @@ import {
 } from '../../src/shared/events.js';
 import { paths } from '../../src/shared/paths.js';
 import { createHistogram, encodeHistogram, recordMs, type Histogram } from './histogram.js';
+import {
+  createInFlight,
+  createTally,
+  firePaced,
+  httpCall,
+  tallyAnswer,
+  tallyError,
+  type HttpAnswer,
+} from './http-call.js';
 import { serveWorker } from './worker-runtime.js';
-import { rawText } from './ws-text.js';
+import {
+  channelAuth,
+  chatOf,
+  nowMs,
+  PONG_FRAME,
+  rawText,
+  readTimedText,
+  subscribeFrame,
+  timedText,
+} from './live-frames.js';
 
 export interface ClientSpec {
   userId: number;
@@ -139,8 +157,6 @@ interface Client {
   ws?: WebSocket;
 }
 
-const nowMs = (): number => performance.timeOrigin + performance.now();
-
 const clients = new Map<number, Client>();
 let closing = false;
 let closedUnexpectedly = 0;
@@ -165,8 +181,6 @@ const resetStats = (): void => {
   seenChatIds.clear();
   latency = createHistogram();
 };
-
-const BENCH_TEXT = /^b:(\d+):(\d+(?:\.\d+)?)/;
 
 /** A `PresenceChanged` heard by one client: whose, which way, when (epoch ms). */
 export interface PresenceArrival {
@@ -195,20 +209,10 @@ const onPresence = (client: Client, data: unknown): void => {
   }
 };
 
-interface ChatPayload {
-  chatMessage?: { id?: number; sender_id?: number; receiver_id?: number; message?: string };
-}
-
 const onChatMessage = (client: Client, data: unknown): void => {
   const receivedAt = nowMs();
   framesReceived += 1;
-  let payload: ChatPayload;
-  try {
-    payload = (typeof data === 'string' ? JSON.parse(data) : data) as ChatPayload;
-  } catch {
-    return;
-  }
-  const chat = payload.chatMessage;
+  const chat = chatOf(data);
   if (!chat) return;
   if (chat.receiver_id === client.userId) {
     toReceiver += 1;
@@ -216,14 +220,11 @@ const onChatMessage = (client: Client, data: unknown): void => {
       if (seenChatIds.has(chat.id)) duplicates += 1;
       else seenChatIds.add(chat.id);
     }
-    const match = BENCH_TEXT.exec(chat.message ?? '');
-    if (match) {
-      const seq = Number(match[1]);
-      if (seq < seqCopies.length) {
-        const copies = seqCopies[seq] ?? 0;
-        seqCopies[seq] = Math.min(255, copies + 1);
-        if (copies === 0) recordMs(latency, receivedAt - Number(match[2]));
-      }
+    const timed = readTimedText(chat.message);
+    if (timed && timed.seq < seqCopies.length) {
+      const copies = seqCopies[timed.seq] ?? 0;
+      seqCopies[timed.seq] = Math.min(255, copies + 1);
+      if (copies === 0) recordMs(latency, receivedAt - timed.sentAt);
     }
   } else if (chat.sender_id === client.userId) {
     echoes += 1;
@@ -232,9 +233,6 @@ const onChatMessage = (client: Client, data: unknown): void => {
   }
 };
 
-const sign = (secret: string, key: string, socketId: string, channel: string): string =>
-  `${key}:${createHmac('sha256', secret).update(`${socketId}:${channel}`).digest('hex')}`;
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
 
 const postJson = (
@@ -242,36 +240,13 @@ const postJson = (
   path: string,
   body: unknown,
   headers: Record<string, string>,
-): Promise<{ status: number; body: string }> =>
-  new Promise((resolve, reject) => {
-    const url = new URL(path, baseUrl);
-    const text = JSON.stringify(body);
-    const request = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'content-length': Buffer.byteLength(text),
-          ...headers,
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.setTimeout(15_000, () => request.destroy(new Error('request timeout')));
-    request.on('error', reject);
-    request.end(text);
+): Promise<HttpAnswer> =>
+  httpCall(agent, new URL(baseUrl), {
+    method: 'POST',
+    path,
+    headers: { accept: 'application/json', ...headers },
+    json: body,
+    timeoutMs: 15_000,
   });
 
 interface ConnectTimings {
@@ -280,6 +255,47 @@ interface ConnectTimings {
   auth: Histogram;
   subscribed: Histogram;
 }
+
+/**
+ * One client's handshake, settled once: `finish()` keeps the client (after `onConnected` has timed
+ * it), `finish(error)` or the timeout drops it. `closed(reason)` is the connection's end: a failure
+ * during the handshake, and after it a drop (unless the worker is closing its clients).
+ */
+const handshake = (
+  client: Client,
+  timeoutMs: number,
+  waitingFor: string,
+  onConnected: () => void,
+  resolve: () => void,
+  reject: (error: Error) => void,
+) => {
+  let settled = false;
+  const finish = (error?: Error) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    if (error) {
+      client.terminate();
+      reject(error);
+      return;
+    }
+    onConnected();
+    clients.set(client.userId, client);
+    resolve();
+  };
+  const timer = setTimeout(
+    () => finish(new Error(`user ${client.userId}: not ${waitingFor} within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
+  const closed = (reason: string) => {
+    if (!settled) finish(new Error(`user ${client.userId}: ${reason}`));
+    else if (!closing && clients.get(client.userId) === client) {
+      closedUnexpectedly += 1;
+      clients.delete(client.userId);
+    }
+  };
+  return { finish, closed };
+};
 
 const openClient = (
   spec: ClientSpec,
@@ -298,34 +314,20 @@ const openClient = (
       terminate: () => ws.terminate(),
       ws,
     };
-    let settled = false;
-    const finish = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error) {
-        ws.terminate();
-        reject(error);
-        return;
-      }
-      const now = performance.now();
-      recordMs(timings.total, now - startedAt);
-      if (subscribeSentAt > 0) recordMs(timings.subscribed, now - subscribeSentAt);
-      clients.set(spec.userId, client);
-      resolve();
-    };
-    const timer = setTimeout(
-      () => finish(new Error(`user ${spec.userId}: not subscribed within ${request.timeoutMs} ms`)),
+    const { finish, closed } = handshake(
+      client,
       request.timeoutMs,
+      'subscribed',
+      () => {
+        const now = performance.now();
+        recordMs(timings.total, now - startedAt);
+        if (subscribeSentAt > 0) recordMs(timings.subscribed, now - subscribeSentAt);
+      },
+      resolve,
+      reject,
     );
     ws.on('error', (error) => finish(error));
-    ws.on('close', () => {
-      if (!settled) finish(new Error(`user ${spec.userId}: closed during the handshake`));
-      else if (!closing && clients.get(spec.userId) === client) {
-        closedUnexpectedly += 1;
-        clients.delete(spec.userId);
-      }
-    });
+    ws.on('close', () => closed('closed during the handshake'));
     if (request.mode === 'relay') {
       ws.on('open', () => {
         client.socketId = String(spec.userId);
@@ -335,7 +337,7 @@ const openClient = (
     const subscribe = async (socketId: string) => {
       let auth: string;
       if (request.auth === 'sign') {
-        auth = sign(request.pusherSecret, request.pusherKey, socketId, channel);
+        auth = channelAuth(request.pusherSecret, request.pusherKey, socketId, channel);
       } else {
         const authStartedAt = performance.now();
         const response = await postJson(
@@ -346,13 +348,13 @@ const openClient = (
         );
         if (response.status !== 200)
           throw new Error(
-            `user ${spec.userId}: ${paths.broadcastingAuth} answered ${response.status} ${response.body.slice(0, 200)}`,
+            `user ${spec.userId}: ${paths.broadcastingAuth} answered ${response.status} ${response.body.toString().slice(0, 200)}`,
           );
-        auth = (JSON.parse(response.body) as { auth: string }).auth;
+        auth = (JSON.parse(response.body.toString()) as { auth: string }).auth;
         recordMs(timings.auth, performance.now() - authStartedAt);
       }
       subscribeSentAt = performance.now();
-      ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth } }));
+      ws.send(subscribeFrame(channel, auth));
     };
     ws.on('message', (raw: WebSocket.RawData) => {
       let frame: { event?: string; channel?: string; data?: unknown };
@@ -385,7 +387,7 @@ const openClient = (
           finish(new Error(`user ${spec.userId}: ${JSON.stringify(frame.data)}`));
           return;
         case 'pusher:ping':
-          ws.send('{"event":"pusher:pong","data":{}}');
+          ws.send(PONG_FRAME);
           return;
         default:
           return;
@@ -417,25 +419,17 @@ const openSocketIoClient = (
       isOpen: () => socket.connected,
       terminate: () => socket.disconnect(),
     };
-    let settled = false;
-    const finish = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error) {
-        socket.disconnect();
-        reject(error);
-        return;
-      }
-      const took = performance.now() - startedAt;
-      recordMs(timings.total, took);
-      recordMs(timings.established, took);
-      clients.set(spec.userId, client);
-      resolve();
-    };
-    const timer = setTimeout(
-      () => finish(new Error(`user ${spec.userId}: not connected within ${request.timeoutMs} ms`)),
+    const { finish, closed } = handshake(
+      client,
       request.timeoutMs,
+      'connected',
+      () => {
+        const took = performance.now() - startedAt;
+        recordMs(timings.total, took);
+        recordMs(timings.established, took);
+      },
+      resolve,
+      reject,
     );
     socket.on('connect', () => {
       client.socketId = socket.id ?? '';
@@ -444,13 +438,7 @@ const openSocketIoClient = (
     socket.on('connect_error', (error) =>
       finish(new Error(`user ${spec.userId}: ${error.message}`)),
     );
-    socket.on('disconnect', (reason) => {
-      if (!settled) finish(new Error(`user ${spec.userId}: disconnected (${reason})`));
-      else if (!closing && clients.get(spec.userId) === client) {
-        closedUnexpectedly += 1;
-        clients.delete(spec.userId);
-      }
-    });
+    socket.on('disconnect', (reason) => closed(`disconnected (${reason})`));
     // The event name socketio-peer.ts emits.
     socket.on('ChatMessage', (data: unknown) => onChatMessage(client, data));
   });
@@ -533,12 +521,10 @@ const send = async (request: SendRequest): Promise<SendResult> => {
   resetStats();
   seqCopies = new Uint8Array(request.count);
   const response = createHistogram();
-  const statuses: Record<string, number> = {};
-  const errors: string[] = [];
+  const tally = createTally();
   const accepted: number[] = [];
-  let failed = 0;
   let relayMissing = 0;
-  const inflight = new Set<Promise<void>>();
+  const inFlight = createInFlight();
   const n = request.conversations.length;
   const slowest: SendResult['slowest'] = [];
   const noteSlow = (seq: number, atMs: number, responseMs: number) => {
@@ -554,7 +540,7 @@ const send = async (request: SendRequest): Promise<SendResult> => {
     const from = forward ? conversation.a : conversation.b;
     const to = forward ? conversation.b : conversation.a;
     const sentAt = nowMs();
-    const text = `b:${seq}:${sentAt.toFixed(3)} hello from ${from.id}`;
+    const text = timedText(seq, sentAt, `hello from ${from.id}`);
     if (request.via === 'relay') {
       const ws = clients.get(from.id)?.ws;
       if (!ws || ws.readyState !== WebSocket.OPEN) {
@@ -600,42 +586,16 @@ const send = async (request: SendRequest): Promise<SendResult> => {
         const took = performance.now() - callStarted;
         recordMs(response, took);
         noteSlow(seq, callStarted - started, took);
-        statuses[result.status] = (statuses[result.status] ?? 0) + 1;
-        if (result.status === 200) accepted.push(seq);
-        else {
-          failed += 1;
-          if (errors.length < 10) errors.push(`${result.status} ${result.body.slice(0, 200)}`);
-        }
+        if (tallyAnswer(tally, result)) accepted.push(seq);
       },
-      (error: unknown) => {
-        failed += 1;
-        statuses.error = (statuses.error ?? 0) + 1;
-        if (errors.length < 10) errors.push(error instanceof Error ? error.message : String(error));
-      },
+      (error: unknown) => tallyError(tally, error),
     );
-    inflight.add(call);
-    void call.finally(() => inflight.delete(call));
+    inFlight.track(call);
   };
 
   const started = performance.now();
-  await new Promise<void>((resolveAll) => {
-    let seq = 0;
-    const tick = () => {
-      const due = Math.min(
-        request.count,
-        Math.floor(((performance.now() - started) * request.rate) / 1000) + 1,
-      );
-      while (seq < due) fire(seq++);
-      if (seq >= request.count) {
-        resolveAll();
-        return;
-      }
-      const nextAt = started + (seq * 1000) / request.rate;
-      setTimeout(tick, Math.max(0, nextAt - performance.now()));
-    };
-    tick();
-  });
-  while (inflight.size > 0) await Promise.all([...inflight]);
+  await firePaced(request.count, request.rate, fire, started);
+  await inFlight.settled();
 
   const isDelivered = () => accepted.every((seq) => (seqCopies[seq] ?? 0) > 0);
   const drainUntil = performance.now() + request.drainMs;
@@ -656,9 +616,11 @@ const send = async (request: SendRequest): Promise<SendResult> => {
   return {
     attempted: request.count,
     ok: accepted.length,
-    failed: failed + relayMissing,
-    statuses,
-    errors: relayMissing ? [...errors, `${relayMissing} senders had no open socket`] : errors,
+    failed: tally.failed + relayMissing,
+    statuses: tally.statuses,
+    errors: relayMissing
+      ? [...tally.errors, `${relayMissing} senders had no open socket`]
+      : tally.errors,
     delivered,
     duplicates: Math.max(seqDuplicates, duplicates),
     lost,

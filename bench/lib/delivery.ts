@@ -1,4 +1,5 @@
-import type { SeededPair, SeededUser } from './database.js';
+import type { DialectName } from '../../src/server/db/database.js';
+import type { BenchDatabase, SeededPair, SeededUser } from './database.js';
 import type {
   ClientSpec,
   ConnectRequest,
@@ -10,6 +11,8 @@ import type {
 } from './delivery-client-worker.js';
 import { summarizeEncoded, type LatencySummary } from './histogram.js';
 import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, callQuery } from './server.js';
+import type { Scope } from './scope.js';
+import type { Checks } from './types.js';
 import type { WorkerHandle } from './spawn.js';
 
 export const conversationSpecs = (pairs: SeededPair[]): ConversationSpec[] =>
@@ -28,6 +31,35 @@ export const clientSpecs = (
   pairs
     .flatMap(({ candidate, company }) => [candidate, company])
     .map((user) => ({ userId: user.id, token: user.token, wsUrl: wsUrlOf(user) }));
+
+/** A connect request of the delivery worker: Pusher clients of our server unless `mode` says otherwise. */
+export const connectRequest = (
+  clients: ClientSpec[],
+  options: Omit<ConnectRequest, 'clients' | 'mode' | 'pusherKey' | 'pusherSecret'> & {
+    mode?: DeliveryMode;
+  },
+): ConnectRequest => ({
+  clients,
+  mode: 'pusher',
+  pusherKey: BENCH_PUSHER_KEY,
+  pusherSecret: BENCH_PUSHER_SECRET,
+  ...options,
+});
+
+/** Connects every client of `request` in `worker`; throws when any of them failed. */
+export const connectAll = async (
+  worker: WorkerHandle,
+  request: ConnectRequest,
+  log?: (message: string) => void,
+): Promise<ConnectResult> => {
+  const connect = await worker.call<ConnectResult>('connect', request, 120_000);
+  log?.(
+    `  ${connect.connected}/${connect.requested} clients subscribed in ${Math.round(connect.elapsedMs)} ms`,
+  );
+  if (connect.failed > 0)
+    throw new Error(`${connect.failed} clients failed to connect: ${connect.errors.join('; ')}`);
+  return connect;
+};
 
 export interface DeliveryPhaseOptions {
   clients: ClientSpec[];
@@ -50,6 +82,29 @@ export interface DeliveryPhaseResult {
   response: LatencySummary;
 }
 
+/** A check's key after `prefix`, when there is one: `sent`, `peerSent`. */
+export const checkKey = (prefix: string, key: string): string =>
+  prefix === '' ? key : `${prefix}${key[0]!.toUpperCase()}${key.slice(1)}`;
+
+/**
+ * A delivery phase's counts as checks (`sent`, `accepted`, `delivered`, `lost`, `duplicates`,
+ * `echoes`, `misdelivered`), after `prefix` when there is one (`peerSent`, …).
+ */
+export const deliveryChecks = (measured: SendResult, prefix = ''): Checks => {
+  const counts = {
+    sent: measured.attempted,
+    accepted: measured.ok,
+    delivered: measured.delivered,
+    lost: measured.lost,
+    duplicates: measured.duplicates,
+    echoes: measured.echoes,
+    misdelivered: measured.misdelivered,
+  };
+  return Object.fromEntries(
+    Object.entries(counts).map(([key, value]) => [checkKey(prefix, key), value]),
+  );
+};
+
 const VIA: Record<DeliveryMode, SendRequest['via']> = {
   pusher: 'http',
   relay: 'relay',
@@ -61,21 +116,16 @@ export const runDeliveryPhase = async (
   worker: WorkerHandle,
   options: DeliveryPhaseOptions,
 ): Promise<DeliveryPhaseResult> => {
-  const connectRequest: ConnectRequest = {
-    clients: options.clients,
-    mode: options.mode,
-    auth: 'sign',
-    pusherKey: BENCH_PUSHER_KEY,
-    pusherSecret: BENCH_PUSHER_SECRET,
-    concurrency: 100,
-    timeoutMs: 20_000,
-  };
-  const connect = await worker.call<ConnectResult>('connect', connectRequest, 120_000);
-  options.log(
-    `  ${connect.connected}/${connect.requested} clients subscribed in ${Math.round(connect.elapsedMs)} ms`,
+  const connect = await connectAll(
+    worker,
+    connectRequest(options.clients, {
+      mode: options.mode,
+      auth: 'sign',
+      concurrency: 100,
+      timeoutMs: 20_000,
+    }),
+    options.log,
   );
-  if (connect.failed > 0)
-    throw new Error(`${connect.failed} clients failed to connect: ${connect.errors.join('; ')}`);
   const base: Omit<SendRequest, 'rate' | 'count'> = {
     via: VIA[options.mode],
     ...(options.httpUrl ? { httpUrl: options.httpUrl } : {}),
@@ -110,4 +160,51 @@ export const runDeliveryPhase = async (
         .join(', '),
   );
   return { connect, warmup, measured, latency, response: summarizeEncoded(measured.response) };
+};
+
+export interface DeliveryHarness {
+  bench: BenchDatabase;
+  pairs: SeededPair[];
+  /**
+   * One delivery phase over every seeded pair: a client per user on the endpoint `wsUrlOf` picks
+   * (`httpUrl`: where the sends go), the scenario's rate, duration, warm-up and direction.
+   */
+  runPhase: (options: {
+    mode: DeliveryMode;
+    httpUrl?: string;
+    wsUrlOf: (user: SeededUser) => string;
+  }) => Promise<DeliveryPhaseResult>;
+}
+
+/**
+ * The set-up of the send → deliver scenarios: `config.pairs` two-person conversations on a fresh
+ * database and one client process that holds every user's socket.
+ */
+export const deliveryHarness = async (
+  scope: Scope,
+  dialect: DialectName,
+  label: string,
+  config: { pairs: number; rate: number; seconds: number; warmupSeconds: number },
+  direction: SendRequest['direction'],
+  log: (message: string) => void,
+): Promise<DeliveryHarness> => {
+  const { bench, pairs } = await scope.seededPairs(dialect, label, config.pairs);
+  const worker = await scope.worker('delivery-client-worker.ts');
+  const conversations = conversationSpecs(pairs);
+  return {
+    bench,
+    pairs,
+    runPhase: ({ mode, httpUrl, wsUrlOf }) =>
+      runDeliveryPhase(worker, {
+        clients: clientSpecs(pairs, wsUrlOf),
+        mode,
+        ...(httpUrl ? { httpUrl } : {}),
+        conversations,
+        direction,
+        rate: config.rate,
+        seconds: config.seconds,
+        warmupSeconds: config.warmupSeconds,
+        log,
+      }),
+  };
 };

@@ -4,11 +4,19 @@
  * the sender's Bearer token; each one is timed from the first byte written to the last byte of the
  * answer read (HDR histogram, µs) and its stored message's id and created_at are kept.
  */
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { paths } from '../../src/shared/paths.js';
 import { createHistogram, encodeHistogram, recordMs } from './histogram.js';
+import {
+  createInFlight,
+  createTally,
+  firePaced,
+  httpCall,
+  tallyAnswer,
+  tallyError,
+} from './http-call.js';
 import { serveWorker } from './worker-runtime.js';
 
 export interface PacedSend {
@@ -43,123 +51,57 @@ export interface PacedSendResult {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-const post = (
-  base: URL,
-  path: string,
-  body: unknown,
-  token: string,
-): Promise<{ status: number; body: string }> =>
-  new Promise((resolve, reject) => {
-    const text = JSON.stringify(body);
-    const request = http.request(
-      {
-        host: base.hostname,
-        port: base.port,
-        path,
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'content-length': Buffer.byteLength(text),
-          authorization: `Bearer ${token}`,
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.setTimeout(30_000, () => request.destroy(new Error('request timeout')));
-    request.on('error', reject);
-    request.end(text);
-  });
-
 const run = async (request: PacedSendRequest): Promise<PacedSendResult> => {
   const base = new URL(request.url);
   const path = `${paths.sendMessage}?${request.query}`;
   const histogram = createHistogram();
-  const statuses: Record<string, number> = {};
-  const errors: string[] = [];
+  const tally = createTally();
   const stored: PacedSendResult['stored'] = request.sends.map(() => null);
-  const inflight = new Set<Promise<void>>();
+  const inFlight = createInFlight();
   let ok = 0;
-  let failed = 0;
   let maxFireLagMs = 0;
 
   const fire = (index: number, scheduledAt: number) => {
     const send = request.sends[index] as PacedSend;
     const started = performance.now();
     maxFireLagMs = Math.max(maxFireLagMs, started - scheduledAt);
-    const call = post(
-      base,
+    const call = httpCall(agent, base, {
+      method: 'POST',
       path,
-      {
+      headers: { accept: 'application/json', authorization: `Bearer ${send.senderToken}` },
+      json: {
         receiver_id: send.receiverId,
         messenger_user: send.conversationId,
         job_id: send.jobId,
         message: `Notify bench message ${index} for receiver ${send.receiverId}`,
         client_id: randomUUID(),
       },
-      send.senderToken,
-    ).then(
+      timeoutMs: 30_000,
+    }).then(
       (result) => {
         recordMs(histogram, performance.now() - started);
-        statuses[result.status] = (statuses[result.status] ?? 0) + 1;
-        if (result.status === 200) {
+        if (tallyAnswer(tally, result)) {
           ok += 1;
-          const { message } = JSON.parse(result.body) as {
+          const { message } = JSON.parse(result.body.toString()) as {
             message: { id: number; created_at: string };
           };
           stored[index] = { chatId: message.id, createdAt: message.created_at };
-        } else {
-          failed += 1;
-          if (errors.length < 10) errors.push(`${result.status} ${result.body.slice(0, 200)}`);
         }
       },
-      (error: unknown) => {
-        failed += 1;
-        statuses.error = (statuses.error ?? 0) + 1;
-        if (errors.length < 10) errors.push(error instanceof Error ? error.message : String(error));
-      },
+      (error: unknown) => tallyError(tally, error),
     );
-    inflight.add(call);
-    void call.finally(() => inflight.delete(call));
+    inFlight.track(call);
   };
 
-  const count = request.sends.length;
   const started = performance.now();
-  await new Promise<void>((resolveAll) => {
-    let next = 0;
-    const tick = () => {
-      const due = Math.min(
-        count,
-        Math.floor(((performance.now() - started) * request.rate) / 1000) + 1,
-      );
-      while (next < due) {
-        fire(next, started + (next * 1000) / request.rate);
-        next += 1;
-      }
-      if (next >= count) {
-        resolveAll();
-        return;
-      }
-      const nextAt = started + (next * 1000) / request.rate;
-      setTimeout(tick, Math.max(0, nextAt - performance.now()));
-    };
-    tick();
-  });
-  while (inflight.size > 0) await Promise.all([...inflight]);
+  await firePaced(request.sends.length, request.rate, fire, started);
+  await inFlight.settled();
   return {
     histogram: encodeHistogram(histogram),
     ok,
-    failed,
-    statuses,
-    errors,
+    failed: tally.failed,
+    statuses: tally.statuses,
+    errors: tally.errors,
     stored,
     maxFireLagMs: Math.round(maxFireLagMs * 10) / 10,
     seconds: (performance.now() - started) / 1000,

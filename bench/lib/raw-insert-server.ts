@@ -5,8 +5,8 @@
  * transaction, no broadcast.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRawInsert, type RawInsertOptions, type RawSendBody } from './raw-insert.js';
+import { closeServer, listenLocal, sendJson } from './bare-http.js';
+import { createRawInsert, insertFromRequest, type RawInsertOptions } from './raw-insert.js';
 import { serveWorker } from './worker-runtime.js';
 
 let server: http.Server | undefined;
@@ -15,40 +15,13 @@ let close: () => Promise<void> = async () => undefined;
 const listen = async (options: RawInsertOptions): Promise<{ port: number }> => {
   const raw = createRawInsert(options);
   close = raw.close;
-  server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      let body: RawSendBody;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString()) as RawSendBody;
-      } catch {
-        response.writeHead(400).end();
-        return;
-      }
-      raw.insert(body).then(
-        ({ id }) => {
-          const text = JSON.stringify({ id });
-          response
-            .writeHead(200, {
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(text),
-            })
-            .end(text);
-        },
-        (error: unknown) => {
-          response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
-        },
-      );
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port };
+  server = http.createServer((request, response) =>
+    insertFromRequest(raw, request, response, (_body, { id }) => sendJson(response, 200, { id })),
+  );
+  return { port: await listenLocal(server) };
 };
 
 serveWorker({ listen: (options: RawInsertOptions) => listen(options) }, async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await closeServer(server);
   await close();
 });

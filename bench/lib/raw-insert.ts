@@ -4,6 +4,7 @@
  * pragmas, or a pg pool of the server's size. Kept in one place so every baseline pays the same
  * database cost, and none pays more than one insert.
  */
+import type http from 'node:http';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
@@ -79,4 +80,33 @@ export const createRawInsert = (options: RawInsertOptions): RawInsert => {
     },
     close: () => pool.end(),
   };
+};
+
+/**
+ * Reads a send's JSON body from `request`, stores it with one insert and hands the row to
+ * `answer`; 400 for a body that is not JSON, 500 when the insert fails.
+ */
+export const insertFromRequest = (
+  raw: RawInsert,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  answer: (body: RawSendBody, row: RawInsertedRow) => void,
+): void => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    let body: RawSendBody;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString()) as RawSendBody;
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    raw.insert(body).then(
+      (row) => answer(body, row),
+      (error: unknown) => {
+        response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
+      },
+    );
+  });
 };

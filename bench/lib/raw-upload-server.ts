@@ -5,10 +5,10 @@
  */
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { closeServer, listenLocal, sendJson } from './bare-http.js';
 import { serveWorker } from './worker-runtime.js';
 
 let server: http.Server | undefined;
@@ -27,13 +27,7 @@ const listen = async (): Promise<{ port: number; pid: number }> => {
     pipeline(request, createWriteStream(path)).then(
       () => {
         rmSync(path, { force: true });
-        const text = JSON.stringify({ size });
-        response
-          .writeHead(201, {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(text),
-          })
-          .end(text);
+        sendJson(response, 201, { size });
       },
       (error: unknown) => {
         rmSync(path, { force: true });
@@ -41,13 +35,10 @@ const listen = async (): Promise<{ port: number; pid: number }> => {
       },
     );
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, pid: process.pid };
+  return { port: await listenLocal(server), pid: process.pid };
 };
 
 serveWorker({ listen: () => listen() }, async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await closeServer(server);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });

@@ -1,4 +1,5 @@
 import { loadavg } from 'node:os';
+import { withScope } from './scope.js';
 import type { Scenario, ScenarioContext, ScenarioResult } from './types.js';
 
 const load = (): string =>
@@ -15,7 +16,9 @@ export const runScenario = async (
   const loadBefore = load();
   context.log(`▶ ${scenario.name} (${context.size}): ${scenario.title}`);
   try {
-    const result = await scenario.run(context);
+    const result = await withScope(context.profileDir, (scope) =>
+      scenario.run({ ...context, scope }),
+    );
     const durationSeconds = Math.round((performance.now() - started) / 100) / 10;
     context.log(`✔ ${scenario.name} in ${durationSeconds} s`);
     return {

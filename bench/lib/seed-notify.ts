@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { randomToken, sha256 } from '../../src/server/lib/crypto.js';
-import type { BenchDatabase } from './database.js';
+import { chunks, type BenchDatabase } from './database.js';
 
 export interface NotifySeedOptions {
   /** Companies that send; each has a job and a personal access token. */
@@ -22,12 +22,6 @@ export interface NotifySeed {
   targets: NotifyTarget[];
   seedSeconds: number;
 }
-
-const chunks = <T>(items: T[], size: number): T[][] => {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-};
 
 /**
  * `senders` companies (ids 1…s, job i of company i) and `receivers` candidates (ids s+1…s+r, each with an

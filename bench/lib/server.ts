@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { DialectName } from '../../src/server/db/database.js';
 import {
   startServer,
   uniqueAppId,
@@ -66,10 +67,10 @@ const preloadUrl = (): string => {
   return pathToFileURL(file).href;
 };
 
-export const readRssBytes = (pid: number): number => {
+/** A `kB` field of /proc/<pid>/status (VmRSS: resident now, VmHWM: its peak), in bytes. */
+export const readStatusBytes = (pid: number, field: 'VmRSS' | 'VmHWM'): number => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
-  return kb * 1024;
+  return Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
 };
 
 const CLOCK_TICKS = 100;
@@ -98,6 +99,10 @@ export const readCommandCpuSeconds = (command: string): number => {
   }
   return total;
 };
+
+/** CPU time used so far by the database's own processes: PostgreSQL's; 0 for SQLite (in the server). */
+export const readDatabaseCpuSeconds = (dialect: DialectName): number =>
+  dialect === 'postgres' ? readCommandCpuSeconds('postgres') : 0;
 
 /** The built server (dist/server/main.js) as a child process, tuned for load: no demo data, no send or socket limits. */
 export const startBenchServer = async (options: StartBenchServerOptions): Promise<BenchServer> => {
@@ -129,7 +134,7 @@ export const startBenchServer = async (options: StartBenchServerOptions): Promis
   return {
     ...server,
     wsUrl: `ws://127.0.0.1:${server.port}/app/${BENCH_PUSHER_KEY}?protocol=7&client=bench&version=1.0`,
-    rssBytes: () => readRssBytes(pid),
+    rssBytes: () => readStatusBytes(pid, 'VmRSS'),
     cpuSeconds: () => readCpuSeconds(pid),
   };
 };

@@ -9,9 +9,9 @@
  * validation, the conversation lookup, the transaction, the outbox and the Pusher protocol.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
-import { createRawInsert, type RawSendBody } from './raw-insert.js';
+import { closeServer, listenLocal, sendJson } from './bare-http.js';
+import { createRawInsert, insertFromRequest } from './raw-insert.js';
 import { serveWorker } from './worker-runtime.js';
 
 export interface SocketIoPeerOptions {
@@ -28,16 +28,6 @@ let server: http.Server | undefined;
 let io: Server | undefined;
 let close: () => Promise<void> = async () => undefined;
 
-const sendJson = (response: http.ServerResponse, status: number, value: unknown): void => {
-  const text = JSON.stringify(value);
-  response
-    .writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(text),
-    })
-    .end(text);
-};
-
 const listen = async (options: SocketIoPeerOptions): Promise<{ port: number }> => {
   const raw = createRawInsert({
     driver: options.url.startsWith('sqlite:') ? 'sqlite' : 'postgres',
@@ -51,44 +41,27 @@ const listen = async (options: SocketIoPeerOptions): Promise<{ port: number }> =
     }
     const header = request.headers['x-socket-id'];
     const senderSocket = typeof header === 'string' && header !== '' ? [header] : [];
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      let body: RawSendBody;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString()) as RawSendBody;
-      } catch {
-        response.writeHead(400).end();
-        return;
-      }
-      raw.insert(body).then(
-        ({ id, createdAt }) => {
-          // Every socket is in the room of its own id, so except() drops just the sender's copy.
-          io!
-            .to(roomOf(body.receiver_id))
-            .to(roomOf(body.sender_id))
-            .except(senderSocket)
-            .emit(CHAT_EVENT, {
-              chatMessage: {
-                id,
-                sender_id: body.sender_id,
-                receiver_id: body.receiver_id,
-                messenger_user_id: body.messenger_user,
-                job_id: body.job_id,
-                message: body.message,
-                created_at: createdAt,
-                seen_at: null,
-              },
-            });
-          sendJson(response, 200, { id });
-        },
-        (error: unknown) => {
-          response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
-        },
-      );
+    insertFromRequest(raw, request, response, (body, { id, createdAt }) => {
+      // Every socket is in the room of its own id, so except() drops just the sender's copy.
+      io!
+        .to(roomOf(body.receiver_id))
+        .to(roomOf(body.sender_id))
+        .except(senderSocket)
+        .emit(CHAT_EVENT, {
+          chatMessage: {
+            id,
+            sender_id: body.sender_id,
+            receiver_id: body.receiver_id,
+            messenger_user_id: body.messenger_user,
+            job_id: body.job_id,
+            message: body.message,
+            created_at: createdAt,
+            seen_at: null,
+          },
+        });
+      sendJson(response, 200, { id });
     });
   });
-  httpServer.keepAliveTimeout = 60_000;
   server = httpServer;
   // Tuned as a Node team chasing latency would: websocket only (no long-polling handshake and
   // upgrade), no per-message deflate (compression costs CPU and time on small frames), no bundled
@@ -109,13 +82,13 @@ const listen = async (options: SocketIoPeerOptions): Promise<{ port: number }> =
     // so no send the client makes after connecting can miss it.
     void socket.join(roomOf(userId));
   });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  return { port: (httpServer.address() as AddressInfo).port };
+  return { port: await listenLocal(httpServer) };
 };
 
 serveWorker({ listen: (options: SocketIoPeerOptions) => listen(options) }, async () => {
-  server?.closeAllConnections();
-  if (io) await io.close();
-  else await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  if (io) {
+    server?.closeAllConnections();
+    await io.close();
+  } else await closeServer(server);
   await close();
 });

@@ -1,4 +1,6 @@
 /** Shared shapes of the benchmark harness: sizes, result rows, scenarios. */
+import type { DialectName } from '../../src/server/db/database.js';
+import type { Scope } from './scope.js';
 
 export type Size = 'tiny' | 'full';
 
@@ -39,45 +41,65 @@ export interface ScenarioContext {
   profileDir?: string | undefined;
 }
 
+/** What a scenario, or one part of it, reports. */
+export type Report = Omit<ScenarioResult, 'name' | 'title' | 'size' | 'durationSeconds'>;
+
 export interface Scenario {
   name: string;
   title: string;
-  run: (
-    context: ScenarioContext,
-  ) => Promise<Omit<ScenarioResult, 'name' | 'title' | 'size' | 'durationSeconds'>>;
+  /** `scope` ends whatever the scenario started in it once `run` is over. */
+  run: (context: ScenarioContext & { scope: Scope }) => Promise<Report>;
 }
 
+/** An empty report to fill, starting with `notes`. */
+export const newReport = (notes: string[] = []): Report => ({ rows: [], checks: {}, notes });
+
+/**
+ * Runs `part` on each database in turn (never at once: they share the machine), each in a phase of
+ * `scope` (what one database's part started ends before the next begins); one report of all.
+ */
+export const perDialect = async (
+  scope: Scope,
+  dialects: readonly DialectName[],
+  notes: string[],
+  part: (dialect: DialectName, scope: Scope) => Promise<Report>,
+): Promise<Report> => {
+  const report = newReport(notes);
+  for (const dialect of dialects) {
+    const result = await scope.phase((dialectScope) => part(dialect, dialectScope));
+    report.rows.push(...result.rows);
+    Object.assign(report.checks, result.checks);
+    report.notes.push(...result.notes);
+  }
+  return report;
+};
+
+/** `{ note }` when there is one, so that rows without a note have no such key. */
+const withNote = (note: string | undefined): { note?: string } => (note ? { note } : {});
+
+/** Rows compared with a bound: `sign` names it in the target, `within` says whether a value meets it. */
+const bounded =
+  (sign: '≤' | '≥', within: (value: number, limit: number) => boolean) =>
+  (
+    metric: string,
+    value: number | null,
+    limit: number,
+    unit: string,
+    note?: string,
+  ): ResultRow => ({
+    metric,
+    value,
+    unit,
+    target: `${sign} ${limit} ${unit}`.trim(),
+    status: value === null ? 'skipped' : within(value, limit) ? 'met' : 'missed',
+    ...withNote(note),
+  });
+
 /** A row compared with an upper bound. */
-export const atMost = (
-  metric: string,
-  value: number | null,
-  limit: number,
-  unit: string,
-  note?: string,
-): ResultRow => ({
-  metric,
-  value,
-  unit,
-  target: `≤ ${limit} ${unit}`.trim(),
-  status: value === null ? 'skipped' : value <= limit ? 'met' : 'missed',
-  ...(note ? { note } : {}),
-});
+export const atMost = bounded('≤', (value, limit) => value <= limit);
 
 /** A row compared with a lower bound. */
-export const atLeast = (
-  metric: string,
-  value: number | null,
-  limit: number,
-  unit: string,
-  note?: string,
-): ResultRow => ({
-  metric,
-  value,
-  unit,
-  target: `≥ ${limit} ${unit}`.trim(),
-  status: value === null ? 'skipped' : value >= limit ? 'met' : 'missed',
-  ...(note ? { note } : {}),
-});
+export const atLeast = bounded('≥', (value, limit) => value >= limit);
 
 /** A row without a target. */
 export const info = (
@@ -90,7 +112,7 @@ export const info = (
   value,
   unit,
   status: value === null ? 'skipped' : 'info',
-  ...(note ? { note } : {}),
+  ...withNote(note),
 });
 
 /** A row that must be exactly `expected` (counts: lost, doubled). */
@@ -106,7 +128,7 @@ export const exactly = (
   unit,
   target: `= ${expected}`,
   status: value === expected ? 'met' : 'missed',
-  ...(note ? { note } : {}),
+  ...withNote(note),
 });
 
 export const skipped = (metric: string, note: string, target?: string): ResultRow => ({

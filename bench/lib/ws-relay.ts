@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../../src/shared/events.js';
 import { serveWorker } from './worker-runtime.js';
-import { rawText } from './ws-text.js';
+import { rawText } from './live-frames.js';
 
 let server: WebSocketServer | undefined;
 const sockets = new Map<number, WebSocket>();

@@ -6,11 +6,10 @@ import type { DialectName } from '../../src/server/db/database.js';
 import {
   buildCapacityPopulation,
   conversationCount,
-  seedCapacity,
   type CapacityPopulation,
   type CapacityPopulationOptions,
-  type CapacitySeedResult,
-} from '../../test-support/seed-capacity.js';
+} from '../../test-support/capacity-population.js';
+import { seedCapacity, type CapacitySeedResult } from '../../test-support/seed-bulk.js';
 import { renderCapacityChart } from '../lib/capacity-chart.js';
 import {
   capacityOf,
@@ -36,9 +35,9 @@ import type {
   CapacityInit,
   CollectResult,
 } from '../lib/capacity-protocol.js';
-import { createBenchDatabase } from '../lib/database.js';
 import { round } from '../lib/histogram.js';
-import { callQuery, readCpuSeconds, startBenchServer, type BenchServer } from '../lib/server.js';
+import type { Scope } from '../lib/scope.js';
+import { callQuery, readCpuSeconds, type BenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import {
   atLeast,
@@ -228,162 +227,152 @@ const runDialect = async (
   population: CapacityPopulation,
   workersReady: Promise<WorkerHandle[]>,
   peerReady: Promise<PeerProcesses | null>,
-  context: ScenarioContext,
+  { log, profileDir }: ScenarioContext,
+  scope: Scope,
 ): Promise<void> => {
   const { dialect, steps, peerErrors } = run;
-  const { log, profileDir } = context;
   const tokenSecret = randomBytes(16).toString('hex');
-  const bench = await createBenchDatabase(dialect, `cap${dialect}`);
-  try {
-    log(
-      `${dialect}: seeding ${population.users.toLocaleString('en-US')} users (${population.recruiters} recruiters), ${population.conversationCandidate.length.toLocaleString('en-US')} conversations`,
-    );
-    const seeded = await seedCapacity(bench, population, tokenSecret);
-    run.seeded = seeded;
-    log(`  seeded in ${seeded.seedSeconds.toFixed(1)} s`);
-    const serverStarted = performance.now();
-    const [server, workers] = await Promise.all([
-      startBenchServer({ databaseUrl: bench.url, profileDir }),
-      workersReady,
-    ]);
-    let peer: CapacityPeer | null = null;
-    try {
-      await Promise.all(
-        workers.map((worker, workerIndex) =>
-          worker.call('init', {
-            workerIndex,
-            workers: WORKERS,
-            population: population.options,
-            tokenSecret,
-            httpUrl: server.url,
-            wsUrl: server.wsUrl,
-            query: callQuery,
-            behaviour: config.behaviour,
-            seed: config.population.seed + 1,
-            requestTimeoutMs: 10_000,
-          } satisfies CapacityInit),
-        ),
-      );
-      await Promise.all(
-        workers.map((worker) => worker.call('warmup', { users: config.warmupUsers }, 60_000)),
-      );
-      log(`  server up and warmed in ${((performance.now() - serverStarted) / 1000).toFixed(1)} s`);
+  const bench = await scope.database(dialect, `cap${dialect}`);
+  log(
+    `${dialect}: seeding ${population.users.toLocaleString('en-US')} users (${population.recruiters} recruiters), ${population.conversationCandidate.length.toLocaleString('en-US')} conversations`,
+  );
+  const seeded = await seedCapacity(bench, population, tokenSecret);
+  run.seeded = seeded;
+  log(`  seeded in ${seeded.seedSeconds.toFixed(1)} s`);
+  const serverStarted = performance.now();
+  const [server, workers] = await Promise.all([
+    // Its graceful stop lets every held user go offline (presence to their partners, last
+    // seen): seconds of work with thousands of users that nobody measures. Profiles need the
+    // graceful exit.
+    scope.server(bench, { end: profileDir ? 'stop' : 'kill' }),
+    workersReady,
+  ]);
+  scope.defer(() =>
+    Promise.all(workers.map((worker) => worker.call('closeAll').catch(() => undefined))),
+  );
+  let peer: CapacityPeer | null = null;
+  scope.defer(() => peer?.stop());
+  await Promise.all(
+    workers.map((worker, workerIndex) =>
+      worker.call('init', {
+        workerIndex,
+        workers: WORKERS,
+        population: population.options,
+        tokenSecret,
+        httpUrl: server.url,
+        wsUrl: server.wsUrl,
+        query: callQuery,
+        behaviour: config.behaviour,
+        seed: config.population.seed + 1,
+        requestTimeoutMs: 10_000,
+      } satisfies CapacityInit),
+    ),
+  );
+  await Promise.all(
+    workers.map((worker) => worker.call('warmup', { users: config.warmupUsers }, 60_000)),
+  );
+  log(`  server up and warmed in ${((performance.now() - serverStarted) / 1000).toFixed(1)} s`);
 
-      let previous = 0;
-      const planned = config.stepsOf?.[dialect] ?? config.steps;
-      for (const users of planned) {
-        const stepStarted = performance.now();
-        const database = dialect === 'postgres' ? bench.location : null;
-        const rampStart = snapshot(server, workers, database);
-        const arrivalRate = Math.max(
-          config.arrivalsPerSecond,
-          (users - previous) / config.arrivalSecondsMax,
-        );
-        const added = await Promise.all(
-          workers.map((worker) =>
-            worker.call<AddUsersResult>(
-              'addUsers',
-              {
-                activeUsers: users,
-                from: previous,
-                to: users,
-                ratePerSecond: arrivalRate / WORKERS,
-                maxInFlight: config.arrivalsInFlight,
-                behindLimitMs: config.arrivalsBehindLimitMs,
-                timeoutMs: 30_000,
-              } satisfies AddUsersRequest,
-              // the pacing, the behind limit, then the arrivals under way
-              ((users - previous) / arrivalRate) * 1000 + config.arrivalsBehindLimitMs + 60_000,
-            ),
-          ),
-        );
-        const rampEnd = snapshot(server, workers, database);
-        const arrivals = {
-          ratePerSecond: arrivalRate,
-          requested: added.reduce((sum, a) => sum + a.requested, 0),
-          arrived: added.reduce((sum, a) => sum + a.arrived, 0),
-          failed: added.reduce((sum, a) => sum + a.failed, 0),
-          notStarted: added.reduce((sum, a) => sum + a.notStarted, 0),
-          seconds: Math.round(Math.max(...added.map((a) => a.elapsedMs)) / 100) / 10,
-        };
-        const ramp = await Promise.all(
-          workers.map((worker) => worker.call<CollectResult>('collect')),
-        );
-        // Arrivals that fell behind: the step has failed, and its window would be a smaller site:
-        // the step's figures are then those of the arrivals (bounded: no window, no peer).
-        const fellBehind = arrivals.notStarted > 0;
-        const period = fellBehind
-          ? resourcesBetween(rampStart, rampEnd, rampEnd.rss)
-          : await measureWindow(server, workers, database, config.windowSeconds);
-        await Promise.all(workers.map((worker) => worker.call('pause', { drainMs: 10_000 })));
-        // frames still on their way to the receivers
-        await sleep(config.settleMs);
-        const collected = await Promise.all(
-          workers.map((worker) => worker.call<CollectResult>('collect')),
-        );
-        const all = [...ramp, ...collected];
-        const rampWall = rampEnd.at - rampStart.at;
-        const step = mergeStep(
-          dialect,
-          users,
-          fellBehind ? [] : ramp,
-          fellBehind ? all : collected,
-          collected,
-          arrivals,
+  let previous = 0;
+  const planned = config.stepsOf?.[dialect] ?? config.steps;
+  for (const users of planned) {
+    const stepStarted = performance.now();
+    const database = dialect === 'postgres' ? bench.location : null;
+    const rampStart = snapshot(server, workers, database);
+    const arrivalRate = Math.max(
+      config.arrivalsPerSecond,
+      (users - previous) / config.arrivalSecondsMax,
+    );
+    const added = await Promise.all(
+      workers.map((worker) =>
+        worker.call<AddUsersResult>(
+          'addUsers',
           {
-            ...period,
-            generatorLoopDelayMaxMs: Math.max(...all.map((c) => c.loopDelayMaxMs)),
-            generatorLoopDelayP99Ms: Math.max(...all.map((c) => c.loopDelayP99Ms)),
-            arrivalServerCpuPct: pct(rampEnd.server - rampStart.server, rampWall),
-            arrivalGeneratorCpuPct: pct(
-              rampEnd.workers.reduce((sum, cpu, i) => sum + cpu - rampStart.workers[i]!, 0),
-              rampWall,
-            ),
-          },
-          (performance.now() - stepStarted) / 1000,
+            activeUsers: users,
+            from: previous,
+            to: users,
+            ratePerSecond: arrivalRate / WORKERS,
+            maxInFlight: config.arrivalsInFlight,
+            behindLimitMs: config.arrivalsBehindLimitMs,
+            timeoutMs: 30_000,
+          } satisfies AddUsersRequest,
+          // the pacing, the behind limit, then the arrivals under way
+          ((users - previous) / arrivalRate) * 1000 + config.arrivalsBehindLimitMs + 60_000,
+        ),
+      ),
+    );
+    const rampEnd = snapshot(server, workers, database);
+    const arrivals = {
+      ratePerSecond: arrivalRate,
+      requested: added.reduce((sum, a) => sum + a.requested, 0),
+      arrived: added.reduce((sum, a) => sum + a.arrived, 0),
+      failed: added.reduce((sum, a) => sum + a.failed, 0),
+      notStarted: added.reduce((sum, a) => sum + a.notStarted, 0),
+      seconds: Math.round(Math.max(...added.map((a) => a.elapsedMs)) / 100) / 10,
+    };
+    const ramp = await Promise.all(workers.map((worker) => worker.call<CollectResult>('collect')));
+    // Arrivals that fell behind: the step has failed, and its window would be a smaller site:
+    // the step's figures are then those of the arrivals (bounded: no window, no peer).
+    const fellBehind = arrivals.notStarted > 0;
+    const period = fellBehind
+      ? resourcesBetween(rampStart, rampEnd, rampEnd.rss)
+      : await measureWindow(server, workers, database, config.windowSeconds);
+    await Promise.all(workers.map((worker) => worker.call('pause', { drainMs: 10_000 })));
+    // frames still on their way to the receivers
+    await sleep(config.settleMs);
+    const collected = await Promise.all(
+      workers.map((worker) => worker.call<CollectResult>('collect')),
+    );
+    const all = [...ramp, ...collected];
+    const rampWall = rampEnd.at - rampStart.at;
+    const step = mergeStep(
+      dialect,
+      users,
+      fellBehind ? [] : ramp,
+      fellBehind ? all : collected,
+      collected,
+      arrivals,
+      {
+        ...period,
+        generatorLoopDelayMaxMs: Math.max(...all.map((c) => c.loopDelayMaxMs)),
+        generatorLoopDelayP99Ms: Math.max(...all.map((c) => c.loopDelayP99Ms)),
+        arrivalServerCpuPct: pct(rampEnd.server - rampStart.server, rampWall),
+        arrivalGeneratorCpuPct: pct(
+          rampEnd.workers.reduce((sum, cpu, i) => sum + cpu - rampStart.workers[i]!, 0),
+          rampWall,
+        ),
+      },
+      (performance.now() - stepStarted) / 1000,
+    );
+    log(describeStep(step));
+    steps.push(step);
+    const peerHere =
+      !fellBehind && (!config.peer.lastStepOnly || users === planned[planned.length - 1]);
+    if (dialect === 'sqlite' && peerHere) {
+      // Our users sit idle meanwhile (sockets held, nothing scheduled): the peer has the machine.
+      try {
+        const processes = await peerReady;
+        if (processes)
+          peer ??= await startCapacityPeer(processes, bench.url, population, tokenSecret, log);
+        step.peer =
+          (await peer?.runStep({
+            users,
+            rate: sendRate(users, config.behaviour),
+            seconds: config.peer.seconds,
+            warmupSeconds: config.peer.warmupSeconds,
+          })) ?? null;
+      } catch (error) {
+        peerErrors.push(
+          `${users} users: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
         );
-        log(describeStep(step));
-        steps.push(step);
-        const peerHere =
-          !fellBehind && (!config.peer.lastStepOnly || users === planned[planned.length - 1]);
-        if (dialect === 'sqlite' && peerHere) {
-          // Our users sit idle meanwhile (sockets held, nothing scheduled): the peer has the machine.
-          try {
-            const processes = await peerReady;
-            if (processes)
-              peer ??= await startCapacityPeer(processes, bench.url, population, tokenSecret, log);
-            step.peer =
-              (await peer?.runStep({
-                users,
-                rate: sendRate(users, config.behaviour),
-                seconds: config.peer.seconds,
-                warmupSeconds: config.peer.warmupSeconds,
-              })) ?? null;
-          } catch (error) {
-            peerErrors.push(
-              `${users} users: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-            );
-            log(`  Socket.IO peer failed at ${users} users: ${String(error)}`);
-          }
-        }
-        previous = users;
-        if (!step.passed && config.stopAtFailure) {
-          log(
-            `  ${dialect}: ${users} users missed the criteria (${step.reasons.join('; ')}): stop`,
-          );
-          break;
-        }
+        log(`  Socket.IO peer failed at ${users} users: ${String(error)}`);
       }
-    } finally {
-      await peer?.stop();
-      await Promise.all(workers.map((worker) => worker.call('closeAll').catch(() => undefined)));
-      // Its graceful stop lets every held user go offline (presence to their partners, last seen):
-      // seconds of work with thousands of users that nobody measures. Profiles need the graceful exit.
-      if (profileDir) await server.stop();
-      else await server.kill();
     }
-  } finally {
-    await bench.drop();
+    previous = users;
+    if (!step.passed && config.stopAtFailure) {
+      log(`  ${dialect}: ${users} users missed the criteria (${step.reasons.join('; ')}): stop`);
+      break;
+    }
   }
 };
 
@@ -531,18 +520,17 @@ const withOverrides = (config: CapacityConfig): CapacityConfig => {
 };
 
 /**
- * How many simultaneous users one server carries (issue 17). Simulated users, each with a live
- * socket, arrive (config + first list page + pusher-js-style subscription), open conversations,
- * type and send (replies arrive live, so sides alternate), mark seen and reload on Poisson
- * schedules; the number of users steps up until a step misses page load p95 ≤ 200 ms, send → deliver
- * p99 ≤ 100 ms or has any error. SQLite, then PostgreSQL, each on a fresh database seeded once for
- * the largest step.
+ * How many simultaneous users one server carries. Simulated users, each with a live socket, arrive
+ * (config + first list page + pusher-js-style subscription), open conversations, type and send
+ * (replies arrive live, so sides alternate), mark seen and reload on Poisson schedules; the number
+ * of users steps up until a step misses page load p95 ≤ 200 ms, send → deliver p99 ≤ 100 ms or has
+ * any error. SQLite, then PostgreSQL, each on a fresh database seeded once for the largest step.
  */
 export const capacity: Scenario = {
   name: 'capacity',
   title: 'Simulated users on one server, stepped up until page load or delivery misses its limit',
   run: async (context) => {
-    const { size, log } = context;
+    const { size, log, scope } = context;
     const config = withOverrides(bySize(size, SIZES));
     const largest = Math.max(...config.steps);
     // The generators serve one database after the other (each start is a second or more of tsx),
@@ -556,36 +544,38 @@ export const capacity: Scenario = {
     const peerReady = config.dialects.includes('sqlite')
       ? spawnPeerProcesses()
       : Promise.resolve(null);
+    scope.defer(async () => {
+      const workers = await workersReady.catch(() => [] as WorkerHandle[]);
+      await Promise.all(workers.map((worker) => worker.stop()));
+      // Stopped already when a SQLite run started the peer; stopping again is a no-op.
+      const processes = await peerReady.catch(() => null);
+      if (processes) await Promise.all([processes.peer.stop(), processes.clients.stop()]);
+    });
     const populationStarted = performance.now();
     const population = buildCapacityPopulation({ ...config.population, users: largest });
     log(
       `population of ${largest} users built in ${Math.round(performance.now() - populationStarted)} ms`,
     );
     const runs: DialectRun[] = [];
-    try {
-      for (const dialect of config.dialects) {
-        const run: DialectRun = { dialect, seeded: null, steps: [], peerErrors: [], error: null };
-        runs.push(run);
-        try {
-          await runDialect(
+    for (const dialect of config.dialects) {
+      const run: DialectRun = { dialect, seeded: null, steps: [], peerErrors: [], error: null };
+      runs.push(run);
+      try {
+        await scope.phase((dialectScope) =>
+          runDialect(
             run,
             config,
             population,
             workersReady,
             dialect === 'sqlite' ? peerReady : Promise.resolve(null),
             context,
-          );
-        } catch (error) {
-          run.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
-          log(`✘ capacity on ${dialect} failed: ${run.error}`);
-        }
+            dialectScope,
+          ),
+        );
+      } catch (error) {
+        run.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        log(`✘ capacity on ${dialect} failed: ${run.error}`);
       }
-    } finally {
-      const workers = await workersReady.catch(() => [] as WorkerHandle[]);
-      await Promise.all(workers.map((worker) => worker.stop()));
-      // Stopped already when a SQLite run started the peer; stopping again is a no-op.
-      const processes = await peerReady.catch(() => null);
-      if (processes) await Promise.all([processes.peer.stop(), processes.clients.stop()]);
     }
 
     const rows: ResultRow[] = [];

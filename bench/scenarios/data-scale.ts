@@ -11,11 +11,11 @@ import {
   type PageLoad,
   type ScrollResult,
 } from '../lib/browser.js';
-import { countScale, createBenchDatabase, insertSession } from '../lib/database.js';
+import { seedScale, type ScaleSeed } from '../../test-support/seed-bulk.js';
+import { countScale, insertSession } from '../lib/database.js';
 import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
-import { seedScale, type ScaleSeed } from '../../test-support/seed-scale.js';
-import { callQuery, startBenchServer, type BenchServer } from '../lib/server.js';
-import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
+import { callQuery, type BenchServer } from '../lib/server.js';
+import type { WorkerHandle } from '../lib/spawn.js';
 import type {
   TimedRequest,
   TimedRunRequest,
@@ -26,6 +26,8 @@ import {
   bySize,
   exactly,
   info,
+  newReport,
+  perDialect,
   skipped,
   type Checks,
   type ResultRow,
@@ -61,7 +63,7 @@ const SIZES = {
   },
 };
 
-/** The page's page size (contract Part 2, "Lists at scale"). */
+/** How many conversations the page asks for at a time (its `limit`). */
 const PAGE = 50;
 
 /** Deterministic shuffle, so every run opens the same conversations in the same order. */
@@ -367,7 +369,7 @@ const browserRows = (
 
 /**
  * One company with 10,000 conversations and 1,000,000 messages, on SQLite and PostgreSQL: the list's
- * first page, later pages (cursors), searches, job filters and the whole list (Part 1, no limit), and
+ * first page, later pages (cursors), searches, job filters and the whole list (no `limit`: every conversation in one answer, as a client that does not page gets it), and
  * opening conversations, timed one request at a time; then the /messages page in Chromium (first
  * row, a scripted scroll with frame times, bytes moved per message flowing into the open
  * conversation).
@@ -375,127 +377,113 @@ const browserRows = (
 export const dataScale: Scenario = {
   name: 'data-scale',
   title: 'A company with 10,000 conversations and 1,000,000 messages',
-  run: async ({ size, log, profileDir }) => {
+  run: async ({ size, log, scope }) => {
     const config = bySize(size, SIZES);
-    const rows: ResultRow[] = [];
-    const checks: Checks = {};
-    const notes: string[] = [
+    const notes = [
       `Requests are sent one at a time by a separate process (Bearer token of the company), ${config.warmup} warm-up requests first. "Later page" asks for pages at cursors collected by walking the whole list, in shuffled order; searches mix a name (a handful of rows), a common prefix (thousands), a job title and text matching nothing; "open" posts /user/get/message for different conversations in a fixed shuffled order (each marks that conversation's unread messages seen).`,
       `Bytes per message: the page holds the newest conversation open while its candidate posts ${config.flowMessages} messages one after the other (each waited for on screen); Chrome's DevTools protocol counts every HTTP request and answer (headers included) and every live frame in both directions, divided by the messages.`,
     ];
-    const timer = await spawnWorker('timed-requests-worker.ts', { deadlineMs: 900_000 });
-    try {
-      for (const dialect of config.dialects) {
-        const bench = await createBenchDatabase(dialect, `scale${dialect}`);
-        try {
-          log(
-            `${dialect}: seeding ${config.conversations} conversations × ${config.messages} messages`,
-          );
-          const seed = await seedScale(bench, {
-            conversations: config.conversations,
-            messagesPerConversation: config.messages,
-            jobs: config.jobs,
-            candidateTokens: 1,
-          });
-          const counted = await countScale(bench);
-          const session = await insertSession(bench, seed.companyId);
-          await bench.close();
-          log(`  seeded in ${seed.seedSeconds.toFixed(1)} s`);
-          const server = await startBenchServer({ databaseUrl: bench.url, profileDir });
-          try {
-            const http = await timedRuns(timer, server, seed, config);
-            const total = counted.conversations.toLocaleString('en-US');
-            const kib = (bytes: number) =>
-              `${Math.round(bytes / 1024).toLocaleString('en-US')} KiB`;
-            log(
-              `  first page p95 ${http.firstPage.summary.p95} ms, later page p95 ${http.laterPage.summary.p95} ms, search p95 ${http.search.summary.p95} ms, job filter p95 ${http.filtered.summary.p95} ms, whole list p95 ${http.whole.summary.p95} ms (${kib(http.whole.bytes)}), open p95 ${http.open.summary.p95} ms`,
-            );
-            rows.push(
-              info(
-                `${dialect}: seeded conversations / messages`,
-                counted.messages,
-                'messages',
-                `${total} conversations, seeded in ${seed.seedSeconds.toFixed(1)} s`,
-              ),
-              atMost(
-                `${dialect}: list first page p95 (limit=${PAGE} of ${total})`,
-                http.firstPage.summary.p95,
-                10,
-                'ms',
-                `p50 ${http.firstPage.summary.p50} ms, ${kib(http.firstPage.bytes)}`,
-              ),
-              atMost(
-                `${dialect}: list later page p95 (cursor)`,
-                http.laterPage.summary.p95,
-                10,
-                'ms',
-                `p50 ${http.laterPage.summary.p50} ms, pages all over the ${http.pages} of the list`,
-              ),
-              atMost(
-                `${dialect}: list search p95 (limit=${PAGE})`,
-                http.search.summary.p95,
-                30,
-                'ms',
-                `p50 ${http.search.summary.p50} ms`,
-              ),
-              atMost(
-                `${dialect}: list job filter p95 (limit=${PAGE})`,
-                http.filtered.summary.p95,
-                10,
-                'ms',
-                `p50 ${http.filtered.summary.p50} ms, ~${Math.round(seed.conversations / seed.jobIds.length)} conversations per job`,
-              ),
-              info(
-                `${dialect}: whole list p95 (no limit, Part 1)`,
-                http.whole.summary.p95,
-                'ms',
-                `p50 ${http.whole.summary.p50} ms, ${kib(http.whole.bytes)}; the page never asks for it`,
-              ),
-              atMost(
-                `${dialect}: open a conversation p95`,
-                http.open.summary.p95,
-                10,
-                'ms',
-                `p50 ${http.open.summary.p50} ms, 50 newest of ${config.messages} messages`,
-              ),
-              exactly(`${dialect}: non-200 answers`, http.non200, 0),
-            );
-            Object.assign(checks, {
-              [`${dialect}Conversations`]: counted.conversations,
-              [`${dialect}Messages`]: counted.messages,
-              [`${dialect}Pages`]: http.pages,
-              [`${dialect}Non200`]: http.non200,
-              ...Object.fromEntries(
-                Object.entries(http.runs).map(([name, count]) => [`${dialect}Runs.${name}`, count]),
-              ),
-            });
-            if (http.errors.length > 0)
-              notes.push(`${dialect} errors: ${http.errors.slice(0, 3).join('; ')}`);
+    const timer = await scope.worker('timed-requests-worker.ts', 900_000);
+    return perDialect(scope, config.dialects, notes, async (dialect, dialectScope) => {
+      const report = newReport();
+      const bench = await dialectScope.database(dialect, `scale${dialect}`);
+      log(
+        `${dialect}: seeding ${config.conversations} conversations × ${config.messages} messages`,
+      );
+      const seed = await seedScale(bench, {
+        conversations: config.conversations,
+        messagesPerConversation: config.messages,
+        jobs: config.jobs,
+        candidateTokens: 1,
+      });
+      const counted = await countScale(bench);
+      const session = await insertSession(bench, seed.companyId);
+      await bench.close();
+      log(`  seeded in ${seed.seedSeconds.toFixed(1)} s`);
+      const server = await dialectScope.server(bench);
+      const http = await timedRuns(timer, server, seed, config);
+      const total = counted.conversations.toLocaleString('en-US');
+      const kib = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KiB`;
+      log(
+        `  first page p95 ${http.firstPage.summary.p95} ms, later page p95 ${http.laterPage.summary.p95} ms, search p95 ${http.search.summary.p95} ms, job filter p95 ${http.filtered.summary.p95} ms, whole list p95 ${http.whole.summary.p95} ms (${kib(http.whole.bytes)}), open p95 ${http.open.summary.p95} ms`,
+      );
+      report.rows.push(
+        info(
+          `${dialect}: seeded conversations / messages`,
+          counted.messages,
+          'messages',
+          `${total} conversations, seeded in ${seed.seedSeconds.toFixed(1)} s`,
+        ),
+        atMost(
+          `${dialect}: list first page p95 (limit=${PAGE} of ${total})`,
+          http.firstPage.summary.p95,
+          10,
+          'ms',
+          `p50 ${http.firstPage.summary.p50} ms, ${kib(http.firstPage.bytes)}`,
+        ),
+        atMost(
+          `${dialect}: list later page p95 (cursor)`,
+          http.laterPage.summary.p95,
+          10,
+          'ms',
+          `p50 ${http.laterPage.summary.p50} ms, pages all over the ${http.pages} of the list`,
+        ),
+        atMost(
+          `${dialect}: list search p95 (limit=${PAGE})`,
+          http.search.summary.p95,
+          30,
+          'ms',
+          `p50 ${http.search.summary.p50} ms`,
+        ),
+        atMost(
+          `${dialect}: list job filter p95 (limit=${PAGE})`,
+          http.filtered.summary.p95,
+          10,
+          'ms',
+          `p50 ${http.filtered.summary.p50} ms, ~${Math.round(seed.conversations / seed.jobIds.length)} conversations per job`,
+        ),
+        info(
+          `${dialect}: whole list p95 (no limit, Part 1)`,
+          http.whole.summary.p95,
+          'ms',
+          `p50 ${http.whole.summary.p50} ms, ${kib(http.whole.bytes)}; the page never asks for it`,
+        ),
+        atMost(
+          `${dialect}: open a conversation p95`,
+          http.open.summary.p95,
+          10,
+          'ms',
+          `p50 ${http.open.summary.p50} ms, 50 newest of ${config.messages} messages`,
+        ),
+        exactly(`${dialect}: non-200 answers`, http.non200, 0),
+      );
+      Object.assign(report.checks, {
+        [`${dialect}Conversations`]: counted.conversations,
+        [`${dialect}Messages`]: counted.messages,
+        [`${dialect}Pages`]: http.pages,
+        [`${dialect}Non200`]: http.non200,
+        ...Object.fromEntries(
+          Object.entries(http.runs).map(([name, count]) => [`${dialect}Runs.${name}`, count]),
+        ),
+      });
+      if (http.errors.length > 0)
+        report.notes.push(`${dialect} errors: ${http.errors.slice(0, 3).join('; ')}`);
 
-            if (!clientBuilt()) {
-              rows.push(
-                skipped(
-                  `${dialect}: Chromium`,
-                  'dist/web/index.html missing: run `npm run build`',
-                  '≤ 1000 ms',
-                ),
-              );
-              checks.browser = 'skipped';
-            } else {
-              const browser = await browserRuns(server, seed, dialect, session.cookie, config, log);
-              rows.push(...browserRows(dialect, browser, counted.conversations, checks));
-              checks.browser = 'ran';
-            }
-          } finally {
-            await server.stop();
-          }
-        } finally {
-          await bench.drop();
-        }
+      if (!clientBuilt()) {
+        report.rows.push(
+          skipped(
+            `${dialect}: Chromium`,
+            'dist/web/index.html missing: run `npm run build`',
+            '≤ 1000 ms',
+          ),
+        );
+        report.checks.browser = 'skipped';
+      } else {
+        const browser = await browserRuns(server, seed, dialect, session.cookie, config, log);
+        report.rows.push(...browserRows(dialect, browser, counted.conversations, report.checks));
+        report.checks.browser = 'ran';
       }
-    } finally {
-      await timer.stop();
-    }
-    return { rows, checks, notes };
+      return report;
+    });
   },
 };

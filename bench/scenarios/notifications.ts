@@ -1,17 +1,19 @@
 import type { DialectName } from '../../src/server/db/database.js';
-import { createBenchDatabase } from '../lib/database.js';
 import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
 import type { PacedSend, PacedSendRequest, PacedSendResult } from '../lib/paced-send-worker.js';
 import { seedNotify, type NotifyTarget } from '../lib/seed-notify.js';
-import { callQuery, readCommandCpuSeconds, startBenchServer } from '../lib/server.js';
+import type { Scope } from '../lib/scope.js';
+import { callQuery, readDatabaseCpuSeconds } from '../lib/server.js';
 import type { SinkArrival } from '../lib/smtp-sink-worker.js';
-import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
+import type { WorkerHandle } from '../lib/spawn.js';
 import {
   atMost,
   bySize,
   exactly,
   info,
+  perDialect,
   type Checks,
+  type Report,
   type ResultRow,
   type Scenario,
 } from '../lib/types.js';
@@ -143,39 +145,33 @@ const runPhase = async (
   notifications: boolean,
   workers: { sender: WorkerHandle; sink: WorkerHandle; sinkUrl: string },
   log: (message: string) => void,
-  profileDir: string | undefined,
+  scope: Scope,
 ): Promise<PhaseResult> => {
-  const bench = await createBenchDatabase(dialect, `notify${notifications ? 'on' : 'off'}`);
-  try {
-    const seed = await seedNotify(bench, {
-      senders: config.senders,
-      receivers: config.warmup + config.receivers,
-    });
-    await bench.close();
-    log(
-      `${dialect}, notifications ${notifications ? 'on' : 'off'}: seeded ${config.senders} senders, ` +
-        `${(config.warmup + config.receivers).toLocaleString('en-US')} receivers in ${seed.seedSeconds.toFixed(1)} s`,
-    );
-    const rate = config.receivers / config.seconds;
-    await workers.sink.call('reset');
-    const server = await startBenchServer({
-      databaseUrl: bench.url,
-      profileDir,
-      env: {
-        NOTIFICATIONS: notifications ? 'on' : 'off',
-        SMTP_URL: workers.sinkUrl,
-        NOTIFY_EMAIL_DELAY_SECONDS: String(config.delaySeconds),
-      },
-    });
-    const databaseCpu = () => (dialect === 'postgres' ? readCommandCpuSeconds('postgres') : 0);
-    let warmup: PacedSendResult;
-    let measured: PacedSendResult;
-    let serverCpuSeconds: number;
-    let databaseCpuSeconds: number;
-    let arrivals: SinkArrival[] = [];
-    try {
+  const bench = await scope.database(dialect, `notify${notifications ? 'on' : 'off'}`);
+  const seed = await seedNotify(bench, {
+    senders: config.senders,
+    receivers: config.warmup + config.receivers,
+  });
+  await bench.close();
+  log(
+    `${dialect}, notifications ${notifications ? 'on' : 'off'}: seeded ${config.senders} senders, ` +
+      `${(config.warmup + config.receivers).toLocaleString('en-US')} receivers in ${seed.seedSeconds.toFixed(1)} s`,
+  );
+  const rate = config.receivers / config.seconds;
+  await workers.sink.call('reset');
+  const { warmup, measured, serverCpuSeconds, databaseCpuSeconds, arrivals } = await scope.phase(
+    async (serverScope) => {
+      const server = await serverScope.server(bench, {
+        env: {
+          NOTIFICATIONS: notifications ? 'on' : 'off',
+          SMTP_URL: workers.sinkUrl,
+          NOTIFY_EMAIL_DELAY_SECONDS: String(config.delaySeconds),
+        },
+      });
+      const databaseCpu = () => readDatabaseCpuSeconds(dialect);
+      let arrivals: SinkArrival[] = [];
       const base = { url: server.url, query: callQuery, rate };
-      warmup = await workers.sender.call<PacedSendResult>(
+      const warmup = await workers.sender.call<PacedSendResult>(
         'run',
         {
           ...base,
@@ -185,15 +181,15 @@ const runPhase = async (
       );
       const cpuBefore = server.cpuSeconds();
       const databaseCpuBefore = databaseCpu();
-      measured = await workers.sender.call<PacedSendResult>(
+      const measured = await workers.sender.call<PacedSendResult>(
         'run',
         { ...base, sends: toSends(seed.targets.slice(config.warmup)) } satisfies PacedSendRequest,
         (config.seconds + 120) * 1000,
       );
       if (server.child.exitCode !== null)
         throw new Error(`the server exited during the sends:\n${server.output().slice(-3000)}`);
-      serverCpuSeconds = server.cpuSeconds() - cpuBefore;
-      databaseCpuSeconds = databaseCpu() - databaseCpuBefore;
+      const serverCpuSeconds = server.cpuSeconds() - cpuBefore;
+      const databaseCpuSeconds = databaseCpu() - databaseCpuBefore;
       const send = summarizeEncoded(measured.histogram);
       log(
         `  ${measured.ok} sends in ${measured.seconds.toFixed(1)} s: p50 ${send.p50} ms, p99 ${send.p99} ms, ` +
@@ -206,9 +202,8 @@ const runPhase = async (
           ...measured.stored.map((stored) => (stored ? Date.parse(stored.createdAt) : 0)),
         );
         const deadline = lastDue + config.delaySeconds * 1000 + config.drainSeconds * 1000;
-        let count = 0;
         for (;;) {
-          ({ count } = await workers.sink.call<{ count: number }>('count'));
+          const { count } = await workers.sink.call<{ count: number }>('count');
           if (count >= expected || Date.now() > deadline) break;
           await sleep(250);
         }
@@ -217,122 +212,113 @@ const runPhase = async (
         ({ arrivals } = await workers.sink.call<{ arrivals: SinkArrival[] }>('arrivals'));
         log(`  ${arrivals.length} of ${expected} e-mails arrived`);
       }
-    } finally {
-      await server.stop();
-    }
-    const result: PhaseResult = {
-      notifications,
-      warmup,
-      measured,
-      send: summarizeEncoded(measured.histogram),
-      serverCpuSeconds,
-      databaseCpuSeconds,
+      return { warmup, measured, serverCpuSeconds, databaseCpuSeconds, arrivals };
+    },
+  );
+  const result: PhaseResult = {
+    notifications,
+    warmup,
+    measured,
+    send: summarizeEncoded(measured.histogram),
+    serverCpuSeconds,
+    databaseCpuSeconds,
+  };
+  if (notifications) {
+    const tasks = await bench.db.kysely
+      .selectFrom('outbox')
+      .select(['kind', 'done_at', 'last_error'])
+      .execute();
+    const failed = tasks.find((task) => task.last_error !== null);
+    result.emails = {
+      ...analyseEmails(arrivals, warmup, measured, config.delaySeconds * 1000),
+      pendingTasks: tasks.filter((task) => task.done_at === null).length,
+      failedTasks: tasks.filter((task) => task.last_error !== null).length,
+      firstError: failed ? `${failed.kind}: ${failed.last_error?.slice(0, 300)}` : undefined,
     };
-    if (notifications) {
-      const tasks = await bench.db.kysely
-        .selectFrom('outbox')
-        .select(['kind', 'done_at', 'last_error'])
-        .execute();
-      const failed = tasks.find((task) => task.last_error !== null);
-      result.emails = {
-        ...analyseEmails(arrivals, warmup, measured, config.delaySeconds * 1000),
-        pendingTasks: tasks.filter((task) => task.done_at === null).length,
-        failedTasks: tasks.filter((task) => task.last_error !== null).length,
-        firstError: failed ? `${failed.kind}: ${failed.last_error?.slice(0, 300)}` : undefined,
-      };
-    }
-    return result;
-  } finally {
-    await bench.drop();
   }
+  return result;
 };
 
 const runOn = async (
   dialect: DialectName,
   config: Config,
   log: (message: string) => void,
-  profileDir: string | undefined,
-): Promise<{ rows: ResultRow[]; checks: Checks; notes: string[] }> => {
-  const sender = await spawnWorker('paced-send-worker.ts', { deadlineMs: 900_000 });
-  const sink = await spawnWorker('smtp-sink-worker.ts', { deadlineMs: 900_000 });
-  try {
-    const { port } = await sink.call<{ port: number }>('listen');
-    const workers = { sender, sink, sinkUrl: `smtp://127.0.0.1:${port}` };
-    // Without notifications first, then with them, each on a fresh database seeded the same way.
-    const off = await runPhase(dialect, config, false, workers, log, profileDir);
-    const on = await runPhase(dialect, config, true, workers, log, profileDir);
-    const emails = on.emails as EmailFigures;
-    const late = emails.lateness;
-    const ratio = off.send.p99 > 0 ? Math.round((on.send.p99 / off.send.p99) * 100) / 100 : null;
-    const rate = Math.round((config.receivers / config.seconds) * 10) / 10;
-    const rows: ResultRow[] = [
-      info(
-        `${dialect}: e-mails due`,
-        emails.expected,
-        '',
-        `one message per receiver, ${rate}/s for ${config.seconds} s, due ${config.delaySeconds} s after the send`,
-      ),
-      info(`${dialect}: due → handed to SMTP p50`, late ? late.p50 : null, 'ms'),
-      info(
-        `${dialect}: due → handed to SMTP p99`,
-        late ? late.p99 : null,
-        'ms',
-        late
-          ? `p90 ${late.p90} ms, max ${late.max} ms; last e-mail ${emails.spanSeconds} s after the first came due`
-          : undefined,
-      ),
-      exactly(`${dialect}: e-mails missing`, emails.missing, 0, '', `${emails.received} received`),
-      exactly(`${dialect}: e-mails sent twice`, emails.duplicates, 0),
-      info(
-        `${dialect}: send p50 / p99, notifications on`,
-        on.send.p99,
-        'ms',
-        `p50 ${on.send.p50} ms, max ${on.send.max} ms`,
-      ),
-      info(
-        `${dialect}: send p50 / p99, NOTIFICATIONS=off`,
-        off.send.p99,
-        'ms',
-        `p50 ${off.send.p50} ms, max ${off.send.max} ms`,
-      ),
-      atMost(`${dialect}: send p99 on ÷ off`, ratio, SEND_P99_RATIO_LIMIT, '×'),
-      exactly(
-        `${dialect}: sends refused or failed`,
-        on.warmup.failed + on.measured.failed + off.warmup.failed + off.measured.failed,
-        0,
-      ),
-    ];
-    const perSend = (seconds: number, phase: PhaseResult) =>
-      phase.measured.ok > 0 ? ((seconds * 1000) / phase.measured.ok).toFixed(2) : '–';
-    const notes = [
-      `${dialect}: server CPU per send ${perSend(on.serverCpuSeconds, on)} ms with notifications (rule + e-mail included), ` +
-        `${perSend(off.serverCpuSeconds, off)} ms without` +
-        (dialect === 'postgres'
-          ? `; PostgreSQL ${perSend(on.databaseCpuSeconds, on)} ms vs ${perSend(off.databaseCpuSeconds, off)} ms`
-          : '') +
-        `; outbox after the run: ${emails.pendingTasks} task(s) not done, ${emails.failedTasks} with an error; ` +
-        `send generator lag at most ${Math.max(on.measured.maxFireLagMs, off.measured.maxFireLagMs)} ms.`,
-    ];
-    if (emails.firstError) notes.push(`${dialect} first outbox task error: ${emails.firstError}`);
-    const errors = [...on.measured.errors, ...off.measured.errors];
-    if (errors.length > 0) notes.push(`${dialect} send errors: ${errors.slice(0, 3).join('; ')}`);
-    const checks: Checks = {
-      [`${dialect}EmailsExpected`]: emails.expected,
-      [`${dialect}EmailsReceived`]: emails.received,
-      [`${dialect}EmailsDuplicated`]: emails.duplicates,
-      [`${dialect}EmailsUnknown`]: emails.unknown,
-      [`${dialect}AllArrived`]: emails.allArrived,
-      [`${dialect}SentOn`]: on.measured.ok,
-      [`${dialect}SentOff`]: off.measured.ok,
-      [`${dialect}FailedSends`]:
-        on.warmup.failed + on.measured.failed + off.warmup.failed + off.measured.failed,
-      [`${dialect}PendingTasks`]: emails.pendingTasks,
-    };
-    return { rows, checks, notes };
-  } finally {
-    await sender.stop();
-    await sink.stop();
-  }
+  scope: Scope,
+): Promise<Report> => {
+  const sender = await scope.worker('paced-send-worker.ts', 900_000);
+  const { worker: sink, port } = await scope.listening('smtp-sink-worker.ts', null, 900_000);
+  const workers = { sender, sink, sinkUrl: `smtp://127.0.0.1:${port}` };
+  // Without notifications first, then with them, each on a fresh database seeded the same way.
+  const off = await scope.phase((phase) => runPhase(dialect, config, false, workers, log, phase));
+  const on = await scope.phase((phase) => runPhase(dialect, config, true, workers, log, phase));
+  const emails = on.emails as EmailFigures;
+  const late = emails.lateness;
+  const ratio = off.send.p99 > 0 ? Math.round((on.send.p99 / off.send.p99) * 100) / 100 : null;
+  const rate = Math.round((config.receivers / config.seconds) * 10) / 10;
+  const rows: ResultRow[] = [
+    info(
+      `${dialect}: e-mails due`,
+      emails.expected,
+      '',
+      `one message per receiver, ${rate}/s for ${config.seconds} s, due ${config.delaySeconds} s after the send`,
+    ),
+    info(`${dialect}: due → handed to SMTP p50`, late ? late.p50 : null, 'ms'),
+    info(
+      `${dialect}: due → handed to SMTP p99`,
+      late ? late.p99 : null,
+      'ms',
+      late
+        ? `p90 ${late.p90} ms, max ${late.max} ms; last e-mail ${emails.spanSeconds} s after the first came due`
+        : undefined,
+    ),
+    exactly(`${dialect}: e-mails missing`, emails.missing, 0, '', `${emails.received} received`),
+    exactly(`${dialect}: e-mails sent twice`, emails.duplicates, 0),
+    info(
+      `${dialect}: send p50 / p99, notifications on`,
+      on.send.p99,
+      'ms',
+      `p50 ${on.send.p50} ms, max ${on.send.max} ms`,
+    ),
+    info(
+      `${dialect}: send p50 / p99, NOTIFICATIONS=off`,
+      off.send.p99,
+      'ms',
+      `p50 ${off.send.p50} ms, max ${off.send.max} ms`,
+    ),
+    atMost(`${dialect}: send p99 on ÷ off`, ratio, SEND_P99_RATIO_LIMIT, '×'),
+    exactly(
+      `${dialect}: sends refused or failed`,
+      on.warmup.failed + on.measured.failed + off.warmup.failed + off.measured.failed,
+      0,
+    ),
+  ];
+  const perSend = (seconds: number, phase: PhaseResult) =>
+    phase.measured.ok > 0 ? ((seconds * 1000) / phase.measured.ok).toFixed(2) : '–';
+  const notes = [
+    `${dialect}: server CPU per send ${perSend(on.serverCpuSeconds, on)} ms with notifications (rule + e-mail included), ` +
+      `${perSend(off.serverCpuSeconds, off)} ms without` +
+      (dialect === 'postgres'
+        ? `; PostgreSQL ${perSend(on.databaseCpuSeconds, on)} ms vs ${perSend(off.databaseCpuSeconds, off)} ms`
+        : '') +
+      `; outbox after the run: ${emails.pendingTasks} task(s) not done, ${emails.failedTasks} with an error; ` +
+      `send generator lag at most ${Math.max(on.measured.maxFireLagMs, off.measured.maxFireLagMs)} ms.`,
+  ];
+  if (emails.firstError) notes.push(`${dialect} first outbox task error: ${emails.firstError}`);
+  const errors = [...on.measured.errors, ...off.measured.errors];
+  if (errors.length > 0) notes.push(`${dialect} send errors: ${errors.slice(0, 3).join('; ')}`);
+  const checks: Checks = {
+    [`${dialect}EmailsExpected`]: emails.expected,
+    [`${dialect}EmailsReceived`]: emails.received,
+    [`${dialect}EmailsDuplicated`]: emails.duplicates,
+    [`${dialect}EmailsUnknown`]: emails.unknown,
+    [`${dialect}AllArrived`]: emails.allArrived,
+    [`${dialect}SentOn`]: on.measured.ok,
+    [`${dialect}SentOff`]: off.measured.ok,
+    [`${dialect}FailedSends`]:
+      on.warmup.failed + on.measured.failed + off.warmup.failed + off.measured.failed,
+    [`${dialect}PendingTasks`]: emails.pendingTasks,
+  };
+  return { rows, checks, notes };
 };
 
 /**
@@ -344,19 +330,15 @@ const runOn = async (
 export const notifications: Scenario = {
   name: 'notifications',
   title: 'Notification e-mails: due → handed to SMTP, and sends with/without (SQLite, PostgreSQL)',
-  run: async ({ size, log, profileDir }) => {
+  run: ({ size, log, scope }) => {
     const config = bySize(size, SIZES);
-    const rows: ResultRow[] = [];
-    const checks: Checks = {};
-    const notes: string[] = [
-      `Open loop: ${config.receivers.toLocaleString('en-US')} sends at ${Math.round((config.receivers / config.seconds) * 10) / 10}/s (after ${config.warmup} warm-up sends at the same rate, to other receivers), one per receiver from ${config.senders} senders, NOTIFY_EMAIL_DELAY_SECONDS=${config.delaySeconds}, OUTBOX_POLL_MS at its default; send latency from the first byte written to the last byte read (HDR histogram). Due moment = the message's created_at (from the send's answer) + the delay; arrival = Date.now() in an SMTP sink process (smtp-server, no parsing beyond the Message-ID) when the message's DATA ended. The run without notifications (NOTIFICATIONS=off: no outbox insert, no worker tasks) goes first, each run on a fresh database seeded the same way.`,
-    ];
-    for (const dialect of ['sqlite', 'postgres'] as const) {
-      const result = await runOn(dialect, config, log, profileDir);
-      rows.push(...result.rows);
-      Object.assign(checks, result.checks);
-      notes.push(...result.notes);
-    }
-    return { rows, checks, notes };
+    return perDialect(
+      scope,
+      ['sqlite', 'postgres'],
+      [
+        `Open loop: ${config.receivers.toLocaleString('en-US')} sends at ${Math.round((config.receivers / config.seconds) * 10) / 10}/s (after ${config.warmup} warm-up sends at the same rate, to other receivers), one per receiver from ${config.senders} senders, NOTIFY_EMAIL_DELAY_SECONDS=${config.delaySeconds}, OUTBOX_POLL_MS at its default; send latency from the first byte written to the last byte read (HDR histogram). Due moment = the message's created_at (from the send's answer) + the delay; arrival = Date.now() in an SMTP sink process (smtp-server, no parsing beyond the Message-ID) when the message's DATA ended. The run without notifications (NOTIFICATIONS=off: no outbox insert, no worker tasks) goes first, each run on a fresh database seeded the same way.`,
+      ],
+      (dialect, dialectScope) => runOn(dialect, config, log, dialectScope),
+    );
   },
 };

@@ -1,24 +1,20 @@
 import type { DialectName } from '../../src/server/db/database.js';
 import { paths } from '../../src/shared/paths.js';
 import type { LoadRequest, LoadResult } from '../lib/autocannon-worker.js';
-import { createBenchDatabase, seedPairs, type BenchDatabase } from '../lib/database.js';
-import { clientSpecs, conversationSpecs } from '../lib/delivery.js';
-import type { ConnectRequest, ConnectResult, ListenStats } from '../lib/delivery-client-worker.js';
-import {
-  BENCH_PUSHER_KEY,
-  BENCH_PUSHER_SECRET,
-  callQuery,
-  readCommandCpuSeconds,
-  readCpuSeconds,
-  startBenchServer,
-} from '../lib/server.js';
-import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
+import { countRows } from '../lib/database.js';
+import { clientSpecs, connectAll, connectRequest, conversationSpecs } from '../lib/delivery.js';
+import type { ListenStats } from '../lib/delivery-client-worker.js';
+import type { Scope } from '../lib/scope.js';
+import { callQuery, readCpuSeconds, readDatabaseCpuSeconds } from '../lib/server.js';
+import type { WorkerHandle } from '../lib/spawn.js';
 import {
   atLeast,
   bySize,
   exactly,
   info,
+  perDialect,
   type Checks,
+  type Report,
   type ResultRow,
   type Scenario,
 } from '../lib/types.js';
@@ -29,7 +25,7 @@ const SIZES = {
 };
 
 const P99_LIMIT_MS = 25;
-/** Issue 17's targets on the 2-core machine. */
+/** The sends per second one server must answer within the p99 limit on the 2-core machine. */
 const SENDS_PER_SECOND_TARGET = { sqlite: 3000, postgres: 2500 } as const;
 
 export interface SweepStep extends LoadResult {
@@ -115,186 +111,158 @@ const runOn = async (
   dialect: DialectName,
   config: (typeof SIZES)['full'],
   log: (message: string) => void,
-  profileDir: string | undefined,
-): Promise<{ rows: ResultRow[]; checks: Checks; notes: string[] }> => {
-  const bench: BenchDatabase = await createBenchDatabase(dialect, `tp${dialect}`);
-  const loader = await spawnWorker('autocannon-worker.ts', { deadlineMs: 600_000 });
-  const listener = await spawnWorker('delivery-client-worker.ts', { deadlineMs: 600_000 });
-  try {
-    const pairs = await seedPairs(bench, config.pairs);
+  scope: Scope,
+): Promise<Report> => {
+  const { bench, pairs } = await scope.seededPairs(dialect, `tp${dialect}`, config.pairs);
+  const loader = await scope.worker('autocannon-worker.ts');
+  const listener = await scope.worker('delivery-client-worker.ts');
+  const conversations = conversationSpecs(pairs);
+  const databaseCpu = () => readDatabaseCpuSeconds(dialect);
+
+  log(`${dialect}: server (persist + broadcast to ${pairs.length * 2} connected clients)`);
+  const { app, received, stored } = await scope.phase(async (appScope) => {
+    const server = await appScope.server(bench);
+    await connectAll(
+      listener,
+      connectRequest(
+        clientSpecs(pairs, () => server.wsUrl),
+        {
+          auth: 'sign',
+          concurrency: 100,
+          timeoutMs: 20_000,
+        },
+      ),
+    );
+    await listener.call('reset');
+    const app = await sweep(
+      loader,
+      {
+        url: server.url,
+        path: `${paths.sendMessage}?${callQuery}`,
+        method: 'POST',
+        send: { conversations, raw: false },
+      },
+      config.sweep,
+      config.seconds,
+      config.warmupSeconds,
+      log,
+      () => server.cpuSeconds(),
+      databaseCpu,
+    );
+    // Every stored message must reach its receiver once: wait for the last broadcasts, then compare.
+    // (autocannon stops counting at the deadline, so a few stored sends are not among its 2xx.)
+    // Requests still in flight when autocannon stopped may commit a little later: count until stable.
+    let stored = await countRows(bench, 'chats');
+    for (let previous = -1; previous !== stored;) {
+      previous = stored;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      stored = await countRows(bench, 'chats');
+    }
     await bench.close();
-    const conversations = conversationSpecs(pairs);
-    const databaseCpu = () => (dialect === 'postgres' ? readCommandCpuSeconds('postgres') : 0);
-
-    log(`${dialect}: server (persist + broadcast to ${pairs.length * 2} connected clients)`);
-    const server = await startBenchServer({ databaseUrl: bench.url, profileDir });
-    let app: SweepOutcome;
-    let received: ListenStats;
-    let stored: number;
-    try {
-      const connect: ConnectRequest = {
-        clients: clientSpecs(pairs, () => server.wsUrl),
-        mode: 'pusher',
-        auth: 'sign',
-        pusherKey: BENCH_PUSHER_KEY,
-        pusherSecret: BENCH_PUSHER_SECRET,
-        concurrency: 100,
-        timeoutMs: 20_000,
-      };
-      const connected = await listener.call<ConnectResult>('connect', connect, 120_000);
-      if (connected.failed > 0)
-        throw new Error(`listeners failed to connect: ${connected.errors.join('; ')}`);
-      await listener.call('reset');
-      app = await sweep(
-        loader,
-        {
-          url: server.url,
-          path: `${paths.sendMessage}?${callQuery}`,
-          method: 'POST',
-          send: { conversations, raw: false },
-        },
-        config.sweep,
-        config.seconds,
-        config.warmupSeconds,
-        log,
-        () => server.cpuSeconds(),
-        databaseCpu,
-      );
-      // Every stored message must reach its receiver once: wait for the last broadcasts, then compare.
-      // (autocannon stops counting at the deadline, so a few stored sends are not among its 2xx.)
-      // Requests still in flight when autocannon stopped may commit a little later: count until stable.
-      const countStored = async () =>
-        Number(
-          (
-            await bench.db.kysely
-              .selectFrom('chats')
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
-      stored = await countStored();
-      for (let previous = -1; previous !== stored;) {
-        previous = stored;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        stored = await countStored();
-      }
-      await bench.close();
-      const until = Date.now() + 10_000;
+    const until = Date.now() + 10_000;
+    let received = await listener.call<ListenStats>('stats');
+    while (received.uniqueToReceiver < stored && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
       received = await listener.call<ListenStats>('stats');
-      while (received.uniqueToReceiver < stored && Date.now() < until) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        received = await listener.call<ListenStats>('stats');
-      }
-      await listener.call('closeAll');
-    } finally {
-      await server.stop();
     }
+    await listener.call('closeAll');
+    return { app, received, stored };
+  });
 
-    log(`${dialect}: bare node:http + one driver insert`);
-    const rawProcess = await spawnWorker('raw-insert-server.ts', { deadlineMs: 600_000 });
-    let raw: SweepOutcome;
-    try {
-      const { port } = await rawProcess.call<{ port: number }>('listen', {
-        driver: dialect,
-        url: bench.url,
-      });
-      raw = await sweep(
-        loader,
-        {
-          url: `http://127.0.0.1:${port}`,
-          path: '/insert',
-          method: 'POST',
-          send: { conversations, raw: true },
-        },
-        config.sweep,
-        config.seconds,
-        config.warmupSeconds,
-        log,
-        () => readCpuSeconds(rawProcess.pid),
-        databaseCpu,
-      );
-    } finally {
-      await rawProcess.stop();
-    }
+  log(`${dialect}: bare node:http + one driver insert`);
+  const raw = await scope.phase(async (rawScope) => {
+    const { worker: rawProcess, port } = await rawScope.listening('raw-insert-server.ts', {
+      driver: dialect,
+      url: bench.url,
+    });
+    return sweep(
+      loader,
+      {
+        url: `http://127.0.0.1:${port}`,
+        path: '/insert',
+        method: 'POST',
+        send: { conversations, raw: true },
+      },
+      config.sweep,
+      config.seconds,
+      config.warmupSeconds,
+      log,
+      () => readCpuSeconds(rawProcess.pid),
+      databaseCpu,
+    );
+  });
 
-    const measuredOk = app.warmup.ok + app.steps.reduce((sum, step) => sum + step.ok, 0);
-    const bestApp = app.best;
-    const bestRaw = raw.best;
-    const ratio =
-      bestApp && bestRaw
-        ? Math.round((bestApp.okPerSecond / bestRaw.okPerSecond) * 100) / 100
-        : null;
-    const rows: ResultRow[] = [
-      atLeast(
-        `${dialect}: sends/s at p99 ≤ ${P99_LIMIT_MS} ms`,
-        bestApp ? Math.round(bestApp.okPerSecond) : 0,
-        SENDS_PER_SECOND_TARGET[dialect],
-        '/s',
-        bestApp
-          ? `${bestApp.connections} connections, p50 ${bestApp.latency.p50} ms, p99 ${bestApp.latency.p99} ms`
-          : 'no step kept p99 within the limit',
-      ),
-      info(
-        `${dialect}: bare node:http + insert at p99 ≤ ${P99_LIMIT_MS} ms`,
-        bestRaw ? Math.round(bestRaw.okPerSecond) : 0,
-        '/s',
+  const measuredOk = app.warmup.ok + app.steps.reduce((sum, step) => sum + step.ok, 0);
+  const bestApp = app.best;
+  const bestRaw = raw.best;
+  const ratio =
+    bestApp && bestRaw ? Math.round((bestApp.okPerSecond / bestRaw.okPerSecond) * 100) / 100 : null;
+  const rows: ResultRow[] = [
+    atLeast(
+      `${dialect}: sends/s at p99 ≤ ${P99_LIMIT_MS} ms`,
+      bestApp ? Math.round(bestApp.okPerSecond) : 0,
+      SENDS_PER_SECOND_TARGET[dialect],
+      '/s',
+      bestApp
+        ? `${bestApp.connections} connections, p50 ${bestApp.latency.p50} ms, p99 ${bestApp.latency.p99} ms`
+        : 'no step kept p99 within the limit',
+    ),
+    info(
+      `${dialect}: bare node:http + insert at p99 ≤ ${P99_LIMIT_MS} ms`,
+      bestRaw ? Math.round(bestRaw.okPerSecond) : 0,
+      '/s',
+      bestRaw
+        ? `${bestRaw.connections} connections, p99 ${bestRaw.latency.p99} ms`
+        : 'no step within the limit',
+    ),
+    atLeast(`${dialect}: sends/s ÷ bare baseline`, ratio, 0.6, '×'),
+    info(
+      `${dialect}: server CPU per send`,
+      bestApp ? Math.round(bestApp.serverCpuMs * 1000) / 1000 : null,
+      'ms',
+      [
+        bestApp && bestApp.databaseCpuMs > 0
+          ? `PostgreSQL ${bestApp.databaseCpuMs.toFixed(2)} ms per send`
+          : '',
         bestRaw
-          ? `${bestRaw.connections} connections, p99 ${bestRaw.latency.p99} ms`
-          : 'no step within the limit',
-      ),
-      atLeast(`${dialect}: sends/s ÷ bare baseline`, ratio, 0.6, '×'),
-      info(
-        `${dialect}: server CPU per send`,
-        bestApp ? Math.round(bestApp.serverCpuMs * 1000) / 1000 : null,
-        'ms',
-        [
-          bestApp && bestApp.databaseCpuMs > 0
-            ? `PostgreSQL ${bestApp.databaseCpuMs.toFixed(2)} ms per send`
-            : '',
-          bestRaw
-            ? `bare baseline ${bestRaw.serverCpuMs.toFixed(3)} ms per insert` +
-              (bestRaw.databaseCpuMs > 0
-                ? ` (+ PostgreSQL ${bestRaw.databaseCpuMs.toFixed(2)} ms)`
-                : '')
-            : '',
-        ]
-          .filter(Boolean)
-          .join('; ') || undefined,
-      ),
-      exactly(
-        `${dialect}: non-2xx / errors during the sweep`,
-        app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0),
-        0,
-      ),
-      exactly(
-        `${dialect}: stored sends not broadcast to their receiver`,
-        stored - received.uniqueToReceiver,
-        0,
-        '',
-        `${stored.toLocaleString('en-US')} stored`,
-      ),
-    ];
-    const checks: Checks = {
-      [`${dialect}Accepted`]: measuredOk,
-      [`${dialect}Stored`]: stored,
-      [`${dialect}Delivered`]: received.uniqueToReceiver,
-      [`${dialect}Duplicates`]: received.duplicates,
-      [`${dialect}Misdelivered`]: received.misdelivered,
-      [`${dialect}Non2xx`]: app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0),
-      [`${dialect}RawOk`]: raw.steps.reduce((sum, step) => sum + step.ok, 0),
-      [`${dialect}Steps`]: app.steps.length,
-    };
-    const notes = [
-      `${dialect} sweep (connections: 2xx/s, p99 ms, server CPU ms per request` +
-        (dialect === 'postgres' ? ' + PostgreSQL CPU ms per request' : '') +
-        `): app ${describeSteps(app.steps)} — bare ${describeSteps(raw.steps)}`,
-    ];
-    return { rows, checks, notes };
-  } finally {
-    await listener.stop();
-    await loader.stop();
-    await bench.drop();
-  }
+          ? `bare baseline ${bestRaw.serverCpuMs.toFixed(3)} ms per insert` +
+            (bestRaw.databaseCpuMs > 0
+              ? ` (+ PostgreSQL ${bestRaw.databaseCpuMs.toFixed(2)} ms)`
+              : '')
+          : '',
+      ]
+        .filter(Boolean)
+        .join('; ') || undefined,
+    ),
+    exactly(
+      `${dialect}: non-2xx / errors during the sweep`,
+      app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0),
+      0,
+    ),
+    exactly(
+      `${dialect}: stored sends not broadcast to their receiver`,
+      stored - received.uniqueToReceiver,
+      0,
+      '',
+      `${stored.toLocaleString('en-US')} stored`,
+    ),
+  ];
+  const checks: Checks = {
+    [`${dialect}Accepted`]: measuredOk,
+    [`${dialect}Stored`]: stored,
+    [`${dialect}Delivered`]: received.uniqueToReceiver,
+    [`${dialect}Duplicates`]: received.duplicates,
+    [`${dialect}Misdelivered`]: received.misdelivered,
+    [`${dialect}Non2xx`]: app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0),
+    [`${dialect}RawOk`]: raw.steps.reduce((sum, step) => sum + step.ok, 0),
+    [`${dialect}Steps`]: app.steps.length,
+  };
+  const notes = [
+    `${dialect} sweep (connections: 2xx/s, p99 ms, server CPU ms per request` +
+      (dialect === 'postgres' ? ' + PostgreSQL CPU ms per request' : '') +
+      `): app ${describeSteps(app.steps)} — bare ${describeSteps(raw.steps)}`,
+  ];
+  return { rows, checks, notes };
 };
 
 /**
@@ -304,19 +272,15 @@ const runOn = async (
 export const sendThroughput: Scenario = {
   name: 'send-throughput',
   title: 'Sends/s at p99 ≤ 25 ms (SQLite, PostgreSQL), against node:http + one insert',
-  run: async ({ size, log, profileDir }) => {
+  run: ({ size, log, scope }) => {
     const config = bySize(size, SIZES);
-    const rows: ResultRow[] = [];
-    const checks: Checks = {};
-    const notes: string[] = [
-      'Closed loop: autocannon (own process) with 4…64 connections, each step run for a fixed time; the best step whose p99 ≤ 25 ms and without errors counts. Every send has its own text and client_id; senders alternate over the conversations, with every user connected and subscribed, so each send is also broadcast to the receiver and to the sender’s socket. autocannon reports latency in whole milliseconds.',
-    ];
-    for (const dialect of ['sqlite', 'postgres'] as const) {
-      const result = await runOn(dialect, config, log, profileDir);
-      rows.push(...result.rows);
-      Object.assign(checks, result.checks);
-      notes.push(...result.notes);
-    }
-    return { rows, checks, notes };
+    return perDialect(
+      scope,
+      ['sqlite', 'postgres'],
+      [
+        'Closed loop: autocannon (own process) with 4…64 connections, each step run for a fixed time; the best step whose p99 ≤ 25 ms and without errors counts. Every send has its own text and client_id; senders alternate over the conversations, with every user connected and subscribed, so each send is also broadcast to the receiver and to the sender’s socket. autocannon reports latency in whole milliseconds.',
+      ],
+      (dialect, dialectScope) => runOn(dialect, config, log, dialectScope),
+    );
   },
 };

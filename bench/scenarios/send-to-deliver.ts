@@ -1,12 +1,4 @@
-import { createBenchDatabase, seedPairs } from '../lib/database.js';
-import {
-  clientSpecs,
-  conversationSpecs,
-  runDeliveryPhase,
-  type DeliveryPhaseResult,
-} from '../lib/delivery.js';
-import { startBenchServer } from '../lib/server.js';
-import { spawnWorker } from '../lib/spawn.js';
+import { deliveryChecks, deliveryHarness } from '../lib/delivery.js';
 import {
   atMost,
   bySize,
@@ -35,135 +27,91 @@ const ratioOf = (a: number, b: number): number | null =>
 export const sendToDeliver: Scenario = {
   name: 'send-to-deliver',
   title: 'Send → ChatMessage at the receiver (SQLite), against a raw ws relay and a Socket.IO peer',
-  run: async ({ size, log, profileDir }) => {
+  run: async ({ size, log, scope }) => {
     const config = bySize(size, SIZES);
-    const bench = await createBenchDatabase('sqlite', 'deliver');
-    const worker = await spawnWorker('delivery-client-worker.ts', { deadlineMs: 600_000 });
-    try {
-      const pairs = await seedPairs(bench, config.pairs);
-      await bench.close();
-      const conversations = conversationSpecs(pairs);
-      const phase = {
-        conversations,
-        direction: 'alternate' as const,
-        rate: config.rate,
-        seconds: config.seconds,
-        warmupSeconds: config.warmupSeconds,
-        log,
-      };
+    const { bench, pairs, runPhase } = await deliveryHarness(
+      scope,
+      'sqlite',
+      'deliver',
+      config,
+      'alternate',
+      log,
+    );
 
-      log(`server: ${pairs.length * 2} clients, ${config.rate} sends/s for ${config.seconds} s`);
-      const server = await startBenchServer({ databaseUrl: bench.url, profileDir });
-      let app: DeliveryPhaseResult;
-      try {
-        app = await runDeliveryPhase(worker, {
-          ...phase,
-          mode: 'pusher',
-          httpUrl: server.url,
-          clients: clientSpecs(pairs, () => server.wsUrl),
-        });
-      } finally {
-        await server.stop();
-      }
+    log(`server: ${pairs.length * 2} clients, ${config.rate} sends/s for ${config.seconds} s`);
+    const app = await scope.phase(async (appScope) => {
+      const server = await appScope.server(bench);
+      return runPhase({ mode: 'pusher', httpUrl: server.url, wsUrlOf: () => server.wsUrl });
+    });
 
-      log('raw ws relay baseline');
-      const relayProcess = await spawnWorker('ws-relay.ts', { deadlineMs: 300_000 });
-      let relay: DeliveryPhaseResult;
-      try {
-        const { port } = await relayProcess.call<{ port: number }>('listen');
-        relay = await runDeliveryPhase(worker, {
-          ...phase,
-          mode: 'relay',
-          clients: clientSpecs(pairs, (user) => `ws://127.0.0.1:${port}/?id=${user.id}`),
-        });
-      } finally {
-        await relayProcess.stop();
-      }
+    log('raw ws relay baseline');
+    const relay = await scope.phase(async (relayScope) => {
+      const { port } = await relayScope.listening('ws-relay.ts', null, 300_000);
+      return runPhase({
+        mode: 'relay',
+        wsUrlOf: (user) => `ws://127.0.0.1:${port}/?id=${user.id}`,
+      });
+    });
 
-      // Our server is stopped by now: the peer inserts into the same seeded SQLite file.
-      log('Socket.IO peer');
-      const peerProcess = await spawnWorker('socketio-peer.ts', { deadlineMs: 300_000 });
-      let peer: DeliveryPhaseResult;
-      try {
-        const { port } = await peerProcess.call<{ port: number }>('listen', { url: bench.url });
-        const peerUrl = `http://127.0.0.1:${port}`;
-        peer = await runDeliveryPhase(worker, {
-          ...phase,
-          mode: 'socketio',
-          httpUrl: peerUrl,
-          clients: clientSpecs(pairs, () => peerUrl),
-        });
-      } finally {
-        await peerProcess.stop();
-      }
+    // Our server is stopped by now: the peer inserts into the same seeded SQLite file.
+    log('Socket.IO peer');
+    const peer = await scope.phase(async (peerScope) => {
+      const { port } = await peerScope.listening('socketio-peer.ts', { url: bench.url }, 300_000);
+      const peerUrl = `http://127.0.0.1:${port}`;
+      return runPhase({ mode: 'socketio', httpUrl: peerUrl, wsUrlOf: () => peerUrl });
+    });
 
-      const m = app.measured;
-      const pm = peer.measured;
-      const rows: ResultRow[] = [
-        info('connected clients', app.connect.connected, '', `${pairs.length} conversations`),
-        info('sends (after warm-up)', m.attempted, '', `${config.rate}/s for ${config.seconds} s`),
-        atMost('send → ChatMessage p50', app.latency.p50, 5, 'ms'),
-        atMost('send → ChatMessage p99', app.latency.p99, 20, 'ms', `max ${app.latency.max} ms`),
-        exactly('sends refused or failed', m.failed, 0),
-        exactly('lost (accepted, never delivered)', m.lost, 0),
-        exactly('doubled at the receiver', m.duplicates, 0),
-        exactly("copies at the sender's excluded socket", m.echoes + m.misdelivered, 0),
-        info('send call response p99', app.response.p99, 'ms'),
-        info('raw ws relay p50', relay.latency.p50, 'ms'),
-        info(
-          'raw ws relay p99',
-          relay.latency.p99,
-          'ms',
-          `same clients, same rate; lost ${relay.measured.lost}`,
-        ),
-        atMost('p99 ÷ raw ws relay p99', ratioOf(app.latency.p99, relay.latency.p99), 2, '×'),
-        info('Socket.IO peer p50', peer.latency.p50, 'ms'),
-        info(
-          'Socket.IO peer p99',
-          peer.latency.p99,
-          'ms',
-          `same clients, same rate; lost ${pm.lost}, failed ${pm.failed}`,
-        ),
-        info('p50 ÷ Socket.IO peer p50', ratioOf(app.latency.p50, peer.latency.p50), '×'),
-        atMost('p99 ÷ Socket.IO peer p99', ratioOf(app.latency.p99, peer.latency.p99), 1, '×'),
-        exactly('Socket.IO peer: sends refused or failed', pm.failed, 0),
-        exactly('Socket.IO peer: lost', pm.lost, 0),
-        exactly('Socket.IO peer: doubled at the receiver', pm.duplicates, 0),
-      ];
-      const checks: Checks = {
-        clients: app.connect.connected,
-        expectedClients: pairs.length * 2,
-        sent: m.attempted,
-        accepted: m.ok,
-        delivered: m.delivered,
-        lost: m.lost,
-        duplicates: m.duplicates,
-        echoes: m.echoes,
-        misdelivered: m.misdelivered,
-        relaySent: relay.measured.ok,
-        relayDelivered: relay.measured.delivered,
-        relayDuplicates: relay.measured.duplicates,
-        peerClients: peer.connect.connected,
-        peerSent: pm.attempted,
-        peerAccepted: pm.ok,
-        peerDelivered: pm.delivered,
-        peerLost: pm.lost,
-        peerDuplicates: pm.duplicates,
-        peerEchoes: pm.echoes,
-        peerMisdelivered: pm.misdelivered,
-      };
-      const notes = [
-        `Open loop: sends are fired on schedule whatever the responses; latency is taken from the send call to the frame's arrival, in one client process (${pairs.length * 2} sockets), recorded in an HDR histogram (µs).`,
-        `The relay is a bare \`ws\` server forwarding \`{to, chatMessage}\` as a ChatMessage frame: no HTTP, no database, no auth.`,
-        `The Socket.IO peer is bare \`node:http\` with a \`socket.io\` server attached (websocket transport only, no per-message deflate) and a room per user: \`POST /send\` does the same single insert into \`chats\` as the raw insert baseline, then emits ChatMessage to the rooms of both parties except the X-Socket-ID socket. No auth, validation, transaction or outbox; the same clients (\`socket.io-client\`), rate and database file.`,
-      ];
-      if (m.errors.length > 0) notes.push(`send errors: ${m.errors.slice(0, 3).join('; ')}`);
-      if (pm.errors.length > 0)
-        notes.push(`Socket.IO peer send errors: ${pm.errors.slice(0, 3).join('; ')}`);
-      return { rows, checks, notes };
-    } finally {
-      await worker.stop();
-      await bench.drop();
-    }
+    const m = app.measured;
+    const pm = peer.measured;
+    const rows: ResultRow[] = [
+      info('connected clients', app.connect.connected, '', `${pairs.length} conversations`),
+      info('sends (after warm-up)', m.attempted, '', `${config.rate}/s for ${config.seconds} s`),
+      atMost('send → ChatMessage p50', app.latency.p50, 5, 'ms'),
+      atMost('send → ChatMessage p99', app.latency.p99, 20, 'ms', `max ${app.latency.max} ms`),
+      exactly('sends refused or failed', m.failed, 0),
+      exactly('lost (accepted, never delivered)', m.lost, 0),
+      exactly('doubled at the receiver', m.duplicates, 0),
+      exactly("copies at the sender's excluded socket", m.echoes + m.misdelivered, 0),
+      info('send call response p99', app.response.p99, 'ms'),
+      info('raw ws relay p50', relay.latency.p50, 'ms'),
+      info(
+        'raw ws relay p99',
+        relay.latency.p99,
+        'ms',
+        `same clients, same rate; lost ${relay.measured.lost}`,
+      ),
+      atMost('p99 ÷ raw ws relay p99', ratioOf(app.latency.p99, relay.latency.p99), 2, '×'),
+      info('Socket.IO peer p50', peer.latency.p50, 'ms'),
+      info(
+        'Socket.IO peer p99',
+        peer.latency.p99,
+        'ms',
+        `same clients, same rate; lost ${pm.lost}, failed ${pm.failed}`,
+      ),
+      info('p50 ÷ Socket.IO peer p50', ratioOf(app.latency.p50, peer.latency.p50), '×'),
+      atMost('p99 ÷ Socket.IO peer p99', ratioOf(app.latency.p99, peer.latency.p99), 1, '×'),
+      exactly('Socket.IO peer: sends refused or failed', pm.failed, 0),
+      exactly('Socket.IO peer: lost', pm.lost, 0),
+      exactly('Socket.IO peer: doubled at the receiver', pm.duplicates, 0),
+    ];
+    const checks: Checks = {
+      clients: app.connect.connected,
+      expectedClients: pairs.length * 2,
+      ...deliveryChecks(m),
+      relaySent: relay.measured.ok,
+      relayDelivered: relay.measured.delivered,
+      relayDuplicates: relay.measured.duplicates,
+      peerClients: peer.connect.connected,
+      ...deliveryChecks(pm, 'peer'),
+    };
+    const notes = [
+      `Open loop: sends are fired on schedule whatever the responses; latency is taken from the send call to the frame's arrival, in one client process (${pairs.length * 2} sockets), recorded in an HDR histogram (µs).`,
+      `The relay is a bare \`ws\` server forwarding \`{to, chatMessage}\` as a ChatMessage frame: no HTTP, no database, no auth.`,
+      `The Socket.IO peer is bare \`node:http\` with a \`socket.io\` server attached (websocket transport only, no per-message deflate) and a room per user: \`POST /send\` does the same single insert into \`chats\` as the raw insert baseline, then emits ChatMessage to the rooms of both parties except the X-Socket-ID socket. No auth, validation, transaction or outbox; the same clients (\`socket.io-client\`), rate and database file.`,
+    ];
+    if (m.errors.length > 0) notes.push(`send errors: ${m.errors.slice(0, 3).join('; ')}`);
+    if (pm.errors.length > 0)
+      notes.push(`Socket.IO peer send errors: ${pm.errors.slice(0, 3).join('; ')}`);
+    return { rows, checks, notes };
   },
 };

@@ -1,19 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths } from '../../src/shared/paths.js';
-import { createBenchDatabase, seedPairs } from '../lib/database.js';
-import { callQuery, readCpuSeconds, startBenchServer } from '../lib/server.js';
-import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
-import {
-  atMost,
-  bySize,
-  exactly,
-  info,
-  type Checks,
-  type ResultRow,
-  type Scenario,
-} from '../lib/types.js';
+import { callQuery, readCpuSeconds, readStatusBytes } from '../lib/server.js';
+import type { WorkerHandle } from '../lib/spawn.js';
+import { atMost, bySize, exactly, info, newReport, type Scenario } from '../lib/types.js';
 import type { UploadRunRequest, UploadRunResult } from '../lib/upload-worker.js';
 
 const MIB = 1024 * 1024;
@@ -44,12 +35,6 @@ const FLAT_LIMIT_MIB = 64;
 /** Uploads per user before the server's per-user rate (20 at once, then one every 2 s) refuses. */
 const USER_BURST = 20;
 
-/** A `kB` field of /proc/<pid>/status (VmRSS, VmHWM), in bytes. */
-const statusBytes = (pid: number, field: 'VmRSS' | 'VmHWM'): number => {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-};
-
 interface Phase {
   result: UploadRunResult;
   /** The most resident memory seen: sampled every 20 ms, and VmHWM when it rose during the phase. */
@@ -63,12 +48,12 @@ const measured = async (
   request: UploadRunRequest,
   pid: number,
 ): Promise<Phase> => {
-  const hwmBefore = statusBytes(pid, 'VmHWM');
+  const hwmBefore = readStatusBytes(pid, 'VmHWM');
   const cpuBefore = readCpuSeconds(pid);
-  let peakRssBytes = statusBytes(pid, 'VmRSS');
+  let peakRssBytes = readStatusBytes(pid, 'VmRSS');
   const sampler = setInterval(() => {
     try {
-      peakRssBytes = Math.max(peakRssBytes, statusBytes(pid, 'VmRSS'));
+      peakRssBytes = Math.max(peakRssBytes, readStatusBytes(pid, 'VmRSS'));
     } catch {
       // the process ended
     }
@@ -76,7 +61,7 @@ const measured = async (
   try {
     const result = await loader.call<UploadRunResult>('run', request);
     // the high-water mark catches a peak between two samples, if it is new since the phase began
-    const hwmAfter = statusBytes(pid, 'VmHWM');
+    const hwmAfter = readStatusBytes(pid, 'VmHWM');
     if (hwmAfter > hwmBefore) peakRssBytes = Math.max(peakRssBytes, hwmAfter);
     return { result, peakRssBytes, cpuSeconds: readCpuSeconds(pid) - cpuBefore };
   } finally {
@@ -119,7 +104,7 @@ interface Side {
 }
 
 /**
- * Upload throughput (issue 16): `POST /user/attachments` with files just under 10 MiB, one at a
+ * Upload throughput: `POST /user/attachments` with files just under 10 MiB, one at a
  * time and 20 at once, against a bare node:http server that streams the body to a file; and the
  * server's memory while the 20 run (it must stay flat: uploads are streamed to disk, never held).
  * Both servers run side by side and their phases alternate, round after round, so that the other
@@ -128,215 +113,201 @@ interface Side {
 export const uploads: Scenario = {
   name: 'uploads',
   title: 'Uploads of ~10 MiB files: throughput, and memory while 20 run at once',
-  run: async ({ size, log, profileDir }) => {
+  run: async ({ size, log, scope }) => {
     const config = bySize(size, SIZES);
-    const bench = await createBenchDatabase('sqlite', 'uploads');
+    const { bench, pairs } = await scope.seededPairs('sqlite', 'uploads', config.pairs);
     // the server's storage and upload temp directory, removed at the end
     const root = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
+    scope.defer(() => rmSync(root, { recursive: true, force: true }));
     const storage = join(root, 'storage');
     const uploadTmp = join(root, 'tmp');
     mkdirSync(storage);
     mkdirSync(uploadTmp);
-    const loader = await spawnWorker('upload-worker.ts', { deadlineMs: 600_000 });
-    const rows: ResultRow[] = [];
-    const checks: Checks = {};
-    const notes: string[] = [];
-    try {
-      const pairs = await seedPairs(bench, config.pairs);
-      await bench.close();
-      const users = pairs.flatMap((pair) => [pair.candidate, pair.company]);
-      const headersByUser = users.map((user) => ({ authorization: `Bearer ${user.token}` }));
-      const perUser = Math.ceil(
-        (2 + config.rounds * (config.sequential + config.concurrent)) / users.length,
-      );
-      if (perUser > USER_BURST)
-        throw new Error(`${perUser} uploads per user would pass the per-user upload rate`);
-      // one user per upload in turn, carrying on from run to run: none goes over its upload rate
-      let nextUser = 0;
-      const ourRequest = (count: number, concurrency: number, url: string): UploadRunRequest => {
-        const offset = nextUser % headersByUser.length;
-        nextUser += count;
-        return {
-          url,
-          path: `${paths.attachments}?${callQuery}`,
-          headersByUser: [...headersByUser.slice(offset), ...headersByUser.slice(0, offset)],
-          fileBytes: config.fileBytes,
-          count,
-          concurrency,
-        };
-      };
-      const rawRequest = (count: number, concurrency: number, url: string): UploadRunRequest => ({
+    const loader = await scope.worker('upload-worker.ts');
+    const report = newReport();
+    const users = pairs.flatMap((pair) => [pair.candidate, pair.company]);
+    const headersByUser = users.map((user) => ({ authorization: `Bearer ${user.token}` }));
+    const perUser = Math.ceil(
+      (2 + config.rounds * (config.sequential + config.concurrent)) / users.length,
+    );
+    if (perUser > USER_BURST)
+      throw new Error(`${perUser} uploads per user would pass the per-user upload rate`);
+    // one user per upload in turn, carrying on from run to run: none goes over its upload rate
+    let nextUser = 0;
+    const ourRequest = (count: number, concurrency: number, url: string): UploadRunRequest => {
+      const offset = nextUser % headersByUser.length;
+      nextUser += count;
+      return {
         url,
-        path: '/upload',
-        headersByUser: [{}],
+        path: `${paths.attachments}?${callQuery}`,
+        headersByUser: [...headersByUser.slice(offset), ...headersByUser.slice(0, offset)],
         fileBytes: config.fileBytes,
         count,
         concurrency,
-      });
+      };
+    };
+    const rawRequest = (count: number, concurrency: number, url: string): UploadRunRequest => ({
+      url,
+      path: '/upload',
+      headersByUser: [{}],
+      fileBytes: config.fileBytes,
+      count,
+      concurrency,
+    });
 
-      log('messenger (SQLite, file storage) and the bare node:http server, side by side');
-      const server = await startBenchServer({
-        databaseUrl: bench.url,
-        profileDir,
+    log('messenger (SQLite, file storage) and the bare node:http server, side by side');
+    const ours: Side = { sequential: [], concurrent: [] };
+    const raw: Side = { sequential: [], concurrent: [] };
+    const { restRssBytes, rawRestRssBytes } = await scope.phase(async (servers) => {
+      const server = await servers.server(bench, {
         env: { STORAGE_URL: `file:${storage}`, UPLOAD_TMP_DIR: uploadTmp },
       });
       const pid = server.child.pid ?? 0;
-      const rawProcess = await spawnWorker('raw-upload-server.ts', { deadlineMs: 600_000 });
-      const ours: Side = { sequential: [], concurrent: [] };
-      const raw: Side = { sequential: [], concurrent: [] };
-      let restRssBytes = 0;
-      let rawRestRssBytes = 0;
-      try {
-        const { port } = await rawProcess.call<{ port: number }>('listen');
-        const rawUrl = `http://127.0.0.1:${port}`;
-        // warm up (JIT, the first storage folders), then both at rest
-        await loader.call('run', ourRequest(2, 1, server.url));
-        await loader.call('run', rawRequest(2, 1, rawUrl));
-        empty(storage);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        restRssBytes = statusBytes(pid, 'VmRSS');
-        rawRestRssBytes = statusBytes(rawProcess.pid, 'VmRSS');
-        for (let index = 0; index < config.rounds; index += 1) {
-          log(
-            `round ${index + 1}/${config.rounds}: ${config.sequential} uploads one at a time, then ${config.concurrent} with ${config.concurrency} at once, each to both`,
-          );
-          ours.sequential.push(
-            await measured(loader, ourRequest(config.sequential, 1, server.url), pid),
-          );
-          empty(storage);
-          raw.sequential.push(
-            await measured(loader, rawRequest(config.sequential, 1, rawUrl), rawProcess.pid),
-          );
-          ours.concurrent.push(
-            await measured(
-              loader,
-              ourRequest(config.concurrent, config.concurrency, server.url),
-              pid,
-            ),
-          );
-          empty(storage);
-          raw.concurrent.push(
-            await measured(
-              loader,
-              rawRequest(config.concurrent, config.concurrency, rawUrl),
-              rawProcess.pid,
-            ),
-          );
-        }
-      } finally {
-        await rawProcess.stop();
-        await server.stop();
-      }
-      // every upload's temporary directory went when its request ended
-      const leftInTmp = readdirSync(uploadTmp).length;
-
-      const mib = round(config.fileBytes / MIB, 2);
-      const throughput = (phases: Phase[]) =>
-        median(phases.map((phase) => mibPerSecond(phase, config.fileBytes)));
-      const perRound = (phases: Phase[]) =>
-        phases.map((phase) => round(mibPerSecond(phase, config.fileBytes), 0)).join(', ');
-      const cpuMsPerMib = (phases: Phase[]) => {
-        const seconds = phases.reduce((sum, phase) => sum + phase.cpuSeconds, 0);
-        const files = phases.reduce((sum, phase) => sum + phase.result.times.length, 0);
-        return files > 0 ? (seconds * 1000) / ((files * config.fileBytes) / MIB) : 0;
+      const { worker: rawProcess, port } = await servers.listening('raw-upload-server.ts');
+      const rawUrl = `http://127.0.0.1:${port}`;
+      // warm up (JIT, the first storage folders), then both at rest
+      await loader.call('run', ourRequest(2, 1, server.url));
+      await loader.call('run', rawRequest(2, 1, rawUrl));
+      empty(storage);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const rest = {
+        restRssBytes: readStatusBytes(pid, 'VmRSS'),
+        rawRestRssBytes: readStatusBytes(rawProcess.pid, 'VmRSS'),
       };
-      const ourSequential = throughput(ours.sequential);
-      const rawSequential = throughput(raw.sequential);
-      const ourConcurrent = throughput(ours.concurrent);
-      const rawConcurrent = throughput(raw.concurrent);
-      const peak = (phases: Phase[]) => Math.max(...phases.map((phase) => phase.peakRssBytes));
-      const concurrentPeak = peak(ours.concurrent);
-      const overallPeak = Math.max(concurrentPeak, peak(ours.sequential));
-      const growthMib = (overallPeak - restRssBytes) / MIB;
-      const rawGrowthMib = (peak([...raw.sequential, ...raw.concurrent]) - rawRestRssBytes) / MIB;
-      const p99 = (phases: Phase[]) =>
-        round(
-          percentile(
-            phases.flatMap((phase) => phase.result.times),
-            99,
-          ),
-          0,
+      for (let index = 0; index < config.rounds; index += 1) {
+        log(
+          `round ${index + 1}/${config.rounds}: ${config.sequential} uploads one at a time, then ${config.concurrent} with ${config.concurrency} at once, each to both`,
         );
-      const all = [...ours.sequential, ...ours.concurrent];
-      const rawCpu = cpuMsPerMib([...raw.sequential, ...raw.concurrent]);
-      const failed = all.reduce((sum, phase) => sum + failures(phase.result), 0);
-      const rawFailed = [...raw.sequential, ...raw.concurrent].reduce(
-        (sum, phase) => sum + failures(phase.result),
+        ours.sequential.push(
+          await measured(loader, ourRequest(config.sequential, 1, server.url), pid),
+        );
+        empty(storage);
+        raw.sequential.push(
+          await measured(loader, rawRequest(config.sequential, 1, rawUrl), rawProcess.pid),
+        );
+        ours.concurrent.push(
+          await measured(
+            loader,
+            ourRequest(config.concurrent, config.concurrency, server.url),
+            pid,
+          ),
+        );
+        empty(storage);
+        raw.concurrent.push(
+          await measured(
+            loader,
+            rawRequest(config.concurrent, config.concurrency, rawUrl),
+            rawProcess.pid,
+          ),
+        );
+      }
+      return rest;
+    });
+    // every upload's temporary directory went when its request ended
+    const leftInTmp = readdirSync(uploadTmp).length;
+
+    const mib = round(config.fileBytes / MIB, 2);
+    const throughput = (phases: Phase[]) =>
+      median(phases.map((phase) => mibPerSecond(phase, config.fileBytes)));
+    const perRound = (phases: Phase[]) =>
+      phases.map((phase) => round(mibPerSecond(phase, config.fileBytes), 0)).join(', ');
+    const cpuMsPerMib = (phases: Phase[]) => {
+      const seconds = phases.reduce((sum, phase) => sum + phase.cpuSeconds, 0);
+      const files = phases.reduce((sum, phase) => sum + phase.result.times.length, 0);
+      return files > 0 ? (seconds * 1000) / ((files * config.fileBytes) / MIB) : 0;
+    };
+    const ourSequential = throughput(ours.sequential);
+    const rawSequential = throughput(raw.sequential);
+    const ourConcurrent = throughput(ours.concurrent);
+    const rawConcurrent = throughput(raw.concurrent);
+    const peak = (phases: Phase[]) => Math.max(...phases.map((phase) => phase.peakRssBytes));
+    const concurrentPeak = peak(ours.concurrent);
+    const overallPeak = Math.max(concurrentPeak, peak(ours.sequential));
+    const growthMib = (overallPeak - restRssBytes) / MIB;
+    const rawGrowthMib = (peak([...raw.sequential, ...raw.concurrent]) - rawRestRssBytes) / MIB;
+    const p99 = (phases: Phase[]) =>
+      round(
+        percentile(
+          phases.flatMap((phase) => phase.result.times),
+          99,
+        ),
         0,
       );
-      const userNote = `${users.length} users in turn, at most ${perUser} uploads each, within the per-user rate of ${USER_BURST} at once`;
-      const rounds =
-        config.rounds > 1 ? `median of ${config.rounds} rounds` : `${config.rounds} round`;
-      rows.push(
-        info(
-          `upload throughput, one at a time (${mib} MiB files)`,
-          round(ourSequential),
-          'MiB/s',
-          `${rounds} of ${config.sequential} (${perRound(ours.sequential)}); ${userNote}`,
-        ),
-        info(
-          '  bare node:http streaming to a file, one at a time',
-          round(rawSequential),
-          'MiB/s',
-          `rounds: ${perRound(raw.sequential)}`,
-        ),
-        info('  ÷ bare node:http', round(ourSequential / rawSequential, 2), '×'),
-        info(
-          `upload throughput, ${config.concurrency} at once`,
-          round(ourConcurrent),
-          'MiB/s',
-          `${rounds} of ${config.concurrent} (${perRound(ours.concurrent)})`,
-        ),
-        info(
-          `  bare node:http streaming to a file, ${config.concurrency} at once`,
-          round(rawConcurrent),
-          'MiB/s',
-          `rounds: ${perRound(raw.concurrent)}`,
-        ),
-        info('  ÷ bare node:http', round(ourConcurrent / rawConcurrent, 2), '×'),
-        info(
-          'one upload, p99, one at a time',
-          p99(ours.sequential),
-          'ms',
-          `${config.concurrency} at once: ${p99(ours.concurrent)} ms; bare: ${p99(raw.sequential)} / ${p99(raw.concurrent)} ms`,
-        ),
-        info(
-          'server CPU per MiB uploaded',
-          round(cpuMsPerMib(all), 2),
-          'ms',
-          `bare node:http: ${round(rawCpu, 2)} ms (ours ÷ bare ${round(cpuMsPerMib(all) / rawCpu, 2)}×; the figure least moved by the machine's other work)`,
-        ),
-        info('server RSS at rest (after 2 warm-up uploads)', round(restRssBytes / MIB), 'MiB'),
-        info(
-          `server peak RSS, ${config.concurrency} uploads at once`,
-          round(concurrentPeak / MIB),
-          'MiB',
-          `${config.concurrency} files in flight: ${round((config.concurrency * config.fileBytes) / MIB)} MiB together`,
-        ),
-        atMost(
-          `server RSS increase over rest, ${config.rounds * (config.sequential + config.concurrent)} uploads (${config.concurrency} at once)`,
-          round(growthMib),
-          FLAT_LIMIT_MIB,
-          'MiB',
-          `peak ${round(overallPeak / MIB)} MiB; the bare server grew ${round(rawGrowthMib)} MiB`,
-        ),
-        exactly('failed uploads', failed, 0),
-      );
-      checks.uploads = all.reduce((sum, phase) => sum + phase.result.times.length, 0);
-      checks.failed = failed;
-      checks.rawFailed = rawFailed;
-      checks.leftInTmp = leftInTmp;
-      const errors = all.flatMap((phase) => phase.result.errors);
-      if (errors.length > 0) notes.push(`upload errors: ${errors.slice(0, 5).join('; ')}`);
-      if (leftInTmp > 0) notes.push(`${leftInTmp} upload temp directories were left behind`);
-      notes.push(
-        `Each upload is multipart (one \`file\` field, a PDF by its bytes: \`%PDF-1.4\` then random filler), streamed from one Buffer by a separate load-generator process, with a Bearer token of one user per upload in turn (${userNote}). The server streams it to a temporary file (UPLOAD_TMP_DIR), judges its kind from the first bytes, moves it into its storage directory (STORAGE_URL=file:…, emptied between phases) and records it (SQLite). The bare baseline streams the body (no multipart parsing, no auth) into a file and deletes it. Both servers run side by side; each round runs ours, then the bare one, one at a time, then the same with ${config.concurrency} at once. Throughput = stored bytes ÷ the phase's wall time. RSS sampled every 20 ms from /proc/<pid>/status (VmRSS, and VmHWM when it rose during a phase); rest = after 2 warm-up uploads and 0.5 s idle.`,
-      );
-    } finally {
-      await loader.stop();
-      await bench.drop();
-      rmSync(root, { recursive: true, force: true });
-    }
-    return { rows, checks, notes };
+    const all = [...ours.sequential, ...ours.concurrent];
+    const rawCpu = cpuMsPerMib([...raw.sequential, ...raw.concurrent]);
+    const failed = all.reduce((sum, phase) => sum + failures(phase.result), 0);
+    const rawFailed = [...raw.sequential, ...raw.concurrent].reduce(
+      (sum, phase) => sum + failures(phase.result),
+      0,
+    );
+    const userNote = `${users.length} users in turn, at most ${perUser} uploads each, within the per-user rate of ${USER_BURST} at once`;
+    const rounds =
+      config.rounds > 1 ? `median of ${config.rounds} rounds` : `${config.rounds} round`;
+    report.rows.push(
+      info(
+        `upload throughput, one at a time (${mib} MiB files)`,
+        round(ourSequential),
+        'MiB/s',
+        `${rounds} of ${config.sequential} (${perRound(ours.sequential)}); ${userNote}`,
+      ),
+      info(
+        '  bare node:http streaming to a file, one at a time',
+        round(rawSequential),
+        'MiB/s',
+        `rounds: ${perRound(raw.sequential)}`,
+      ),
+      info('  ÷ bare node:http', round(ourSequential / rawSequential, 2), '×'),
+      info(
+        `upload throughput, ${config.concurrency} at once`,
+        round(ourConcurrent),
+        'MiB/s',
+        `${rounds} of ${config.concurrent} (${perRound(ours.concurrent)})`,
+      ),
+      info(
+        `  bare node:http streaming to a file, ${config.concurrency} at once`,
+        round(rawConcurrent),
+        'MiB/s',
+        `rounds: ${perRound(raw.concurrent)}`,
+      ),
+      info('  ÷ bare node:http', round(ourConcurrent / rawConcurrent, 2), '×'),
+      info(
+        'one upload, p99, one at a time',
+        p99(ours.sequential),
+        'ms',
+        `${config.concurrency} at once: ${p99(ours.concurrent)} ms; bare: ${p99(raw.sequential)} / ${p99(raw.concurrent)} ms`,
+      ),
+      info(
+        'server CPU per MiB uploaded',
+        round(cpuMsPerMib(all), 2),
+        'ms',
+        `bare node:http: ${round(rawCpu, 2)} ms (ours ÷ bare ${round(cpuMsPerMib(all) / rawCpu, 2)}×; the figure least moved by the machine's other work)`,
+      ),
+      info('server RSS at rest (after 2 warm-up uploads)', round(restRssBytes / MIB), 'MiB'),
+      info(
+        `server peak RSS, ${config.concurrency} uploads at once`,
+        round(concurrentPeak / MIB),
+        'MiB',
+        `${config.concurrency} files in flight: ${round((config.concurrency * config.fileBytes) / MIB)} MiB together`,
+      ),
+      atMost(
+        `server RSS increase over rest, ${config.rounds * (config.sequential + config.concurrent)} uploads (${config.concurrency} at once)`,
+        round(growthMib),
+        FLAT_LIMIT_MIB,
+        'MiB',
+        `peak ${round(overallPeak / MIB)} MiB; the bare server grew ${round(rawGrowthMib)} MiB`,
+      ),
+      exactly('failed uploads', failed, 0),
+    );
+    report.checks.uploads = all.reduce((sum, phase) => sum + phase.result.times.length, 0);
+    report.checks.failed = failed;
+    report.checks.rawFailed = rawFailed;
+    report.checks.leftInTmp = leftInTmp;
+    const errors = all.flatMap((phase) => phase.result.errors);
+    if (errors.length > 0) report.notes.push(`upload errors: ${errors.slice(0, 5).join('; ')}`);
+    if (leftInTmp > 0) report.notes.push(`${leftInTmp} upload temp directories were left behind`);
+    report.notes.push(
+      `Each upload is multipart (one \`file\` field, a PDF by its bytes: \`%PDF-1.4\` then random filler), streamed from one Buffer by a separate load-generator process, with a Bearer token of one user per upload in turn (${userNote}). The server streams it to a temporary file (UPLOAD_TMP_DIR), judges its kind from the first bytes, moves it into its storage directory (STORAGE_URL=file:…, emptied between phases) and records it (SQLite). The bare baseline streams the body (no multipart parsing, no auth) into a file and deletes it. Both servers run side by side; each round runs ours, then the bare one, one at a time, then the same with ${config.concurrency} at once. Throughput = stored bytes ÷ the phase's wall time. RSS sampled every 20 ms from /proc/<pid>/status (VmRSS, and VmHWM when it rose during a phase); rest = after 2 warm-up uploads and 0.5 s idle.`,
+    );
+    return report;
   },
 };
