@@ -33,6 +33,9 @@ export interface TestContext {
   realtime: Realtime;
   /** The durable outbox and this app's worker. */
   outbox: App['outbox'];
+  /** Readiness (`beginDraining` as a stop does). */
+  health: App['health'];
+  metrics: App['metrics'];
   database: TestDatabase;
   config: Config;
   close: () => Promise<void>;
@@ -66,7 +69,7 @@ export const createTestApp = async (
   });
   // Every 2xx exchange is recorded and, when the app closes, checked against the OpenAPI document.
   const recorder = createExchangeRecorder();
-  const { app, realtime, outbox } = await buildApp({
+  const { app, realtime, outbox, health, metrics } = await buildApp({
     config,
     db: database.db,
     ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
@@ -83,6 +86,8 @@ export const createTestApp = async (
     app,
     realtime,
     outbox,
+    health,
+    metrics,
     database,
     config,
     close: async () => {

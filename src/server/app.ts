@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../shared/api.js';
 import { clientConfig, securityHeadersOptions } from './client-config.js';
 import type { Config } from './config.js';
@@ -63,7 +63,8 @@ const serverOptions = (config: Config) => ({
   // One JSON object per line; each request's lines name its id (`reqId`), which its answer carries.
   logger: { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
   genReqId: requestIdFor(config.trustProxy),
-  disableRequestLogging: true,
+  // Fastify's own per-request lines are off: requestLogPlugin writes one line per answered request.
+  logController: new LogController({ disableRequestLogging: true }),
   bodyLimit: BODY_LIMIT_BYTES,
   trustProxy: config.trustProxy,
   return503OnClosing: true,

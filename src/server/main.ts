@@ -1,7 +1,13 @@
 import { buildApp } from './app.js';
+import { serveMetrics } from './observability/metrics.js';
 import { loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { decideDemoSeed, DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoMode, seedDemo } from './db/seed.js';
+
+/** Requests under way when the server stops accepting get this long to finish. */
+const REQUEST_GRACE_MS = 8000;
+/** After the shutdown delay, the stop is given this long before the process exits regardless. */
+const STOP_DEADLINE_MS = 24_000;
 
 /** `npm start` / `node dist/server/main.js`: migrate, seed the demo when asked, serve, stop cleanly. */
 const main = async () => {
@@ -19,7 +25,7 @@ const main = async () => {
     await seedDemo(db);
   }
   const demo = await isDemoMode(config, db);
-  const { app } = await buildApp({ config, db });
+  const { app, health, metrics } = await buildApp({ config, db });
   warn = (message) => app.log.warn(message);
   if (!decision.seed && config.demoSeed !== 'off')
     app.log.info(`demo data not seeded: ${decision.reason}`);
@@ -35,28 +41,52 @@ const main = async () => {
   }
   console.log(lines.join('\n'));
 
-  let closing = false;
-  const SHUTDOWN_GRACE_MS = 8000;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // Requests still being answered get a few seconds; a client that stops reading a download
-    // must not hold the stop for ever.
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await serveMetrics(metrics, config.metricsPort, config.host);
+  if (config.metricsPort !== undefined) metrics.collectDefaults();
+
+  let stopping = false;
+  /**
+   * A stop (docs/deploy.md): readiness answers 503 at once; after SHUTDOWN_DELAY_SECONDS nothing
+   * new is accepted, requests under way finish, live sockets get 4200, claimed outbox tasks are
+   * handed back; exit 0. A second signal exits at once.
+   */
+  const stop = (signal: string) => {
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    health.beginDraining();
+    app.log.info({ signal, delayMs: config.shutdownDelayMs }, 'stopping: draining');
+    // Whatever happens, the process is gone in time.
     setTimeout(() => {
-      app.log.warn('shutting down: closing the connections still open');
-      app.server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
+      app.log.error('stopping: not done in time, exiting');
+      process.exit(1);
+    }, config.shutdownDelayMs + STOP_DEADLINE_MS).unref();
+    setTimeout(() => {
+      // Requests still being answered get a few seconds; a client that stops reading a download
+      // must not hold the stop for ever.
+      setTimeout(() => {
+        app.log.warn('stopping: closing the connections still open');
+        app.server.closeAllConnections();
+      }, REQUEST_GRACE_MS).unref();
+      Promise.all([
+        app.close(),
+        new Promise((resolve) => metricsServer?.close(resolve) ?? resolve(undefined)),
+      ]).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    }, config.shutdownDelayMs).unref();
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 };
 
 main().catch((error: unknown) => {

@@ -10,10 +10,14 @@ export const redisForCommands = (
   url: string,
   name: string,
   { queueWhileConnecting }: { queueWhileConnecting: boolean },
-): Redis =>
-  new Redis(url, {
+): Redis => {
+  const redis = new Redis(url, {
     connectionName: name.slice(0, 100),
     enableOfflineQueue: queueWhileConnecting,
     maxRetriesPerRequest: 0,
     commandTimeout: 500,
   });
+  // A lost connection shows as failing commands, which their callers handle.
+  redis.on('error', () => undefined);
+  return redis;
+};
