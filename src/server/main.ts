@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { buildApp } from './app.js';
 import { serveMetrics } from './observability/metrics.js';
 import { loadConfig } from './config.js';
@@ -30,26 +31,11 @@ const main = async () => {
   if (!decision.seed && config.demoSeed !== 'off')
     app.log.info(`demo data not seeded: ${decision.reason}`);
   app.addHook('onClose', async () => db.destroy());
-  await app.listen({ port: config.port, host: config.host });
-
-  const address = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
-  const lines = [`Messenger is running at ${address}/messages`];
-  if (demo) {
-    lines.push(`Demo accounts (password "${DEMO_PASSWORD}"):`);
-    for (const account of DEMO_ACCOUNTS)
-      lines.push(`  ${account.email.padEnd(24)} ${account.role.padEnd(10)} ${account.name}`);
-  }
-  console.log(lines.join('\n'));
-
-  const metricsServer =
-    config.metricsPort === undefined
-      ? undefined
-      : await serveMetrics(metrics, config.metricsPort, config.host);
-  if (config.metricsPort !== undefined) metrics.collectDefaults();
-
+  // Handlers first: a signal that comes while the server starts stops it cleanly too.
+  let metricsServer: Server | undefined;
   let stopping = false;
   /**
-   * A stop (docs/deploy.md): readiness answers 503 at once; after SHUTDOWN_DELAY_SECONDS nothing
+   * A stop (docs/operations.md): readiness answers 503 at once; after SHUTDOWN_DELAY_SECONDS nothing
    * new is accepted, requests under way finish, live sockets get 4200, claimed outbox tasks are
    * handed back; exit 0. A second signal exits at once.
    */
@@ -87,6 +73,21 @@ const main = async () => {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+
+  const address = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+  const lines = [`Messenger is running at ${address}/messages`];
+  if (demo) {
+    lines.push(`Demo accounts (password "${DEMO_PASSWORD}"):`);
+    for (const account of DEMO_ACCOUNTS)
+      lines.push(`  ${account.email.padEnd(24)} ${account.role.padEnd(10)} ${account.name}`);
+  }
+  console.log(lines.join('\n'));
+
+  if (config.metricsPort !== undefined) {
+    metricsServer = await serveMetrics(metrics, config.metricsPort, config.host);
+    metrics.collectDefaults();
+  }
 };
 
 main().catch((error: unknown) => {

@@ -13,7 +13,7 @@ import { signInOverHttp, withKey } from '../../test-support/http-session.js';
 import { messengerConfig, sendTo } from '../../test-support/messaging.js';
 import { pusherSocketUrl, RawSocket } from '../../test-support/raw-socket.js';
 import { freePort, startServer, type ServerProcess } from '../../test-support/server-process.js';
-import { within } from '../../test-support/wait.js';
+import { waitForValue, within } from '../../test-support/wait.js';
 import { DEMO_PASSWORD } from './db/seed.js';
 
 /** The metric names the dashboard's queries read (a histogram's series named by the histogram). */
@@ -29,6 +29,18 @@ const dashboardMetricNames = (): string[] => {
   return [...new Set(names.map((name) => name.replace(/_(bucket|sum|count)$/, '')))];
 };
 
+/** Readiness answers 503 `draining` once the process has taken the stop signal (while it still serves). */
+const drainingSeen = (server: ServerProcess) =>
+  waitForValue(
+    async () => {
+      const answer = await fetch(`${server.url}${paths.readyz}`);
+      return { status: answer.status, body: ((await answer.json()) as { status: string }).status };
+    },
+    { status: 503, body: 'draining' },
+    'readiness to say draining',
+    { timeout: 2_000, interval: 20 },
+  );
+
 describe('the server as a service', () => {
   const servers: ServerProcess[] = [];
   afterAll(async () => {
@@ -39,8 +51,7 @@ describe('the server as a service', () => {
     const server = await startServer({ env: { SHUTDOWN_DELAY_SECONDS: '60' } });
     servers.push(server);
     server.child.kill('SIGTERM');
-    const readiness = await fetch(`${server.url}${paths.readyz}`);
-    expect(readiness.status).toBe(503);
+    await drainingSeen(server);
     const exited = server.stop(); // the second SIGTERM
     expect(await within(exited, 'the exit after a second signal', 5_000)).toBe(1);
   });
@@ -53,7 +64,7 @@ describe('the server as a service', () => {
         DEMO_SEED: 'on',
         LOG_LEVEL: 'info',
         METRICS_PORT: String(metricsPort),
-        SHUTDOWN_DELAY_SECONDS: '1',
+        SHUTDOWN_DELAY_SECONDS: '3',
         PUSHER_SECRET: pusherSecret,
       },
     });
@@ -88,9 +99,7 @@ describe('the server as a service', () => {
     const { broadcaster } = await messengerConfig(server.url);
     const socket = await RawSocket.open(pusherSocketUrl(server.port, broadcaster.key));
     const exited = server.stop();
-    const readiness = await fetch(`${server.url}${paths.readyz}`);
-    expect(readiness.status).toBe(503);
-    expect(await readiness.json()).toMatchObject({ status: 'draining' });
+    await drainingSeen(server);
     expect((await within(socket.closed, 'the socket to close')).code).toBe(4200);
     expect(await within(exited, 'the stop', 30_000)).toBe(0);
 
