@@ -45,7 +45,9 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-RUN mkdir -p /data && chown node:node /data
+# The directories exist in the image, owned by node, so that a volume mounted on one of them
+# (deploy/compose.yaml shares /data/uploads between instances) starts writable for the server.
+RUN mkdir -p /data/uploads /data/mail /data/tmp && chown -R node:node /data
 USER node
 VOLUME /data
 EXPOSE 3000
