@@ -12,7 +12,8 @@
 #      working directory, on a free localhost port;
 #   4. checks CHECK_PATH answers 200 (default /healthz, and then {"status":"ok"}), that the image's
 #      own HEALTHCHECK command passes, that the server runs as the image's non-root user and keeps
-#      its database under /data, and that SIGTERM stops it with exit status 0;
+#      its database under /data, that an online SQLite backup (docs/deploy.md) works beside it,
+#      and that SIGTERM stops it with exit status 0;
 #   5. stops the server, unmounts the image and removes its temporary files, whatever happened.
 #
 # Needs root, podman and debootstrap (`apt-get install podman debootstrap`). Idempotent; bounded by
@@ -20,7 +21,8 @@
 #   IMAGE (localhost/jobboard-messenger), STANDIN_IMAGE (localhost/node-standin:20),
 #   STANDIN_ROOTFS (/var/cache/jobboard-messenger/node-standin), DEBIAN_MIRROR (from apt's sources),
 #   NODE_IMAGE (a base of your own instead of the stand-in), CHECK_PATH (/healthz),
-#   SKIP_BUILD=1 (check the image already built).
+#   SKIP_BUILD=1 (check the image already built), REMOVE_IMAGE=1 (remove IMAGE's tag at the end;
+#   the layers stay cached for the next build).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -57,6 +59,7 @@ cleanup() {
     wait "$SERVER_PID" 2>/dev/null || true
   fi
   if [ -n "$MOUNTED" ]; then podman image unmount "$IMAGE" >/dev/null 2>&1 || true; fi
+  if [ "${REMOVE_IMAGE:-}" = 1 ]; then podman rmi "$IMAGE" >/dev/null 2>&1 || true; fi
   rm -rf "$WORK"
   exit "$status"
 }
@@ -137,11 +140,16 @@ if [ -n "${NODE_IMAGE:-}" ]; then
   BASE=$NODE_IMAGE
 else
   BASE=$STANDIN_IMAGE
+  # One check at a time builds it; a second one waits and then reuses it.
+  mkdir -p "$(dirname "$STANDIN_ROOTFS")"
+  exec 9>"$STANDIN_ROOTFS.lock"
+  flock 9
   if podman image exists "$STANDIN_IMAGE"; then
     log "reusing the stand-in base $STANDIN_IMAGE"
   else
     build_standin
   fi
+  flock -u 9
 fi
 log "base ready after $((SECONDS - started)) s"
 
@@ -240,8 +248,11 @@ answered=''
 deadline=$((SECONDS + 60))
 while [ "$SECONDS" -lt "$deadline" ]; do
   if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+    early_status=0
+    wait "$SERVER_PID" || early_status=$?
+    SERVER_PID=''
     cat "$WORK/server.log" >&2
-    fail "the server exited before answering"
+    fail "the server exited (status $early_status) before answering"
   fi
   if node -e '
       fetch(process.argv[1]).then(async (r) => {
@@ -277,6 +288,17 @@ running_uid=$(awk '/^Uid:/ {print $2}' "/proc/$SERVER_PID/status")
 [ "$running_uid" = "$USER_UID" ] || fail "the server runs as uid $running_uid, not $USER_UID"
 [ -f "$WORK/data/messenger.db" ] || fail "no database under /data (DATABASE_URL default)"
 log "server runs as uid $USER_UID; /data holds: $(cd "$WORK/data" && ls | tr '\n' ' ')"
+
+# The online SQLite backup docs/deploy.md gives (better-sqlite3's backup), beside the live server;
+# the copy must hold the migrated schema.
+backup_js='const Database = require("better-sqlite3"); const db = new Database("/data/messenger.db"); db.backup("/data/backup.db").then(() => { const copy = new Database("/data/backup.db", { readonly: true }); console.log(copy.prepare("select count(*) as n from kysely_migration").get().n); })'
+in_image_script "'node' '-e' '$backup_js'" >"$WORK/backup.sh"
+migrations=$(unshare --mount --propagation private /bin/sh "$WORK/backup.sh" 2>"$WORK/backup.log") || {
+  cat "$WORK/backup.log" >&2
+  fail "the online SQLite backup failed"
+}
+[ "${migrations:-0}" -gt 0 ] 2>/dev/null || fail "the backup holds no migrations ($migrations)"
+log "online SQLite backup: a copy with $migrations migrations"
 
 # A clean stop: SIGTERM to the server, exit status 0 (within SHUTDOWN_DELAY_SECONDS + 25 s).
 stop_limit=$((${SHUTDOWN_DELAY_SECONDS:-0} + 25))
