@@ -214,6 +214,8 @@ USER_GID=$(echo "$user_line" | cut -d: -f4)
 USER_HOME=$(echo "$user_line" | cut -d: -f6)
 [ "$USER_UID" != 0 ] || fail "the image runs as root"
 
+# A short drain before the stop (the contract: exit within SHUTDOWN_DELAY_SECONDS + 25 s).
+STOP_DELAY=${SHUTDOWN_DELAY_SECONDS:-1}
 PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 mkdir -p "$WORK/data"
 chown "$USER_UID:$USER_GID" "$WORK/data"
@@ -230,7 +232,7 @@ mount --rbind /dev '$MNT/dev'
 mount -t tmpfs tmpfs '$MNT/tmp'
 mount --bind '$WORK/data' '$MNT/data'
 exec chroot --userspec=$USER_UID:$USER_GID '$MNT' /usr/bin/env -i $IMAGE_ENV HOME='$USER_HOME' \\
-  HOSTNAME=container-check PORT=$PORT HOST=127.0.0.1 \\
+  HOSTNAME=container-check PORT=$PORT HOST=127.0.0.1 SHUTDOWN_DELAY_SECONDS=$STOP_DELAY \\
   /bin/sh -c 'cd "\$0" && exec "\$@"' '$WORKDIR' $1
 EOF
 }
@@ -254,6 +256,7 @@ while [ "$SECONDS" -lt "$deadline" ]; do
     cat "$WORK/server.log" >&2
     fail "the server exited (status $early_status) before answering"
   fi
+  # shellcheck disable=SC2016 # JavaScript, not shell
   if node -e '
       fetch(process.argv[1]).then(async (r) => {
         const body = await r.text();
@@ -287,7 +290,7 @@ fi
 running_uid=$(awk '/^Uid:/ {print $2}' "/proc/$SERVER_PID/status")
 [ "$running_uid" = "$USER_UID" ] || fail "the server runs as uid $running_uid, not $USER_UID"
 [ -f "$WORK/data/messenger.db" ] || fail "no database under /data (DATABASE_URL default)"
-log "server runs as uid $USER_UID; /data holds: $(cd "$WORK/data" && ls | tr '\n' ' ')"
+log "server runs as uid $USER_UID; /data holds: $(find "$WORK/data" -mindepth 1 -maxdepth 1 -printf '%f ')"
 
 # The online SQLite backup docs/deploy.md gives (better-sqlite3's backup), beside the live server;
 # the copy must hold the migrated schema.
@@ -301,7 +304,7 @@ migrations=$(unshare --mount --propagation private /bin/sh "$WORK/backup.sh" 2>"
 log "online SQLite backup: a copy with $migrations migrations"
 
 # A clean stop: SIGTERM to the server, exit status 0 (within SHUTDOWN_DELAY_SECONDS + 25 s).
-stop_limit=$((${SHUTDOWN_DELAY_SECONDS:-0} + 25))
+stop_limit=$((STOP_DELAY + 25))
 kill -TERM "$SERVER_PID"
 for _ in $(seq 1 $((stop_limit * 2))); do
   kill -0 "$SERVER_PID" 2>/dev/null || break
