@@ -101,10 +101,24 @@ export const signInOverHttp = async (
   });
   if (response.status !== 200)
     throw new Error(`sign-in ${email}: ${response.status} ${await response.text()}`);
+  const { user } = (await response.json()) as { user: { id: number; role: string; name: string } };
+  return sessionFromSignIn(baseUrl, response, user, options.appKey);
+};
+
+/**
+ * The session a sign-in answer opened (its session and XSRF-TOKEN cookies), for `user`: a
+ * password sign-in's, or a sign-in link's (`GET /sso`, 303).
+ */
+export const sessionFromSignIn = (
+  baseUrl: string,
+  response: Response,
+  user: { id: number; role: string; name: string },
+  appKey: string = DEFAULT_APP_KEY,
+): HttpSession => {
   const setCookies = response.headers.getSetCookie();
   const session = cookieValue(setCookies, SESSION_COOKIE);
+  if (!session) throw new Error(`no ${SESSION_COOKIE} cookie in the sign-in answer`);
   const csrf = decodeURIComponent(cookieValue(setCookies, XSRF_COOKIE) ?? '');
-  const { user } = (await response.json()) as { user: { id: number; role: string; name: string } };
   const cookie = `${SESSION_COOKIE}=${session}; ${XSRF_COOKIE}=${encodeURIComponent(csrf)}`;
   return {
     userId: user.id,
@@ -112,7 +126,7 @@ export const signInOverHttp = async (
     name: user.name,
     cookie,
     csrf,
-    call: keyedCall(baseUrl, options.appKey ?? DEFAULT_APP_KEY, { cookie, 'x-xsrf-token': csrf }),
+    call: keyedCall(baseUrl, appKey, { cookie, 'x-xsrf-token': csrf }),
   };
 };
 

@@ -63,6 +63,8 @@ export class Sender {
       pauseMs?: number;
       /** The uploads the `index`-th message carries (every retry sends the same ones). */
       attachmentIds?: (index: number) => number[];
+      /** Answers retried with the same client_id (0: no answer); any other failure throws. */
+      retryStatuses?: readonly number[];
     } = {},
   ): Promise<void> {
     for (let i = 0; i < count && !this.stopped; i++) {
@@ -88,7 +90,7 @@ export class Sender {
           options.onAck?.(outcome);
           break;
         }
-        if (outcome.status !== 0 && outcome.status !== 503)
+        if (!(options.retryStatuses ?? [0, 503]).includes(outcome.status))
           throw new Error(`${this.label}: send answered ${outcome.status} ${outcome.body}`);
         if (record.attempts > 400)
           throw new Error(`${this.label}: send never answered (${outcome.body})`);
