@@ -11,26 +11,58 @@ export interface NewOutboxTask {
   runAt: string;
 }
 
+/** A task's five values as its row holds them (the payload as JSON text). */
+type TaskValues = [kind: string, dedupeKey: string, payload: string, runAt: string, now: string];
+const taskValues = (task: NewOutboxTask, now: string): TaskValues => [
+  task.kind,
+  task.dedupeKey,
+  JSON.stringify(task.payload),
+  task.runAt,
+  now,
+];
+
+const tasksInsert = (rows: readonly TaskValues[], onlyIfRowIn?: string): RawBuilder<unknown> =>
+  sql`insert into outbox (kind, dedupe_key, payload, run_at, created_at)
+    select * from (values ${sql.join(rows.map((row) => sql`(${sql.join(row)})`))}) as t
+    where ${onlyIfRowIn ? sql`exists (select 1 from ${sql.table(onlyIfRowIn)})` : sql`1 = 1`}
+    on conflict (dedupe_key) do nothing`;
+
 /**
  * The insert of a message's tasks, one statement on either database: run on its own in the caller's
- * transaction, or (PostgreSQL) as a data-modifying CTE of the caller's own statement, written only
- * when the CTE named `onlyIfRowIn` has a row. A dedupe key already taken is skipped, as `insert`
- * does. This is the only way a send writes its outbox tasks.
+ * transaction (`writeTasks`), or (PostgreSQL) as a data-modifying CTE of the caller's own statement,
+ * written only when the CTE named `onlyIfRowIn` has a row. A dedupe key already taken is skipped, as
+ * `insert` does. This is the only way a send writes its outbox tasks.
  */
 export const insertTasks = (
   tasks: readonly NewOutboxTask[],
   now: string,
   { onlyIfRowIn }: { onlyIfRowIn?: string } = {},
 ): RawBuilder<unknown> =>
-  sql`insert into outbox (kind, dedupe_key, payload, run_at, created_at)
-    select * from (values ${sql.join(
-      tasks.map(
-        (task) =>
-          sql`(${task.kind}, ${task.dedupeKey}, ${JSON.stringify(task.payload)}, ${task.runAt}, ${now})`,
-      ),
-    )}) as t
-    where ${onlyIfRowIn ? sql`exists (select 1 from ${sql.table(onlyIfRowIn)})` : sql`1 = 1`}
-    on conflict (dedupe_key) do nothing`;
+  tasksInsert(
+    tasks.map((task) => taskValues(task, now)),
+    onlyIfRowIn,
+  );
+
+/**
+ * `insertTasks` run in the caller's transaction, compiled once per number of tasks (see
+ * prepareQuery): a send writes one or two tasks, and rebuilding the statement each time cost more
+ * than running it.
+ */
+export const createTaskWriter = (db: Kysely<Database>) => {
+  const prepared = perKindCount((count) =>
+    prepareQuery(5 * count, (...values: string[]) => {
+      const rows = Array.from(
+        { length: count },
+        (_, index) => values.slice(5 * index, 5 * index + 5) as TaskValues,
+      );
+      return { compile: () => tasksInsert(rows).compile(db) };
+    }),
+  );
+  return async (executor: Executor, tasks: readonly NewOutboxTask[], now: string) => {
+    if (tasks.length === 0) return;
+    await prepared(tasks.length)(executor, ...tasks.flatMap((task) => taskValues(task, now)));
+  };
+};
 
 /** Longest `last_error` kept: a stack trace is useful, a megabyte of HTML from a webhook is not. */
 const MAX_ERROR_CHARS = 2000;

@@ -9,7 +9,11 @@ import {
 import type { Database } from '../../db/schema.js';
 import { createWriteBatcher } from '../../db/write-batcher.js';
 import { nowIso } from '../../lib/time.js';
-import { insertTasks, type NewOutboxTask } from '../../outbox/outbox.repository.js';
+import {
+  createTaskWriter,
+  insertTasks,
+  type NewOutboxTask,
+} from '../../outbox/outbox.repository.js';
 import type { AttachmentRow } from '../../read-model/chat.presenter.js';
 import {
   attachmentsOfChats,
@@ -288,6 +292,7 @@ const preparedQueries = (db: Kysely<Database>) => ({
 export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
   const q = preparedQueries(db);
   const writes = createWriteBatcher(db, dialect);
+  const writeTasks = createTaskWriter(db);
 
   /** The sender's own unused uploads attached to the new message; the rows, in the order asked. */
   const claimAttachments = async (
@@ -417,7 +422,7 @@ export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
       );
       const chat = newChat(send, id, createdAt);
       const tasks = send.tasksFor(chat, files);
-      if (tasks.length > 0) await insertTasks(tasks, createdAt).execute(trx);
+      await writeTasks(trx, tasks, createdAt);
       return { chat, files, conversation: { ...conversation, ...updated } };
     });
 
