@@ -67,6 +67,13 @@ export const createMetrics = () => {
     labelNames: ['outcome'] as const,
     registers,
   });
+  const routeSeries = new Map<
+    string,
+    {
+      duration: ReturnType<typeof httpDuration.labels>;
+      byStatus: Map<number, ReturnType<typeof httpRequests.labels>>;
+    }
+  >();
   let sources: MetricsSources | undefined;
   let deliveriesCounted = 0;
   new Counter({
@@ -122,8 +129,20 @@ export const createMetrics = () => {
       sources = watched;
     },
     requestAnswered(method: string, route: string, status: number, seconds: number) {
-      httpRequests.inc({ method, route, status });
-      httpDuration.observe({ method, route }, seconds);
+      // the labelled series of a route, looked up once (label hashing on every request costs)
+      const key = `${method} ${route}`;
+      let series = routeSeries.get(key);
+      if (!series) {
+        series = { duration: httpDuration.labels(method, route), byStatus: new Map() };
+        routeSeries.set(key, series);
+      }
+      let count = series.byStatus.get(status);
+      if (!count) {
+        count = httpRequests.labels(method, route, String(status));
+        series.byStatus.set(status, count);
+      }
+      count.inc();
+      series.duration.observe(seconds);
     },
     messageSent() {
       messagesSent.inc();
