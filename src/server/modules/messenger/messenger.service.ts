@@ -437,10 +437,13 @@ export const createMessengerService = ({
             publish(userId, CHAT_MESSAGE_EVENT, event, socketId),
           ),
         );
-        await events?.emit('messageStored', {
-          messageId: message.id,
-          conversationId: message.messenger_user_id,
-        });
+        // the message is stored and sent: what others do with the news cannot fail the send
+        await events
+          ?.emit('messageStored', {
+            messageId: message.id,
+            conversationId: message.messenger_user_id,
+          })
+          .catch(onPublishError);
       }
       return { message, messengerUser };
     },
