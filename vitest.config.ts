@@ -19,6 +19,11 @@ import { defineConfig } from 'vitest/config';
  * files one after another, and projects that disable it one after another too).
  */
 const FAULTS_WAITING = 'faults/disconnects.faults.test.ts';
+/**
+ * The container check builds the image (minutes of CPU on a cold machine): a project of its own,
+ * run after the fault suites, so that the build does not slow the timing-sensitive fault cases.
+ */
+const CONTAINER_CHECK = 'faults/container.faults.test.ts';
 
 export default defineConfig({
   plugins: [react()],
@@ -101,10 +106,20 @@ export default defineConfig({
           name: 'faults',
           environment: 'node',
           include: ['faults/**/*.faults.test.ts'],
-          exclude: [FAULTS_WAITING],
+          exclude: [FAULTS_WAITING, CONTAINER_CHECK],
           testTimeout: 240_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'container',
+          environment: 'node',
+          include: [CONTAINER_CHECK],
+          testTimeout: 1_500_000,
+          hookTimeout: 120_000,
         },
       },
       {

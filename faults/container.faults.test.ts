@@ -24,7 +24,7 @@ const missing = [
 
 const runCheck = (env: Record<string, string>) =>
   new Promise<{ status: number | null; output: string }>((done) => {
-    // niced: the faults-waiting project runs beside this file and keeps its own timing.
+    // niced: whatever else runs on the machine keeps its own timing (its own project, run last).
     const child = spawn('nice', ['-n', '10', SCRIPT], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
