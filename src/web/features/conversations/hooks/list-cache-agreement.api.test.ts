@@ -46,22 +46,14 @@ import {
   type ListCounts,
   type ListFilter,
 } from '../utils/conversation-cache.js';
+import { createRandom } from '../../../../../test-support/capacity-population.js';
 
 const dialect = inject('database');
 const KEY = 'list-agreement-key-0123456789abcdef0123456789';
 const STEPS = 40;
 
-/** mulberry32: a small seeded PRNG, so that a failing sequence can be replayed. */
-const prng = (seed: number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+/** A seeded PRNG, so that a failing sequence can be replayed. */
+const prng = createRandom;
 
 /**
  * What may differ, and why: `last_message_time` is display text the server computes at fetch time
