@@ -21,7 +21,8 @@ import { defineConfig } from 'vitest/config';
 const FAULTS_WAITING = 'faults/disconnects.faults.test.ts';
 /**
  * The container check builds the image (minutes of CPU on a cold machine): a project of its own,
- * run after the fault suites, so that the build does not slow the timing-sensitive fault cases.
+ * run beside the benchmark smoke test (which checks counts and shapes, never timings) and not beside
+ * the fault suites, so that the build does not slow their timing-sensitive cases.
  */
 const CONTAINER_CHECK = 'faults/container.faults.test.ts';
 

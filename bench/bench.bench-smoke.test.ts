@@ -192,6 +192,7 @@ describe('benchmarks at tiny size', () => {
       expect(c[`${dialect}Error`]).toBe('none');
       const key = `${dialect}.${users}`;
       expect(c[`${key}.arrived`]).toBe(c[`${key}.requested`]);
+      expect(c[`${key}.failedArrivals`]).toBe(0);
       expect(c[`${key}.live`]).toBe(users);
       expect(c[`${key}.pageLoads`]).toBeGreaterThan(0);
       expect(c[`${key}.opens`]).toBeGreaterThan(0);

@@ -1,9 +1,11 @@
 /**
- * `npm run bench [-- <scenario> …] [--size tiny|full] [--out <file>] [--profile <dir>] [--no-docs]`
+ * `npm run bench [-- <scenario> …] [--size tiny|full] [--workers N[,M…]] [--out <file>] [--profile <dir>] [--no-docs]`
  *
  * Runs the scenarios against the real (built) server, prints one table, writes
  * bench/results/latest.json (tiny runs: latest-tiny.json) and, after a full run of every scenario,
- * replaces the results block of docs/performance.md.
+ * replaces the results block of docs/performance.md. `--workers` gives the server's worker processes
+ * (`WEB_CONCURRENCY`) for the scenarios that take them (capacity, send-throughput): by default 1 and 2
+ * when no scenario is named, else 1.
  */
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { dropStaleBenchDatabases } from './lib/database.js';
 import { describeMachine, machineInfo, type MachineInfo } from './lib/machine.js';
 import { runScenario } from './lib/runner.js';
 import { markdownTable } from './lib/table.js';
-import type { ScenarioResult, Size } from './lib/types.js';
+import { parseWorkerCounts, type ScenarioResult, type Size } from './lib/types.js';
 import { SCENARIOS, scenarioNames } from './scenarios/index.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -28,11 +30,13 @@ export interface RunReport {
   durationSeconds: number;
   size: Size;
   scenarios: string[];
+  /** The server worker counts of the scenarios that take them. */
+  workers: number[];
   machine: MachineInfo;
   results: ScenarioResult[];
 }
 
-const usage = `usage: npm run bench -- [${scenarioNames().join('|')} …] [--size tiny|full] [--out file] [--profile dir] [--no-docs]`;
+const usage = `usage: npm run bench -- [${scenarioNames().join('|')} …] [--size tiny|full] [--workers N[,M…]] [--out file] [--profile dir] [--no-docs]`;
 
 const ensureBuilt = (log: (message: string) => void): void => {
   if (!existsSync(resolve(ROOT, 'dist/server/main.js'))) {
@@ -90,6 +94,7 @@ const main = async (): Promise<number> => {
       size: { type: 'string', default: 'full' },
       out: { type: 'string' },
       profile: { type: 'string' },
+      workers: { type: 'string', multiple: true },
       'no-docs': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -112,6 +117,11 @@ const main = async (): Promise<number> => {
     positionals.length > 0
       ? SCENARIOS.filter((scenario) => positionals.includes(scenario.name))
       : SCENARIOS;
+  const workers = parseWorkerCounts(values.workers, positionals.length === 0);
+  if (!workers) {
+    console.error(`--workers takes whole numbers from 1 to 64 (e.g. 1,2)\n${usage}`);
+    return 2;
+  }
   const log = (message: string) =>
     console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
@@ -126,7 +136,7 @@ const main = async (): Promise<number> => {
   const profileDir = values.profile ? resolve(values.profile) : undefined;
   const results: ScenarioResult[] = [];
   for (const scenario of selected)
-    results.push(await runScenario(scenario, { size, log, profileDir }));
+    results.push(await runScenario(scenario, { size, log, profileDir, workers }));
 
   const report: RunReport = {
     startedAt: startedAt.toISOString(),
@@ -134,6 +144,7 @@ const main = async (): Promise<number> => {
     durationSeconds: Math.round((performance.now() - started) / 1000),
     size,
     scenarios: selected.map((scenario) => scenario.name),
+    workers,
     machine,
     results,
   };
@@ -153,7 +164,10 @@ const main = async (): Promise<number> => {
   if (everything && !values['no-docs'] && (await updateDocs(report)))
     console.log(`updated the results in ${DOCS}`);
   if (profileDir) console.log(`CPU profiles of the servers in ${profileDir}`);
-  return results.some((result) => result.error) ? 1 : 0;
+  const crashed = results.filter((result) => result.error);
+  if (crashed.length > 0)
+    console.log(`failed (crashed): ${crashed.map((result) => result.name).join(', ')}`);
+  return crashed.length > 0 ? 1 : 0;
 };
 
 main().then(

@@ -92,6 +92,11 @@ const lowContrastTexts = (page: Page) =>
         const box = element.getBoundingClientRect();
         const style = getComputedStyle(element);
         if (box.width <= 1 || box.height <= 1 || style.visibility === 'hidden') continue;
+        // text drawn fully transparent is not shown (Edit and Delete until hover or focus)
+        let shown = true;
+        for (let at: Element | null = element; at; at = at.parentElement)
+          if (Number(getComputedStyle(at).opacity) === 0) shown = false;
+        if (!shown) continue;
         let fg = parse(style.color);
         let bg = backdrop(element);
         // an ancestor drawn translucent: its text and background both mix with what is below it

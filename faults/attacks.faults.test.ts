@@ -7,7 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { InitialDataResponse, GetMessageResponse } from '../src/shared/api.js';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../src/shared/events.js';
+import { integrationPaths } from '../src/shared/integration.js';
 import { paths } from '../src/shared/paths.js';
+import { BLOCKED_MESSAGE, safetyPaths, SUSPENDED_MESSAGE } from '../src/shared/safety.js';
 import { DEMO, DEMO_USERS, type DemoUser } from '../test-support/accounts.js';
 import { launchChromium } from '../test-support/browser.js';
 import {
@@ -26,6 +28,7 @@ import {
   conversationWith,
   newClientId,
   sendMessage,
+  uploadFile,
   type Conversation,
 } from '../test-support/messaging.js';
 import { pusherSocketUrl, RawSocket } from '../test-support/raw-socket.js';
@@ -39,6 +42,7 @@ import { signInAll } from './support/scenario.js';
 import { isAlive, startFaultServer, stopServer, type ServerProcess } from './support/servers.js';
 
 const credentials: PusherCredentials = pusherCredentials('faults');
+const INTEGRATION_KEY = 'faults-attacks-integration-key-0123456789';
 
 let db: FaultDatabase;
 let server: ServerProcess;
@@ -49,7 +53,11 @@ beforeAll(async () => {
   server = await startFaultServer({
     databaseUrl: db.url,
     appId: credentials.appId,
-    env: { PUSHER_KEY: credentials.key, PUSHER_SECRET: credentials.secret },
+    env: {
+      PUSHER_KEY: credentials.key,
+      PUSHER_SECRET: credentials.secret,
+      INTEGRATION_KEYS: INTEGRATION_KEY,
+    },
   });
   sessions = await signInAll(server.url, DEMO_USERS);
 });
@@ -231,6 +239,133 @@ describe('authorization matrix', () => {
       await victimPage.close();
     },
   );
+
+  /** A small file of the page's kinds (text). */
+  const note = () => Buffer.from(`a plain note ${randomBytes(4).toString('hex')}`);
+  /** The multipart upload as the page sends it; its status (201: stored). */
+  const uploadStatus = (as: HttpSession) =>
+    uploadFile(server.url, as, 'note.txt', note()).then(
+      () => 201,
+      (error: unknown) => Number(/upload: (\d+)/.exec(String(error))?.[1] ?? 0),
+    );
+
+  test('blocked user tries every call toward the blocker (cookie and token): refused or unseen, and nothing reaches the blocker live', async () => {
+    const blocker = sessions.candidate;
+    const blocked = sessions.company;
+    const toBlocker: Conversation = await conversationWith(blocked, blocker.userId);
+    const blocking = await blocker.call('POST', safetyPaths.blocks, { user_id: blocked.userId });
+    expect(blocking.status).toBe(201);
+    const storedBefore = (await db.chats(toBlocker.id)).length;
+    // the blocker's own channel, on a raw socket that records every event on it
+    const ear = await RawSocket.open(pusherSocketUrl(server.port, credentials.key));
+    const channel = userChannelName(blocker.userId);
+    const auth = (
+      (await (await authorizeOverHttp(server.url, blocker, ear.socketId, channel)).json()) as {
+        auth: string;
+      }
+    ).auth;
+    expect((await ear.subscribe(channel, auth)).event).toBe(
+      'pusher_internal:subscription_succeeded',
+    );
+    try {
+      for (const as of [blocked, await signInWithToken(server.url, DEMO.company)]) {
+        const sent = await sendMessage(as, toBlocker, 'you blocked me?');
+        expect(sent).toMatchObject({ ok: false, status: 403 });
+        expect(JSON.parse((sent as { body: string }).body)).toEqual({ message: BLOCKED_MESSAGE });
+        const typed = await as.call('POST', paths.typing(toBlocker.id));
+        expect(typed.status).toBe(403);
+        expect(await typed.json()).toEqual({ message: BLOCKED_MESSAGE });
+        // a file is the uploader's own until sent; sent toward the blocker it is refused
+        const file = await uploadFile(server.url, as, 'note.txt', note());
+        const withFile = await sendMessage(as, toBlocker, '', { attachmentIds: [file] });
+        expect(withFile).toMatchObject({ ok: false, status: 403 });
+        // reading what the blocker wrote tells the blocker nothing (no receipt)
+        expect((await as.call('GET', paths.unseen(toBlocker.id))).status).toBe(200);
+        const opened = await as.call('POST', paths.getMessage, {
+          receiver_id: blocker.userId,
+          job_id: toBlocker.jobId,
+        });
+        expect(opened.status).toBe(200);
+        // the blocked party sees the blocker offline, and is not told of the block
+        const page = (await opened.json()) as GetMessageResponse;
+        expect(page.messengerUser).toMatchObject({ other_online: false, blocked: false });
+        // a replayed or forged receiver changes nothing
+        const forged = await as.call('POST', paths.sendMessage, {
+          receiver_id: blocker.userId,
+          messenger_user: toBlocker.id,
+          job_id: toBlocker.jobId,
+          message: 'forged',
+          client_id: newClientId(),
+          attachment_ids: [],
+        });
+        expect(forged.status).toBe(403);
+      }
+      await sleep(300);
+      expect(ear.eventsOn(channel)).toEqual([]);
+      expect((await db.chats(toBlocker.id)).length).toBe(storedBefore);
+    } finally {
+      await ear.close();
+      const lifted = await blocker.call('DELETE', safetyPaths.block(blocked.userId));
+      expect(lifted.status).toBe(204);
+    }
+    // lifted: the same calls work again
+    expect((await sendMessage(blocked, toBlocker, 'after the unblock')).ok).toBe(true);
+  });
+
+  test('suspended user tries every write (cookie and token): 403 saying so; reads still work', async () => {
+    const externalId = 'faults-suspended-candidate2';
+    await db.setExternalId(DEMO.candidate2, externalId);
+    const suspend = (suspended: boolean) =>
+      fetch(`${server.url}${integrationPaths.user(externalId)}`, {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${INTEGRATION_KEY}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ role: 'candidate', name: 'Omar Khalil', suspended }),
+      });
+    const suspended = sessions.candidate2;
+    const conversation = await conversationWith(suspended, sessions.company.userId);
+    const storedBefore = (await db.chats(conversation.id)).length;
+    expect((await suspend(true)).status).toBe(200);
+    try {
+      for (const as of [suspended, await signInWithToken(server.url, DEMO.candidate2)]) {
+        const statuses: Record<string, number> = {};
+        const bodies: unknown[] = [];
+        const sent = await as.call('POST', paths.sendMessage, {
+          receiver_id: conversation.receiverId,
+          messenger_user: conversation.id,
+          job_id: conversation.jobId,
+          message: 'suspended but sending',
+          client_id: newClientId(),
+        });
+        statuses.send = sent.status;
+        bodies.push(await sent.json());
+        const typed = await as.call('POST', paths.typing(conversation.id));
+        statuses.typing = typed.status;
+        bodies.push(await typed.json());
+        statuses.upload = await uploadStatus(as);
+        expect(statuses).toEqual({ send: 403, typing: 403, upload: 403 });
+        for (const body of bodies) expect(body).toEqual({ message: SUSPENDED_MESSAGE });
+        // reading goes on
+        const data = await as.call('GET', paths.initialData);
+        expect(data.status).toBe(200);
+        expect(((await data.json()) as InitialDataResponse).auth.suspended).toBe(true);
+        expect(
+          (
+            await as.call('POST', paths.getMessage, {
+              receiver_id: conversation.receiverId,
+              job_id: conversation.jobId,
+            })
+          ).status,
+        ).toBe(200);
+      }
+      expect((await db.chats(conversation.id)).length).toBe(storedBefore);
+    } finally {
+      expect((await suspend(false)).status).toBe(200);
+    }
+    expect((await sendMessage(suspended, conversation, 'back again')).ok).toBe(true);
+  });
 
   test('without a session or with a wrong application key: 401 everywhere', async () => {
     const conversation = await conversationWith(sessions.candidate, sessions.company.userId);
@@ -517,8 +652,10 @@ describe('the Pusher HTTP trigger API', () => {
     expect((await postTrigger(server.url, valid)).status).toBe(200);
     await listener.next((frame) => frame.event === CHAT_MESSAGE_EVENT, 'the genuine event');
 
+    // Well outside the 600 s window: `now` was read before the awaits above, and a slow machine
+    // can spend seconds in them, which would bring a timestamp only just ahead back inside.
     const stale = signTrigger(credentials, event('replayed'), { timestamp: now - 601 });
-    const future = signTrigger(credentials, event('from the future'), { timestamp: now + 601 });
+    const future = signTrigger(credentials, event('from the future'), { timestamp: now + 900 });
     const signedOther = signTrigger(credentials, event('what was signed'));
     const tamperedBody = { ...signedOther, body: event('what was sent') };
     const signedOtherChannel = signTrigger(credentials, event('moved'));

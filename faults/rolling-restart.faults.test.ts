@@ -110,8 +110,13 @@ describe.skipIf(missing && !settings.ci)('rolling restart behind nginx', () => {
           ...(port === undefined ? {} : { port }),
         });
       // One after the other: the first migrates the fresh database.
+      const began = Date.now();
+      // where the run is, so that a timeout says which step took the time
+      const progress = (step: string) =>
+        console.log(`rolling-restart: ${step} at ${((Date.now() - began) / 1000).toFixed(1)} s`);
       servers[0] = await start();
       servers[1] = await start();
+      progress('two instances ready');
       nginx = await startNginx({ upstreams: servers.map((server) => server!.port) });
       const proxy = nginx;
 
@@ -131,6 +136,7 @@ describe.skipIf(missing && !settings.ci)('rolling restart behind nginx', () => {
         }),
       );
       clients.push(...opened);
+      progress(`${clients.length} clients live`);
       const timelines = clients.map(track);
 
       const runs = parties.map(async (party, i) => {
@@ -184,6 +190,7 @@ describe.skipIf(missing && !settings.ci)('rolling restart behind nginx', () => {
               (SHUTDOWN_DELAY_SECONDS + 25) * 1000,
             ),
           );
+          progress(`round ${round + 1}: instance ${instance} stopped`);
           servers[instance] = await start(old.port);
           const restarted = servers[instance];
           await waitForValue(
@@ -191,15 +198,18 @@ describe.skipIf(missing && !settings.ci)('rolling restart behind nginx', () => {
             200,
             `instance ${instance} ready again`,
           );
+          progress(`round ${round + 1}: instance ${instance} ready again`);
           await until(allLive, 'every client live again', 30_000, 50).catch((error: unknown) => {
             throw new Error(`${String(error)}: ${notLive()}`);
           });
+          progress(`round ${round + 1}: every client live again`);
           await sleep(SETTLE_MS);
         }
       }
 
       for (const sender of senders) sender.stop();
       await within(Promise.all(runs), 'the last sends answered', 60_000);
+      progress('the last sends answered');
       const records = senders.flatMap((sender) => sender.records);
 
       // Reconnections: for each stop, the clients that left the connected state before the next

@@ -7,6 +7,7 @@ import {
   type ChatMessageEvent,
 } from '../src/shared/events.js';
 import type { Chat } from '../src/shared/models.js';
+import { authorizeWithRetries } from '../src/web/lib/channel-authorization.js';
 import { authorizeOverHttp, type HttpSession } from './http-session.js';
 import { until, within } from './wait.js';
 
@@ -81,13 +82,10 @@ export const authorizeThroughServer =
   ): Authorizer =>
   async (socketId, channelName) => {
     await options.before?.();
-    const response = await authorizeOverHttp(baseUrl, session, socketId, channelName);
-    const text = await response.text();
-    if (response.status !== 200)
-      throw Object.assign(new Error(`auth ${response.status}: ${text}`), {
-        status: response.status,
-      });
-    return JSON.parse(text) as ChannelAuth;
+    // as the page does: a 5xx or no answer (a proxy during a restart) is asked again
+    return authorizeWithRetries(() =>
+      authorizeOverHttp(baseUrl, session, socketId, channelName),
+    ) as Promise<ChannelAuth>;
   };
 
 /** Resolves with the socket id once the client is connected. */

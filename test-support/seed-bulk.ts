@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { migrateToLatest, openDatabase, type DialectName } from '../src/server/db/database.js';
 import { hashPassword, randomToken, sha256 } from '../src/server/lib/crypto.js';
+import { REBUILD_SQLITE_TERMS_SQL } from '../src/server/db/search-index.js';
+import { searchDocument } from '../src/shared/search-text.js';
 import { capacityToken, userIdOf, type CapacityPopulation } from './capacity-population.js';
 import type { ServerDatabase } from './databases.js';
 
@@ -150,6 +152,65 @@ const SCALE_BASE_TIME = Date.parse('2026-01-01T00:00:00.000Z');
 const SCALE_TEXT = 'the quick brown fox jumps over the lazy dog';
 
 /**
+ * What the scale seed's messages say after "Message k of conversation i:", in turn (message number
+ * g = i × m + k picks `SCALE_PHRASES[g % length]`): words the message search finds in many messages
+ * ("interview" in 3 of 10, the prefix "engin" in 2 of 10), Arabic with short vowels (2 of 10), and
+ * two rarer words added to some (`scaleExtraWord`).
+ */
+export const SCALE_PHRASES = [
+  SCALE_TEXT,
+  'Thanks for the interview today, we will be in touch',
+  'Could you send your portfolio before the interview?',
+  'The engineering team reviewed your application',
+  'شُكراً لَكَ على المُقابَلة اليوم، سَنَتواصَل مَعَكَ قَريباً',
+  SCALE_TEXT,
+  'Please confirm the interview time for Thursday',
+  'سَنُرسِلُ لَكَ العَرضَ الوَظيفيَّ غَداً',
+  'Our engineers will call you about the role',
+  'Happy to answer any question about the position',
+] as const;
+/** A word in one message of about 100,000 (`zanzibar`), and one in one of 1,000 (`kilimanjaro`). */
+export const SCALE_RARE_WORDS = { rare: 'zanzibar', uncommon: 'kilimanjaro' } as const;
+const RARE_EVERY = 99_991;
+const UNCOMMON_EVERY = 1_000;
+const scaleExtraWord = (g: number): string =>
+  g % RARE_EVERY === 0
+    ? ` ${SCALE_RARE_WORDS.rare}`
+    : g % UNCOMMON_EVERY === 3
+      ? ` ${SCALE_RARE_WORDS.uncommon}`
+      : '';
+const SCALE_PHRASE_DOCUMENTS = SCALE_PHRASES.map((phrase) => searchDocument(phrase));
+
+/** The k-th message of conversation i (m messages each), and what the search index holds of it. */
+export const scaleMessage = (
+  i: number,
+  k: number,
+  m: number,
+): { text: string; document: string } => {
+  const g = i * m + k;
+  const phrase = g % SCALE_PHRASES.length;
+  const extra = scaleExtraWord(g);
+  return {
+    text: `Message ${k} of conversation ${i}: ${SCALE_PHRASES[phrase]}${extra}`,
+    document: `message ${k} of conversation ${i} ${SCALE_PHRASE_DOCUMENTS[phrase]}${extra}`,
+  };
+};
+
+/**
+ * `scaleMessage` in PostgreSQL, over the columns `i` and `k` (integers) and the parameters
+ * `$phrases` / `$documents` (text[] of SCALE_PHRASES and their documents) and `$m`.
+ */
+const scaleMessageSql = (phrases: string, documents: string, m: string) => {
+  const g = `(i::bigint * ${m}::int + k)`;
+  const pick = `((${g} % ${SCALE_PHRASES.length})::int + 1)`;
+  const extra = `(case when ${g} % ${RARE_EVERY} = 0 then ' ${SCALE_RARE_WORDS.rare}' when ${g} % ${UNCOMMON_EVERY} = 3 then ' ${SCALE_RARE_WORDS.uncommon}' else '' end)`;
+  return {
+    text: `'Message ' || k || ' of conversation ' || i || ': ' || (${phrases})[${pick}] || ${extra}`,
+    document: `'message ' || k || ' of conversation ' || i || ' ' || (${documents})[${pick}] || ${extra}`,
+  };
+};
+
+/**
  * One company with `conversations` candidates (one conversation each, about one of its `jobs` jobs),
  * `messagesPerConversation` messages each, alternating sides, 1,000 minutes apart (many dates), the last two of
  * every tenth conversation unread by the company. Ids are assigned in order: company 1, candidates
@@ -179,8 +240,11 @@ export const seedScale = async (bench: BulkDatabase, options: ScaleOptions): Pro
       'chats',
       'api_tokens',
     ],
+    // The search index (GIN) and the others built once after the load.
+    deferIndexesOf: ['chats'],
     sqlite: (db) => {
       const insert = sqliteInserts(db);
+      const insertSearch = db.prepare('insert into chats_search (rowid, body) values (?, ?)');
       const insertGroup = db.prepare(
         'insert into application_groups (id, company_id, name) values (?, ?, ?)',
       );
@@ -232,15 +296,17 @@ export const seedScale = async (bench: BulkDatabase, options: ScaleOptions): Pro
         for (let k = 0; k < m; k += 1) {
           const fromCandidate = k % 2 === 0 || (unread > 0 && k >= m - unread);
           const at = conversationStart + k * 60_000 * 1000;
-          insertChat.run(
+          const message = scaleMessage(i, k, m);
+          const { lastInsertRowid } = insertChat.run(
             i + 1,
             fromCandidate ? candidateId : 1,
             fromCandidate ? 1 : candidateId,
             jobId,
-            `Message ${k} of conversation ${i}: ${SCALE_TEXT}`,
+            message.text,
             iso(at),
             unread > 0 && k >= m - unread ? null : iso(at + 30_000),
           );
+          insertSearch.run(lastInsertRowid, message.document);
         }
         const lastAt = iso(conversationStart + (m - 1) * 60_000 * 1000);
         insert.conversation.run(
@@ -249,7 +315,7 @@ export const seedScale = async (bench: BulkDatabase, options: ScaleOptions): Pro
           1,
           jobId,
           jobId,
-          `Message ${m - 1} of conversation ${i}: ${SCALE_TEXT}`,
+          scaleMessage(i, m - 1, m).text.slice(0, 100),
           lastAt,
           lastAt,
           0,
@@ -257,6 +323,7 @@ export const seedScale = async (bench: BulkDatabase, options: ScaleOptions): Pro
           now,
         );
       }
+      for (const statement of REBUILD_SQLITE_TERMS_SQL) db.exec(statement);
     },
     postgres: async (client) => {
       await client.query(
@@ -300,26 +367,27 @@ export const seedScale = async (bench: BulkDatabase, options: ScaleOptions): Pro
         `insert into messenger_users (id, candidate_id, company_id, job_id, job_key, last_message, last_message_at, activity_at,
                                       candidate_unread, company_unread, candidate_archive, company_archive, created_at)
          select i + 1, i + 2, 1, (i % $1::int) + 1, (i % $1::int) + 1,
-                'Message ' || ($2::int - 1) || ' of conversation ' || i || ': ${SCALE_TEXT}',
+                left((select ${scaleMessageSql('$5::text[]', '$5::text[]', '$2').text} from (select $2::int - 1 as k) last), 100),
                 ${ts(`i::bigint * 60000 + ($2::bigint - 1) * 60000000`)}, ${ts(`i::bigint * 60000 + ($2::bigint - 1) * 60000000`)},
                 0, case when i % 10 = 0 then 2 else 0 end, 0, 0, $3
          from generate_series(0, $4::int - 1) as i`,
-        [jobs, m, now, n],
+        [jobs, m, now, n, [...SCALE_PHRASES]],
       );
       // k-th message of conversation i; the last two of every tenth conversation come from the candidate, unread.
       await client.query(
-        `insert into chats (messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at, seen_at)
+        `insert into chats (messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at, seen_at, search_vector)
          select i + 1,
                 case when k % 2 = 0 or (i % 10 = 0 and k >= $2::int - 2) then i + 2 else 1 end,
                 case when k % 2 = 0 or (i % 10 = 0 and k >= $2::int - 2) then 1 else i + 2 end,
                 (i % $1::int) + 1,
-                'Message ' || k || ' of conversation ' || i || ': ${SCALE_TEXT}',
+                ${scaleMessageSql('$4::text[]', '$5::text[]', '$2').text},
                 null,
                 ${ts('i::bigint * 60000 + k::bigint * 60000000')},
-                case when i % 10 = 0 and k >= $2::int - 2 then null else ${ts('i::bigint * 60000 + k::bigint * 60000000 + 30000')} end
+                case when i % 10 = 0 and k >= $2::int - 2 then null else ${ts('i::bigint * 60000 + k::bigint * 60000000 + 30000')} end,
+                to_tsvector('simple', ${scaleMessageSql('$4::text[]', '$5::text[]', '$2').document})
          from generate_series(0, $3::int - 1) as i cross join generate_series(0, $2::int - 1) as k
          order by i, k`,
-        [jobs, m, n],
+        [jobs, m, n, [...SCALE_PHRASES], SCALE_PHRASE_DOCUMENTS],
       );
     },
   });
@@ -361,6 +429,8 @@ export interface CapacitySeedResult {
 }
 
 const CAPACITY_TEXT = 'thanks, talk soon about the role';
+/** What the search index holds of a capacity message after its "message k". */
+const CAPACITY_DOCUMENT = searchDocument(CAPACITY_TEXT);
 
 /**
  * Writes the capacity population: users (no e-mail address, so the e-mail rule never mails anyone:
@@ -457,6 +527,12 @@ export const seedCapacity = async (
                 ?
          from messenger_users mu cross join k`,
       ).run(now);
+      // their words for the search: "message k " then the fixed text's document
+      db.prepare(
+        `insert into chats_search (rowid, body)
+         select id, 'message ' || substr(message, 9, instr(message, ':') - 9) || ' ' || ? from chats`,
+      ).run(CAPACITY_DOCUMENT);
+      for (const statement of REBUILD_SQLITE_TERMS_SQL) db.exec(statement);
     },
     postgres: async (client) => {
       const ids = Array.from({ length: n }, (_, i) => userIdOf(i));
@@ -512,7 +588,7 @@ export const seedCapacity = async (
       // one's rows together and in order, ids in time order, without sorting a million rows.
       const created = shiftHour('mu.activity_at', `(k + 1 - $1::int)`);
       await client.query(
-        `insert into chats (messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at, seen_at, notified_at)
+        `insert into chats (messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at, seen_at, notified_at, search_vector)
          select mu.id,
                 case when k % 2 = 0 then mu.candidate_id else mu.company_id end,
                 case when k % 2 = 0 then mu.company_id else mu.candidate_id end,
@@ -521,9 +597,10 @@ export const seedCapacity = async (
                 null,
                 ${created},
                 case when mu.id % 5 = 1 and k = $1::int - 1 then null else ${shiftMinute(`(${created})`, '1')} end,
-                $2
+                $2,
+                to_tsvector('simple', 'message ' || k || ' ' || $3::text)
          from messenger_users mu, lateral generate_series(0, $1::int - 1 + 0 * mu.id) as k`,
-        [m, now],
+        [m, now, CAPACITY_DOCUMENT],
       );
     },
   });

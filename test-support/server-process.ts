@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { serverEnvironment } from './settings.js';
+import { serverEnvironment, settings } from './settings.js';
 
 const MAIN = resolve(import.meta.dirname, '../dist/server/main.js');
 
@@ -66,6 +66,20 @@ export const sandboxedDefaults = (sandbox: string): Record<string, string> => ({
   MAIL_DIR: join(sandbox, 'mail'),
 });
 
+/**
+ * TEST_SERVER_WORKERS above 1: the server runs that many workers, through Redis (a fan-out channel
+ * of its own unless the caller names one); not for a test that sets its own WEB_CONCURRENCY or runs
+ * without Redis on purpose (`REDIS_URL: ''`).
+ */
+const workersAsked = (env: Record<string, string>): Record<string, string> =>
+  settings.serverWorkers > 1 && env.WEB_CONCURRENCY === undefined && env.REDIS_URL !== ''
+    ? {
+        WEB_CONCURRENCY: String(settings.serverWorkers),
+        REDIS_URL: settings.redisUrl,
+        PUSHER_APP_ID: uniqueAppId('workers'),
+      }
+    : {};
+
 export interface StartServerOptions {
   env?: Record<string, string>;
   port?: number;
@@ -93,7 +107,10 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      // nothing balances onto a test server: it stops at once unless a test asks for a drain
+      SHUTDOWN_DELAY_SECONDS: '0',
       ...sandboxedDefaults(sandbox),
+      ...workersAsked(options.env ?? {}),
       ...options.env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -134,7 +151,11 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
       return exited;
     },
     kill: async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null) {
+        // a crash: a cluster's workers are killed too, not left to notice the primary is gone
+        if (child.pid !== undefined) spawnSync('pkill', ['-KILL', '-P', String(child.pid)]);
+        child.kill('SIGKILL');
+      }
       await exited;
     },
   };

@@ -7,6 +7,11 @@ export const settings = {
   postgresUrl: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   /** The Redis of the fan-out, limit-store and multi-instance tests. */
   redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  /**
+   * Workers of every server process the harness starts (WEB_CONCURRENCY): 1 unless a run asks for
+   * more, to run the realtime, browser and fault suites against a cluster.
+   */
+  serverWorkers: Number(process.env.TEST_SERVER_WORKERS ?? '1'),
   /** Running in CI (`.ci/run` sets CI=true): a missing service fails the run, never skips it. */
   ci: process.env.CI === 'true' || process.env.CI === '1',
 } as const;

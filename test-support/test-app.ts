@@ -113,7 +113,7 @@ export interface Session {
   csrf: string;
   /** A messaging call with the app key, the session cookie and the CSRF header. */
   call: (
-    method: 'GET' | 'POST' | 'PATCH',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
     headers?: Record<string, string>,

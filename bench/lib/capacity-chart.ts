@@ -3,9 +3,26 @@ import { CRITERIA } from './capacity-figures.js';
 import { CHART_PALETTE, renderLineChartSvg, type ChartSeries } from './svg-chart.js';
 
 const LABEL: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-const COLOR: Record<string, string> = { sqlite: CHART_PALETTE[0]!, postgres: CHART_PALETTE[1]! };
+/** One colour per database and worker count: dark with one worker, light with more. */
+const COLOR: Record<string, string> = {
+  'sqlite/1': CHART_PALETTE[0]!,
+  'postgres/1': CHART_PALETTE[1]!,
+  'sqlite/2': CHART_PALETTE[5]!,
+  'postgres/2': CHART_PALETTE[4]!,
+};
 const PEER_COLOR = CHART_PALETTE[2]!;
-const GENERATOR_COLOR = CHART_PALETTE[3]!;
+const FALLBACK_COLORS = [CHART_PALETTE[3]!, CHART_PALETTE[6]!];
+
+export interface CapacityChartRun {
+  dialect: string;
+  /** The server's worker processes. */
+  workers: number;
+  steps: StepFigures[];
+}
+
+/** `SQLite ×2`: a run's name in the legends (the database, then the server's worker count). */
+const runName = (run: CapacityChartRun): string =>
+  `${LABEL[run.dialect] ?? run.dialect} ×${run.workers}`;
 
 const series = (
   name: string,
@@ -20,19 +37,28 @@ const series = (
 
 /**
  * The capacity chart (docs/performance-capacity.svg): latency percentiles, CPU and memory against
- * the number of users, one colour per database; the Socket.IO peer's delivery dashed beside ours.
+ * the number of users, one colour per database and server worker count (`SQLite ×2`: two worker
+ * processes); the Socket.IO peer's delivery dashed beside ours.
  */
-export const renderCapacityChart = (
-  runs: { dialect: string; steps: StepFigures[] }[],
-  subtitle: string,
-): string => {
-  const per = <T>(make: (dialect: string, label: string, steps: StepFigures[]) => T[]): T[] =>
-    runs.flatMap((run) => make(run.dialect, LABEL[run.dialect] ?? run.dialect, run.steps));
+export const renderCapacityChart = (runs: CapacityChartRun[], subtitle: string): string => {
+  let fallback = 0;
+  const colors = new Map(
+    runs.map((run) => {
+      const key = `${run.dialect}/${run.workers}`;
+      const color =
+        COLOR[key] ?? FALLBACK_COLORS[fallback++ % FALLBACK_COLORS.length] ?? CHART_PALETTE[6]!;
+      return [run, color] as const;
+    }),
+  );
+  const per = <T>(
+    make: (dialect: string, label: string, steps: StepFigures[], color: string) => T[],
+  ): T[] => runs.flatMap((run) => make(run.dialect, runName(run), run.steps, colors.get(run)!));
   const peerRuns = runs
     .map((run) => ({ ...run, steps: run.steps.filter((step) => step.peer) }))
     .filter((run) => run.steps.length > 0);
   return renderLineChartSvg({
-    title: 'Capacity: simulated users on one server (2 cores, load generators included)',
+    title:
+      'Capacity: simulated users on one server, ×N worker processes (2 cores, load generators included)',
     subtitle,
     xLabel: 'users on the site',
     xLog: true,
@@ -44,12 +70,12 @@ export const renderCapacityChart = (
         unit: 'ms',
         yLog: true,
         guides: [{ y: CRITERIA.pageLoadP95Ms, label: `p95 limit ${CRITERIA.pageLoadP95Ms} ms` }],
-        series: per((dialect, label, steps) => [
+        series: per((dialect, label, steps, color) => [
           series(`${label} p95`, steps, (step) => step.latency.pageLoad.p95, {
-            color: COLOR[dialect]!,
+            color,
           }),
           series(`${label} p50`, steps, (step) => step.latency.pageLoad.p50, {
-            color: COLOR[dialect]!,
+            color,
             dashed: true,
           }),
         ]),
@@ -59,12 +85,12 @@ export const renderCapacityChart = (
         yLabel: 'latency',
         unit: 'ms',
         yLog: true,
-        series: per((dialect, label, steps) => [
+        series: per((dialect, label, steps, color) => [
           series(`${label} open`, steps, (step) => step.latency.open.p99, {
-            color: COLOR[dialect]!,
+            color,
           }),
           series(`${label} send`, steps, (step) => step.latency.send.p99, {
-            color: COLOR[dialect]!,
+            color,
             dashed: true,
           }),
         ]),
@@ -76,14 +102,12 @@ export const renderCapacityChart = (
         yLog: true,
         guides: [{ y: CRITERIA.deliverP99Ms, label: `p99 limit ${CRITERIA.deliverP99Ms} ms` }],
         series: [
-          ...per((dialect, label, steps) => [
-            series(`${label} (ours)`, steps, (step) => step.latency.deliver.p99, {
-              color: COLOR[dialect]!,
-            }),
+          ...per((dialect, label, steps, color) => [
+            series(`${label} (ours)`, steps, (step) => step.latency.deliver.p99, { color }),
           ]),
           ...peerRuns.map((run) =>
             series(
-              `Socket.IO peer (${LABEL[run.dialect] ?? run.dialect} insert)`,
+              `Socket.IO peer (${LABEL[run.dialect] ?? run.dialect} insert, beside ${runName(run)})`,
               run.steps,
               (step) => step.peer?.p99 ?? null,
               { color: PEER_COLOR, dashed: true },
@@ -92,48 +116,52 @@ export const renderCapacityChart = (
         ],
       },
       {
-        title: 'CPU over the window',
+        title: 'CPU over the window (server: the process and its workers)',
         yLabel: 'CPU',
         unit: '% of one core',
         guides: [{ y: 100, label: 'one core' }],
-        series: [
-          ...per((dialect, label, steps) => [
-            series(`${label} server`, steps, (step) => step.resources.serverCpuPct, {
-              color: COLOR[dialect]!,
-            }),
-            ...(dialect === 'postgres'
-              ? [
-                  series('PostgreSQL processes', steps, (step) => step.resources.postgresCpuPct, {
-                    color: COLOR[dialect]!,
-                    dashed: true,
-                  }),
-                ]
-              : []),
-          ]),
-          ...per((dialect, label, steps) => [
-            series(
-              `load generators (${label} run)`,
-              steps,
-              (step) => step.resources.generatorCpuPct.reduce((sum, pct) => sum + pct, 0),
-              { color: dialect === 'sqlite' ? GENERATOR_COLOR : CHART_PALETTE[4]!, dashed: true },
-            ),
-          ]),
-        ],
+        series: per((dialect, label, steps, color) => [
+          series(`${label} server`, steps, (step) => step.resources.serverCpuPct, { color }),
+          ...(dialect === 'postgres'
+            ? [
+                series(
+                  `${label} PostgreSQL processes`,
+                  steps,
+                  (step) => step.resources.postgresCpuPct,
+                  { color, dashed: true },
+                ),
+              ]
+            : []),
+        ]),
+      },
+      {
+        title: 'Load generators’ CPU over the window (together)',
+        yLabel: 'CPU',
+        unit: '% of one core',
+        guides: [{ y: 100, label: 'one core' }],
+        series: per((_dialect, label, steps, color) => [
+          series(
+            `${label} run`,
+            steps,
+            (step) => step.resources.generatorCpuPct.reduce((sum, pct) => sum + pct, 0),
+            { color, dashed: true },
+          ),
+        ]),
       },
       {
         title: 'Server memory (RSS at the end of the window)',
         yLabel: 'RSS',
         unit: 'MiB',
-        series: per((dialect, label, steps) => [
-          series(label, steps, (step) => step.resources.serverRssMiB, { color: COLOR[dialect]! }),
+        series: per((_dialect, label, steps, color) => [
+          series(label, steps, (step) => step.resources.serverRssMiB, { color }),
         ]),
       },
       {
         title: 'Calls per second over the window',
         yLabel: 'calls per second',
         unit: '',
-        series: per((dialect, label, steps) => [
-          series(label, steps, (step) => step.windowCallsPerSecond, { color: COLOR[dialect]! }),
+        series: per((_dialect, label, steps, color) => [
+          series(label, steps, (step) => step.windowCallsPerSecond, { color }),
         ]),
       },
     ],

@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { TIMED, type CollectResult, type Timed } from './capacity-protocol.js';
+import {
+  GAP_ARRIVAL,
+  GAP_FIELDS,
+  TIMED,
+  type CollectResult,
+  type Timed,
+} from './capacity-protocol.js';
 import { decodeHistogram, summarize, type LatencySummary } from './histogram.js';
+import { atLeast, errorLine, type ResultRow } from './types.js';
 
 /**
  * A step of users counts when its page load p95 and send → deliver p99 are within these and it had
@@ -83,6 +90,8 @@ export interface PeerFigures {
 
 export interface StepFigures {
   dialect: string;
+  /** The server's worker processes (`WEB_CONCURRENCY`). */
+  workers: number;
   users: number;
   /** How long the step took: the new users arriving, then the window. */
   stepSeconds: number;
@@ -101,17 +110,30 @@ export interface StepFigures {
   latency: Record<Timed, LatencySummary>;
   counts: CollectResult['counts'];
   delivery: {
-    /** Accepted sends whose receiver was on the site and connected from send to answer. */
+    /**
+     * Accepted sends whose receiver was on the site and connected from send to answer, and those to
+     * a receiver of the step who never arrived.
+     */
     expected: number;
     delivered: number;
+    /** Expected and not heard (those to receivers who never arrived among them). */
     lost: number;
     /** Accepted sends to a partner not on the site at this step (stored; nobody to hear it live). */
     toOffline: number;
-    /** Accepted sends whose receiver was (re)connecting around the send: not expected live. */
+    /**
+     * Accepted sends to a receiver of the step whose arrival failed or never started: lost (it
+     * should have been on), never excused.
+     */
+    toNeverArrived: number;
+    /** Accepted sends to a receiver of the step that arrived after the send (heard on its page load). */
+    receiverArriving: number;
+    /** Accepted sends whose receiver had been on and was reconnecting (reload, drop) around the send. */
     receiverReconnecting: number;
   };
   errors: {
     total: number;
+    /** Arrivals started that failed or did not end within the timeout (their calls count too). */
+    failedArrivals: number;
     non2xx: number;
     failedRequests: number;
     connectFailures: number;
@@ -147,10 +169,11 @@ const WHOLE_STEP: readonly Timed[] = ['pageLoad', 'pageLoadArrival', 'pageLoadRe
  * `window` (everyone on). Page loads and socket connects count over both, the other timings over
  * the window; counts and errors over both. Every accepted send is matched against what its
  * receiver's process heard: a send is expected live when its receiver is among the step's users
- * and had no gap (arriving, reloading, dropped) from the send to one second after its answer.
+ * and had no gap (arriving later, reloading, dropped) from the send to one second after its
+ * answer; a send to a receiver whose arrival never ended is expected (and lost).
  */
 export const mergeStep = (
-  dialect: string,
+  { dialect, workers }: { dialect: string; workers: number },
   users: number,
   ramp: CollectResult[],
   window: CollectResult[],
@@ -182,40 +205,46 @@ export const mergeStep = (
 
   const received = new Set<number>();
   for (const result of collected) for (const seq of result.receivedSeqs) received.add(seq);
-  const gaps = new Map<number, [number, number][]>();
-  for (const result of collected)
-    for (let i = 0; i < result.gaps.length; i += 3) {
-      const user = result.gaps[i]!;
-      const to = result.gaps[i + 2]!;
-      const list = gaps.get(user) ?? [];
-      list.push([result.gaps[i + 1]!, to < 0 ? Infinity : to]);
-      gaps.set(user, list);
-    }
-  const delivery = { expected: 0, delivered: 0, lost: 0, toOffline: 0, receiverReconnecting: 0 };
+  const gaps = mergeGaps(collected);
+  const delivery = {
+    expected: 0,
+    delivered: 0,
+    lost: 0,
+    toOffline: 0,
+    toNeverArrived: 0,
+    receiverArriving: 0,
+    receiverReconnecting: 0,
+  };
   for (const result of collected)
     for (let i = 0; i < result.sent.length; i += 4) {
       const seq = result.sent[i]!;
       const receiver = result.sent[i + 1]!;
-      const from = result.sent[i + 2]!;
-      const to = result.sent[i + 3]! + GAP_SLACK_MS;
       if (receiver >= users) {
         delivery.toOffline += 1;
         continue;
       }
       const heard = received.has(seq);
-      const away = (gaps.get(receiver) ?? []).some(([a, b]) => a <= to && b >= from);
-      if (away && !heard) {
+      const excuse = heard
+        ? 'none'
+        : missExcuse(gaps.get(receiver) ?? new Map(), result.sent[i + 2]!, result.sent[i + 3]!);
+      if (excuse === 'arriving') {
+        delivery.receiverArriving += 1;
+        continue;
+      }
+      if (excuse === 'reconnecting') {
         delivery.receiverReconnecting += 1;
         continue;
       }
       delivery.expected += 1;
       if (heard) delivery.delivered += 1;
       else delivery.lost += 1;
+      if (excuse === 'never arrived') delivery.toNeverArrived += 1;
     }
 
   const non2xx = Object.values(statuses).reduce((sum, n) => sum + n, 0);
   const failedRequests = Object.values(failures).reduce((sum, n) => sum + n, 0);
   const errors = {
+    failedArrivals: arrivals.failed,
     non2xx,
     failedRequests,
     connectFailures: counts.connectFailures,
@@ -226,6 +255,7 @@ export const mergeStep = (
     total: 0,
   };
   errors.total =
+    errors.failedArrivals +
     errors.non2xx +
     errors.failedRequests +
     errors.connectFailures +
@@ -234,20 +264,11 @@ export const mergeStep = (
     errors.duplicates +
     errors.wrongSocket;
 
-  const reasons: string[] = [];
-  if (arrivals.notStarted > 0)
-    reasons.push(
-      `arrivals fell behind: ${arrivals.arrived.toLocaleString('en-US')} of ${arrivals.requested.toLocaleString('en-US')} new users on`,
-    );
-  if (latency.pageLoad.count === 0) reasons.push('no page load answered');
-  else if (latency.pageLoad.p95 > CRITERIA.pageLoadP95Ms)
-    reasons.push(`page load p95 ${latency.pageLoad.p95} ms > ${CRITERIA.pageLoadP95Ms} ms`);
-  if (latency.deliver.p99 > CRITERIA.deliverP99Ms)
-    reasons.push(`send → deliver p99 ${latency.deliver.p99} ms > ${CRITERIA.deliverP99Ms} ms`);
-  if (errors.total > 0) reasons.push(`${errors.total} errors`);
+  const reasons = stepReasons({ arrivals, latency, errors });
 
   return {
     dialect,
+    workers,
     users,
     stepSeconds,
     windowCallsPerSecond: windowCalls(window, resources.windowSeconds),
@@ -268,6 +289,79 @@ export const mergeStep = (
   };
 };
 
+/** A user's gaps by when they started: [to (Infinity: still open), kind]. */
+type UserGaps = Map<number, [number, number]>;
+
+/**
+ * Every user's gaps over the collections, in order: a gap still open in one collection and carried
+ * into the next takes its later state (an arrival that ended after the first collection has ended).
+ */
+export const mergeGaps = (collected: readonly CollectResult[]): Map<number, UserGaps> => {
+  const gaps = new Map<number, UserGaps>();
+  for (const result of collected)
+    for (let i = 0; i < result.gaps.length; i += GAP_FIELDS) {
+      const user = result.gaps[i]!;
+      const to = result.gaps[i + 2]!;
+      const own = gaps.get(user) ?? new Map<number, [number, number]>();
+      own.set(result.gaps[i + 1]!, [to < 0 ? Infinity : to, result.gaps[i + 3]!]);
+      gaps.set(user, own);
+    }
+  return gaps;
+};
+
+/**
+ * Why a receiver of the step did not hear a send made from `sentAt` to `answeredAt` (epoch ms):
+ * `never arrived` (its arrival was asked for and never ended: it failed, timed out or never
+ * started — not excused), `reconnecting` (it had been on and was away: a reload or a drop, whose own
+ * error counts), `arriving` (it arrived after the send: the page load shows the message), or `none`.
+ */
+export const missExcuse = (
+  gaps: UserGaps,
+  sentAt: number,
+  answeredAt: number,
+): 'never arrived' | 'reconnecting' | 'arriving' | 'none' => {
+  const until = answeredAt + GAP_SLACK_MS;
+  let excuse: 'reconnecting' | 'arriving' | 'none' = 'none';
+  for (const [from, [to, kind]] of gaps) {
+    if (from > until || to < sentAt) continue;
+    if (kind !== GAP_ARRIVAL) excuse = 'reconnecting';
+    else if (to === Infinity) return 'never arrived';
+    else if (excuse === 'none') excuse = 'arriving';
+  }
+  return excuse;
+};
+
+/**
+ * Why a step fails (empty when it passes): arrivals that fell behind or failed, a page load p95 or a
+ * send → deliver p99 over its limit, or measured on no sample at all (an empty sample proves
+ * nothing), any error.
+ */
+export const stepReasons = ({
+  arrivals,
+  latency,
+  errors,
+}: Pick<StepFigures, 'arrivals' | 'errors'> & {
+  latency: Pick<StepFigures['latency'], 'pageLoad' | 'deliver'>;
+}): string[] => {
+  const reasons: string[] = [];
+  if (arrivals.notStarted > 0)
+    reasons.push(
+      `arrivals fell behind: ${arrivals.arrived.toLocaleString('en-US')} of ${arrivals.requested.toLocaleString('en-US')} new users on`,
+    );
+  if (arrivals.failed > 0)
+    reasons.push(
+      `${arrivals.failed.toLocaleString('en-US')} arrival${arrivals.failed === 1 ? '' : 's'} failed or timed out`,
+    );
+  if (latency.pageLoad.count === 0) reasons.push('no page load answered');
+  else if (latency.pageLoad.p95 > CRITERIA.pageLoadP95Ms)
+    reasons.push(`page load p95 ${latency.pageLoad.p95} ms > ${CRITERIA.pageLoadP95Ms} ms`);
+  if (latency.deliver.count === 0) reasons.push('no delivery measured');
+  else if (latency.deliver.p99 > CRITERIA.deliverP99Ms)
+    reasons.push(`send → deliver p99 ${latency.deliver.p99} ms > ${CRITERIA.deliverP99Ms} ms`);
+  if (errors.total > 0) reasons.push(`${errors.total} errors`);
+  return reasons;
+};
+
 /** Calls made in the window per second (a reload is three: config, list, broadcasting auth). */
 const windowCalls = (window: CollectResult[], seconds: number): number => {
   let calls = 0;
@@ -286,10 +380,40 @@ export const capacityOf = (steps: StepFigures[]): number => {
   return capacity;
 };
 
+/**
+ * The capacity row of one run (`label`: `sqlite, 1 worker`): the largest step that passed against
+ * `target`. A run that crashed (`error`) before any step missed has no known capacity: failed,
+ * never met.
+ */
+export const capacityRow = (
+  label: string,
+  target: number,
+  steps: StepFigures[],
+  error: string | null,
+): ResultRow => {
+  const capacity = capacityOf(steps);
+  const missed = steps.find((step) => !step.passed);
+  const last = steps[steps.length - 1];
+  const metric = `${label}: capacity (users)`;
+  if (error !== null && !missed)
+    return {
+      ...atLeast(metric, capacity, target, ''),
+      status: 'failed',
+      note: `the run crashed after ${steps.length} step(s) (${errorLine(error)}): the capacity is not known`,
+    };
+  const note = missed
+    ? `${missed.users.toLocaleString('en-US')} users missed: ${missed.reasons.join('; ')}`
+    : last
+      ? `every step passed, up to ${last.users.toLocaleString('en-US')} (the largest step run)`
+      : 'no step ran';
+  return atLeast(metric, capacity, target, '', note);
+};
+
 /** "sends 12, status 500 ×3, …" for a note. */
 export const describeErrors = (step: StepFigures): string => {
   const parts: string[] = [];
   const e = step.errors;
+  if (e.failedArrivals > 0) parts.push(`${e.failedArrivals} arrivals failed or timed out`);
   if (e.non2xx > 0)
     parts.push(
       `non-2xx ${Object.entries(step.statuses)
@@ -304,7 +428,10 @@ export const describeErrors = (step: StepFigures): string => {
     );
   if (e.connectFailures > 0) parts.push(`${e.connectFailures} sockets not subscribed`);
   if (e.drops > 0) parts.push(`${e.drops} sockets closed by the server`);
-  if (e.lost > 0) parts.push(`${e.lost} deliveries lost`);
+  if (e.lost > 0)
+    parts.push(
+      `${e.lost} deliveries lost${step.delivery.toNeverArrived > 0 ? ` (${step.delivery.toNeverArrived} to users who never arrived)` : ''}`,
+    );
   if (e.duplicates > 0) parts.push(`${e.duplicates} delivered twice`);
   if (e.wrongSocket > 0) parts.push(`${e.wrongSocket} at a wrong socket`);
   return parts.join('; ');

@@ -57,6 +57,13 @@ export interface AddUsersResult {
   elapsedMs: number;
 }
 
+/** A gap from when a user's arrival was asked for until it subscribed (open: it never arrived). */
+export const GAP_ARRIVAL = 0;
+/** A gap of a user who was on: reloading, or its socket closed by the server. */
+export const GAP_AWAY = 1;
+/** Numbers per gap in `CollectResult.gaps`. */
+export const GAP_FIELDS = 4;
+
 /** The names of the timed calls and waits, each an HDR histogram (µs). */
 export const TIMED = [
   'pageLoad',
@@ -113,7 +120,10 @@ export interface CollectResult {
   sent: number[];
   /** Sequence numbers received (first copies) by this worker's users. */
   receivedSeqs: number[];
-  /** Times a user of this worker could not hear live events, flat: [index, from, to]… (to = -1: still). */
+  /**
+   * Times a user of this worker could not hear live events, flat: [index, from, to, kind]… (to = -1:
+   * still; kind: `GAP_ARRIVAL` or `GAP_AWAY`).
+   */
   gaps: number[];
   liveUsers: number;
   openSockets: number;
@@ -121,3 +131,25 @@ export interface CollectResult {
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
 }
+
+/** Every count at zero (a worker's start, and tests). */
+export const emptyCounts = (): CollectResult['counts'] => ({
+  arrivals: 0,
+  reloads: 0,
+  opens: 0,
+  typing: 0,
+  sends: 0,
+  sendsAccepted: 0,
+  seen: 0,
+  skipped: 0,
+  received: 0,
+  duplicates: 0,
+  echoes: 0,
+  misdelivered: 0,
+  echoesToNewerSocket: 0,
+  presenceFrames: 0,
+  typingFrames: 0,
+  seenFrames: 0,
+  drops: 0,
+  connectFailures: 0,
+});

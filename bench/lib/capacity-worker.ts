@@ -43,6 +43,9 @@ import {
   type CapacityPopulation,
 } from '../../test-support/capacity-population.js';
 import {
+  emptyCounts,
+  GAP_ARRIVAL,
+  GAP_AWAY,
   TIMED,
   type AddUsersRequest,
   type AddUsersResult,
@@ -181,26 +184,7 @@ const resetStats = (): void => {
     Timed,
     Histogram
   >;
-  counts = {
-    arrivals: 0,
-    reloads: 0,
-    opens: 0,
-    typing: 0,
-    sends: 0,
-    sendsAccepted: 0,
-    seen: 0,
-    skipped: 0,
-    received: 0,
-    duplicates: 0,
-    echoes: 0,
-    misdelivered: 0,
-    echoesToNewerSocket: 0,
-    presenceFrames: 0,
-    typingFrames: 0,
-    seenFrames: 0,
-    drops: 0,
-    connectFailures: 0,
-  };
+  counts = emptyCounts();
   statuses = {};
   failures = {};
   errorSamples = [];
@@ -212,8 +196,9 @@ const resetStats = (): void => {
   for (const user of users.values()) {
     if (user.gapAt < 0) continue;
     const from = gaps[user.gapAt + 1]!;
+    const kind = gaps[user.gapAt + 3]!;
     user.gapAt = open.length;
-    open.push(user.index, from, -1);
+    open.push(user.index, from, -1, kind);
   }
   gaps = open;
   loopDelay.reset();
@@ -316,10 +301,11 @@ const pickConversation = (user: SimUser): number => {
   return conversation;
 };
 
-const gapStart = (user: SimUser): void => {
+/** `kind`: GAP_ARRIVAL until the user first arrives, GAP_AWAY once it was on (reload, drop). */
+const gapStart = (user: SimUser, kind: number): void => {
   if (user.gapAt >= 0) return;
   user.gapAt = gaps.length;
-  gaps.push(user.index, nowMs(), -1);
+  gaps.push(user.index, nowMs(), -1, kind);
 };
 
 const gapEnd = (user: SimUser): void => {
@@ -418,7 +404,7 @@ const connectSocket = (user: SimUser): Promise<void> =>
         noteError(`user ${user.id}: socket closed by the server`);
         user.ws = null;
         user.live = false;
-        gapStart(user);
+        gapStart(user, GAP_AWAY);
       }
     });
     ws.on('message', (raw: WebSocket.RawData) => {
@@ -621,7 +607,7 @@ const doSend = async (user: SimUser): Promise<void> => {
 
 const doReload = async (user: SimUser): Promise<void> => {
   user.live = false;
-  gapStart(user);
+  gapStart(user, GAP_AWAY);
   const old = user.ws;
   user.ws = null;
   user.socketId = '';
@@ -701,7 +687,7 @@ const addUsers = async (payload: AddUsersRequest): Promise<AddUsersResult> => {
   for (let index = payload.from; index < payload.to; index += 1)
     if (index % config.workers === config.workerIndex) mine.push(userFor(index));
   // Until each new user has arrived, messages to them cannot be heard live.
-  for (const user of mine) gapStart(user);
+  for (const user of mine) gapStart(user, GAP_ARRIVAL);
   const started = performance.now();
   let arrived = 0;
   let failed = 0;

@@ -7,25 +7,35 @@ const load = (): string =>
     .map((value) => value.toFixed(2))
     .join(' ');
 
-/** Runs one scenario; a failure becomes a result with `error` (and whatever rows it had). */
+/**
+ * Runs one scenario; a failure becomes a result with `error` (and whatever rows it had): a scenario
+ * that throws, or one that reports an `error` of its own (a part of it crashed, its rows kept).
+ */
 export const runScenario = async (
   scenario: Scenario,
   context: ScenarioContext,
 ): Promise<ScenarioResult> => {
   const started = performance.now();
   const loadBefore = load();
-  context.log(`▶ ${scenario.name} (${context.size}): ${scenario.title}`);
+  const workers = scenario.workerCounts ? (context.workers ?? [1]) : undefined;
+  const dimension = workers ? { workers } : {};
+  context.log(
+    `▶ ${scenario.name} (${context.size}${workers ? `, workers ${workers.join(', ')}` : ''}): ${scenario.title}`,
+  );
   try {
     const result = await withScope(context.profileDir, (scope) =>
-      scenario.run({ ...context, scope }),
+      scenario.run({ ...context, workers, scope }),
     );
     const durationSeconds = Math.round((performance.now() - started) / 100) / 10;
-    context.log(`✔ ${scenario.name} in ${durationSeconds} s`);
+    if (result.error)
+      context.log(`✘ ${scenario.name} failed in ${durationSeconds} s: ${result.error}`);
+    else context.log(`✔ ${scenario.name} in ${durationSeconds} s`);
     return {
       name: scenario.name,
       title: scenario.title,
       size: context.size,
       durationSeconds,
+      ...dimension,
       ...result,
       notes: [
         ...result.notes,
@@ -41,6 +51,7 @@ export const runScenario = async (
       title: scenario.title,
       size: context.size,
       durationSeconds,
+      ...dimension,
       rows: [],
       checks: {},
       notes: [],

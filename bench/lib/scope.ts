@@ -1,6 +1,11 @@
 import type { DialectName } from '../../src/server/db/database.js';
 import { createBenchDatabase, seedPairs, type BenchDatabase, type SeededPair } from './database.js';
-import { startBenchServer, type BenchServer, type StartBenchServerOptions } from './server.js';
+import {
+  serverCrash,
+  startBenchServer,
+  type BenchServer,
+  type StartBenchServerOptions,
+} from './server.js';
 import { spawnWorker, type WorkerHandle } from './spawn.js';
 
 /**
@@ -22,6 +27,12 @@ export interface ScopeServerOptions extends Omit<
    */
   end?: 'stop' | 'kill';
 }
+
+/** Throws when the server process has ended by itself (a crash), so a run never goes on without it. */
+export const assertServerUp = (server: BenchServer): void => {
+  const crashed = server.ended();
+  if (crashed) throw serverCrash(server, crashed);
+};
 
 /** What a scenario starts, each stopped when its scope ends (the last started first). */
 export interface Scope {
@@ -95,7 +106,11 @@ export const withScope = async <T>(
         databaseUrl: bench.url,
         profileDir,
       });
-      defer(() => (end === 'kill' ? server.kill() : server.stop()));
+      defer(async () => {
+        // A server that died before its scope ended crashed: the scenario fails, whatever it measured.
+        assertServerUp(server);
+        await (end === 'kill' ? server.kill() : server.stop());
+      });
       return server;
     },
     phase: (phaseBody) => withScope(profileDir, phaseBody),

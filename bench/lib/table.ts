@@ -6,6 +6,7 @@ const STATUS_TEXT: Record<ResultRow['status'], string> = {
   missed: '**missed**',
   info: '',
   skipped: 'skipped',
+  failed: '**failed**',
 };
 
 const formatValue = (row: ResultRow): string => {

@@ -4,8 +4,11 @@ import type { Scope } from './scope.js';
 
 export type Size = 'tiny' | 'full';
 
-/** `met`/`missed` compare a figure with its target; `info` is context (baselines, counts); `skipped` could not run. */
-export type Status = 'met' | 'missed' | 'info' | 'skipped';
+/**
+ * `met`/`missed` compare a figure with its target; `info` is context (baselines, counts); `skipped`
+ * could not run (nothing to run it on, e.g. the client not built); `failed`: it ran and crashed.
+ */
+export type Status = 'met' | 'missed' | 'info' | 'skipped' | 'failed';
 
 export interface ResultRow {
   /** What was measured, e.g. "send → ChatMessage p99". */
@@ -32,6 +35,8 @@ export interface ScenarioResult {
   notes: string[];
   /** Set when the scenario failed; rows may then be partial. */
   error?: string;
+  /** The server worker counts (`WEB_CONCURRENCY`) it ran with, for the scenarios that take them. */
+  workers?: number[];
 }
 
 export interface ScenarioContext {
@@ -39,6 +44,11 @@ export interface ScenarioContext {
   log: (message: string) => void;
   /** When set, every server started by the scenario writes a CPU profile here. */
   profileDir?: string | undefined;
+  /**
+   * Server worker processes (`WEB_CONCURRENCY`), one run of the scenario's measurements per count;
+   * only the scenarios with `workerCounts` use it (default: one worker).
+   */
+  workers?: number[] | undefined;
 }
 
 /** What a scenario, or one part of it, reports. */
@@ -47,6 +57,8 @@ export type Report = Omit<ScenarioResult, 'name' | 'title' | 'size' | 'durationS
 export interface Scenario {
   name: string;
   title: string;
+  /** Takes `workers` (server worker processes) as a dimension of its figures. */
+  workerCounts?: boolean;
   /** `scope` ends whatever the scenario started in it once `run` is over. */
   run: (context: ScenarioContext & { scope: Scope }) => Promise<Report>;
 }
@@ -130,6 +142,37 @@ export const exactly = (
   status: value === expected ? 'met' : 'missed',
   ...withNote(note),
 });
+
+/** A part of the run that crashed (threw, or its server died): never a figure to trust. */
+export const failed = (metric: string, note: string): ResultRow => ({
+  metric,
+  value: null,
+  unit: '',
+  status: 'failed',
+  note,
+});
+
+/** The first line of an error, for a row or a check. */
+export const errorLine = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+
+/** `1 worker`, `2 workers`: how rows and notes name a worker count. */
+export const workersLabel = (workers: number): string =>
+  `${workers} worker${workers === 1 ? '' : 's'}`;
+
+/**
+ * The server worker counts of a run from `--workers` (`1,2`, or the option repeated): by default 1
+ * and 2 for a run of every scenario, else 1; null when a value is not a whole number from 1 to 64.
+ */
+export const parseWorkerCounts = (
+  given: readonly string[] | undefined,
+  everyScenario: boolean,
+): number[] | null => {
+  if (!given || given.length === 0) return everyScenario ? [1, 2] : [1];
+  const counts = given.flatMap((value) => value.split(',')).map((value) => Number(value.trim()));
+  if (counts.some((count) => !Number.isInteger(count) || count < 1 || count > 64)) return null;
+  return [...new Set(counts)];
+};
 
 export const skipped = (metric: string, note: string, target?: string): ResultRow => ({
   metric,

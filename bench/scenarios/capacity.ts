@@ -13,6 +13,7 @@ import { seedCapacity, type CapacitySeedResult } from '../../test-support/seed-b
 import { renderCapacityChart } from '../lib/capacity-chart.js';
 import {
   capacityOf,
+  capacityRow,
   cpuBetween,
   CRITERIA,
   describeErrors,
@@ -36,14 +37,15 @@ import type {
   CollectResult,
 } from '../lib/capacity-protocol.js';
 import { round } from '../lib/histogram.js';
-import type { Scope } from '../lib/scope.js';
-import { callQuery, readCpuSeconds, type BenchServer } from '../lib/server.js';
+import { assertServerUp, type Scope } from '../lib/scope.js';
+import { callQuery, readCpuSeconds, workerServerOptions, type BenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import {
-  atLeast,
   bySize,
+  errorLine,
+  failed,
   info,
-  skipped,
+  workersLabel,
   type Checks,
   type ResultRow,
   type Scenario,
@@ -144,13 +146,16 @@ const SIZES: Record<Size, CapacityConfig> = {
 const ARRIVALS_BEHIND_S = SIZES.full.arrivalsBehindLimitMs / 1000;
 const TARGETS: Record<string, number> = { sqlite: 10_000, postgres: 5_000 };
 const LABEL: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-const WORKERS = 2;
+/** Load-generator processes (not the server's workers). */
+const GENERATORS = 2;
 const CHART = resolve(import.meta.dirname, '../../docs/performance-capacity.svg');
 const MiB = 2 ** 20;
 
 /** What one database's run measured, filled as it goes (a failure keeps the steps before it). */
 interface DialectRun {
   dialect: DialectName;
+  /** The server's worker processes (`WEB_CONCURRENCY`). */
+  workers: number;
   seeded: CapacitySeedResult | null;
   steps: StepFigures[];
   peerErrors: string[];
@@ -230,7 +235,7 @@ const runDialect = async (
   { log, profileDir }: ScenarioContext,
   scope: Scope,
 ): Promise<void> => {
-  const { dialect, steps, peerErrors } = run;
+  const { dialect, workers: serverWorkers, steps, peerErrors } = run;
   const tokenSecret = randomBytes(16).toString('hex');
   const bench = await scope.database(dialect, `cap${dialect}`);
   log(
@@ -244,7 +249,10 @@ const runDialect = async (
     // Its graceful stop lets every held user go offline (presence to their partners, last
     // seen): seconds of work with thousands of users that nobody measures. Profiles need the
     // graceful exit.
-    scope.server(bench, { end: profileDir ? 'stop' : 'kill' }),
+    scope.server(bench, {
+      end: profileDir ? 'stop' : 'kill',
+      ...workerServerOptions(serverWorkers),
+    }),
     workersReady,
   ]);
   scope.defer(() =>
@@ -256,7 +264,7 @@ const runDialect = async (
     workers.map((worker, workerIndex) =>
       worker.call('init', {
         workerIndex,
-        workers: WORKERS,
+        workers: GENERATORS,
         population: population.options,
         tokenSecret,
         httpUrl: server.url,
@@ -291,7 +299,7 @@ const runDialect = async (
             activeUsers: users,
             from: previous,
             to: users,
-            ratePerSecond: arrivalRate / WORKERS,
+            ratePerSecond: arrivalRate / GENERATORS,
             maxInFlight: config.arrivalsInFlight,
             behindLimitMs: config.arrivalsBehindLimitMs,
             timeoutMs: 30_000,
@@ -326,7 +334,7 @@ const runDialect = async (
     const all = [...ramp, ...collected];
     const rampWall = rampEnd.at - rampStart.at;
     const step = mergeStep(
-      dialect,
+      { dialect, workers: serverWorkers },
       users,
       fellBehind ? [] : ramp,
       fellBehind ? all : collected,
@@ -346,6 +354,8 @@ const runDialect = async (
     );
     log(describeStep(step));
     steps.push(step);
+    // A server that died took the step with it: the run fails (the step's figures are kept).
+    assertServerUp(server);
     const peerHere =
       !fellBehind && (!config.peer.lastStepOnly || users === planned[planned.length - 1]);
     if (dialect === 'sqlite' && peerHere) {
@@ -370,7 +380,9 @@ const runDialect = async (
     }
     previous = users;
     if (!step.passed && config.stopAtFailure) {
-      log(`  ${dialect}: ${users} users missed the criteria (${step.reasons.join('; ')}): stop`);
+      log(
+        `  ${runLabel(run)}: ${users} users missed the criteria (${step.reasons.join('; ')}): stop`,
+      );
       break;
     }
   }
@@ -378,11 +390,22 @@ const runDialect = async (
 
 const ms = (value: number): string => `${value} ms`;
 
+/** `sqlite, 2 workers`: a database and the server's worker count, as rows and notes name a run. */
+const runLabel = ({ dialect, workers }: { dialect: string; workers: number }): string =>
+  `${dialect}, ${workersLabel(workers)}`;
+
+const stepLabel = (step: StepFigures): string =>
+  `${runLabel(step)}, ${step.users.toLocaleString('en-US')} users`;
+
+/** The start of a run's check keys: `sqlite` with one worker (as before workers counted), `sqliteW2`. */
+const checkPrefix = ({ dialect, workers }: { dialect: string; workers: number }): string =>
+  workers === 1 ? dialect : `${dialect}W${workers}`;
+
 const describeStep = (step: StepFigures): string => {
   const l = step.latency;
   const r = step.resources;
   return (
-    `  ${step.dialect} ${step.users.toLocaleString('en-US')} users (${step.liveUsers} live; arrivals ${step.arrivals.seconds} s, server CPU ${r.arrivalServerCpuPct} %, generators ${r.arrivalGeneratorCpuPct} %): ` +
+    `  ${stepLabel(step)} (${step.liveUsers} live; arrivals ${step.arrivals.seconds} s, server CPU ${r.arrivalServerCpuPct} %, generators ${r.arrivalGeneratorCpuPct} %): ` +
     `page load p50/p95/p99 ${l.pageLoad.p50}/${l.pageLoad.p95}/${l.pageLoad.p99} ms (${l.pageLoad.count}), ` +
     `open p50/p99 ${l.open.p50}/${l.open.p99} ms (${l.open.count}), send ${l.send.p50}/${l.send.p99} ms (${l.send.count}), ` +
     `deliver ${l.deliver.p50}/${l.deliver.p99} ms (${step.delivery.delivered}/${step.delivery.expected}), ` +
@@ -395,10 +418,10 @@ const describeStep = (step: StepFigures): string => {
 const stepRows = (step: StepFigures): ResultRow[] => {
   const l = step.latency;
   const r = step.resources;
-  const name = `${step.dialect} ${step.users.toLocaleString('en-US')} users`;
+  const name = stepLabel(step);
   const peer = step.peer;
   const deliverNote =
-    `p50 ${ms(l.deliver.p50)}, max ${ms(l.deliver.max)}; over the step ${step.delivery.delivered.toLocaleString('en-US')} delivered live of ${step.delivery.expected.toLocaleString('en-US')} expected (${step.delivery.toOffline} sends to users not on, ${step.delivery.receiverReconnecting} to users (re)connecting)` +
+    `${l.deliver.count === 0 ? 'no delivery measured; ' : ''}p50 ${ms(l.deliver.p50)}, max ${ms(l.deliver.max)}; over the step ${step.delivery.delivered.toLocaleString('en-US')} delivered live of ${step.delivery.expected.toLocaleString('en-US')} expected${step.delivery.toNeverArrived > 0 ? ` (${step.delivery.toNeverArrived} to users who never arrived, lost)` : ''} (${step.delivery.toOffline} sends to users not on, ${step.delivery.receiverArriving} to users arriving after the send, ${step.delivery.receiverReconnecting} to users reconnecting)` +
     (peer
       ? `; Socket.IO peer p50 ${ms(peer.p50)}, p99 ${ms(peer.p99)} (${peer.delivered}/${peer.sent}), ours ÷ peer p99 ${peer.p99 > 0 ? (l.deliver.p99 / peer.p99).toFixed(2) : '–'}×`
       : '');
@@ -449,17 +472,8 @@ const stepRows = (step: StepFigures): ResultRow[] => {
   ];
 };
 
-const summaryRow = (run: DialectRun): ResultRow => {
-  const capacity = capacityOf(run.steps);
-  const failed = run.steps.find((step) => !step.passed);
-  const last = run.steps[run.steps.length - 1];
-  const note = failed
-    ? `${failed.users.toLocaleString('en-US')} users missed: ${failed.reasons.join('; ')}`
-    : last
-      ? `every step passed, up to ${last.users.toLocaleString('en-US')} (the largest step run)`
-      : 'no step ran';
-  return atLeast(`${run.dialect}: capacity (users)`, capacity, TARGETS[run.dialect] ?? 0, '', note);
-};
+const summaryRow = (run: DialectRun): ResultRow =>
+  capacityRow(runLabel(run), TARGETS[run.dialect] ?? 0, run.steps, run.error);
 
 /**
  * Our send → deliver p99 over the Socket.IO peer's at the capacity step (or the first step when
@@ -473,7 +487,7 @@ const peerRatioRow = (run: DialectRun): ResultRow | null => {
   const peer = step.peer!;
   const ours = step.latency.deliver.p99;
   return info(
-    `${run.dialect}: send → deliver p99 ÷ Socket.IO peer p99`,
+    `${runLabel(run)}: send → deliver p99 ÷ Socket.IO peer p99`,
     peer.p99 > 0 ? Math.round((ours / peer.p99) * 100) / 100 : null,
     '×',
     `at ${step.users.toLocaleString('en-US')} users: ours ${ms(ours)}, peer ${ms(peer.p99)} (p50 ${ms(step.latency.deliver.p50)} vs ${ms(peer.p50)}); the peer's ${peer.sent} sends at ${Math.round(peer.rate)}/s, ${peer.lost} lost`,
@@ -484,8 +498,8 @@ const peerRatioRow = (run: DialectRun): ResultRow | null => {
 const markdownSummary = (runs: DialectRun[]): string[] => {
   const pair = (a: number, b: number) => `${round(a)} / ${round(b)}`;
   const lines = [
-    '| database | users | page load p50 / p95 / p99 | open p50 / p99 | send call p50 / p99 | send → deliver p50 / p99 | Socket.IO peer p50 / p99 (ours ÷ peer) | errors | server CPU | generators CPU | RSS |',
-    '| --- | --: | --- | --- | --- | --- | --- | --: | --: | --: | --: |',
+    '| database | workers | users | page load p50 / p95 / p99 | open p50 / p99 | send call p50 / p99 | send → deliver p50 / p99 | Socket.IO peer p50 / p99 (ours ÷ peer) | errors | server CPU | generators CPU | RSS |',
+    '| --- | --: | --: | --- | --- | --- | --- | --- | --: | --: | --: | --: |',
   ];
   for (const run of runs)
     for (const step of run.steps) {
@@ -495,7 +509,7 @@ const markdownSummary = (runs: DialectRun[]): string[] => {
         ? `${pair(step.peer.p50, step.peer.p99)} ms (${step.peer.p99 > 0 ? round(l.deliver.p99 / step.peer.p99) : '–'}×)`
         : '–';
       lines.push(
-        `| ${LABEL[run.dialect]} | ${step.users.toLocaleString('en-US')}${step.passed ? '' : ' ✗'} | ${round(l.pageLoad.p50)} / ${pair(l.pageLoad.p95, l.pageLoad.p99)} ms | ${pair(l.open.p50, l.open.p99)} ms | ${pair(l.send.p50, l.send.p99)} ms | ${pair(l.deliver.p50, l.deliver.p99)} ms | ${peer} | ${step.errors.total} | ${r.serverCpuPct} %${r.postgresCpuPct === null ? '' : ` + ${r.postgresCpuPct} %`} | ${round(r.generatorCpuPct.reduce((a, b) => a + b, 0))} % | ${r.serverRssMiB} MiB |`,
+        `| ${LABEL[run.dialect]} | ${run.workers} | ${step.users.toLocaleString('en-US')}${step.passed ? '' : ' ✗'} | ${round(l.pageLoad.p50)} / ${pair(l.pageLoad.p95, l.pageLoad.p99)} ms | ${pair(l.open.p50, l.open.p99)} ms | ${pair(l.send.p50, l.send.p99)} ms | ${pair(l.deliver.p50, l.deliver.p99)} ms | ${peer} | ${step.errors.total} | ${r.serverCpuPct} %${r.postgresCpuPct === null ? '' : ` + ${r.postgresCpuPct} %`} | ${round(r.generatorCpuPct.reduce((a, b) => a + b, 0))} % | ${r.serverRssMiB} MiB |`,
       );
     }
   return lines;
@@ -529,6 +543,7 @@ const withOverrides = (config: CapacityConfig): CapacityConfig => {
 export const capacity: Scenario = {
   name: 'capacity',
   title: 'Simulated users on one server, stepped up until page load or delivery misses its limit',
+  workerCounts: true,
   run: async (context) => {
     const { size, log, scope } = context;
     const config = withOverrides(bySize(size, SIZES));
@@ -536,7 +551,7 @@ export const capacity: Scenario = {
     // The generators serve one database after the other (each start is a second or more of tsx),
     // and boot while the first database is seeded.
     const workersReady = Promise.all(
-      Array.from({ length: WORKERS }, () =>
+      Array.from({ length: GENERATORS }, () =>
         spawnWorker('capacity-worker.ts', { deadlineMs: 900_000 }),
       ),
     );
@@ -556,27 +571,38 @@ export const capacity: Scenario = {
     log(
       `population of ${largest} users built in ${Math.round(performance.now() - populationStarted)} ms`,
     );
+    const serverWorkers = context.workers ?? [1];
     const runs: DialectRun[] = [];
-    for (const dialect of config.dialects) {
-      const run: DialectRun = { dialect, seeded: null, steps: [], peerErrors: [], error: null };
-      runs.push(run);
-      try {
-        await scope.phase((dialectScope) =>
-          runDialect(
-            run,
-            config,
-            population,
-            workersReady,
-            dialect === 'sqlite' ? peerReady : Promise.resolve(null),
-            context,
-            dialectScope,
-          ),
-        );
-      } catch (error) {
-        run.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        log(`✘ capacity on ${dialect} failed: ${run.error}`);
+    for (const [nth, workers] of serverWorkers.entries())
+      for (const dialect of config.dialects) {
+        const run: DialectRun = {
+          dialect,
+          workers,
+          seeded: null,
+          steps: [],
+          peerErrors: [],
+          error: null,
+        };
+        runs.push(run);
+        try {
+          await scope.phase((dialectScope) =>
+            runDialect(
+              run,
+              config,
+              population,
+              workersReady,
+              // The peer measures itself, not our server: beside the first worker count's SQLite
+              // run only (it stops its processes after that run).
+              dialect === 'sqlite' && nth === 0 ? peerReady : Promise.resolve(null),
+              context,
+              dialectScope,
+            ),
+          );
+        } catch (error) {
+          run.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+          log(`✘ capacity on ${runLabel(run)} failed: ${run.error}`);
+        }
       }
-    }
 
     const rows: ResultRow[] = [];
     const checks: Checks = {};
@@ -584,7 +610,7 @@ export const capacity: Scenario = {
       if (run.seeded)
         rows.push(
           info(
-            `${run.dialect}: seeded users`,
+            `${runLabel(run)}: seeded users`,
             run.seeded.users,
             '',
             `${run.seeded.recruiters} recruiters, ${run.seeded.conversations.toLocaleString('en-US')} conversations, ${run.seeded.messages.toLocaleString('en-US')} messages, ${run.seeded.jobs} jobs; seeded in ${run.seeded.seedSeconds.toFixed(1)} s`,
@@ -593,23 +619,27 @@ export const capacity: Scenario = {
       for (const step of run.steps) rows.push(...stepRows(step));
       if (run.error)
         rows.push(
-          skipped(
-            `${run.dialect}: run`,
-            `failed after ${run.steps.length} step(s): ${run.error.split('\n')[0]}`,
+          failed(
+            `${runLabel(run)}: run`,
+            `crashed after ${run.steps.length} step(s): ${errorLine(run.error)}`,
           ),
         );
       rows.push(summaryRow(run));
       const ratio = peerRatioRow(run);
       if (ratio) rows.push(ratio);
-      checks[`${run.dialect}Error`] = run.error === null ? 'none' : run.error.split('\n')[0]!;
-      checks[`${run.dialect}PeerSteps`] = run.steps.filter((step) => step.peer).length;
-      checks[`${run.dialect}Steps`] = run.steps.length;
-      checks[`${run.dialect}Capacity`] = capacityOf(run.steps);
+      const prefix = checkPrefix(run);
+      checks[`${prefix}Error`] = run.error === null ? 'none' : errorLine(run.error);
+      checks[`${prefix}PeerSteps`] = run.steps.filter((step) => step.peer).length;
+      checks[`${prefix}Steps`] = run.steps.length;
+      checks[`${prefix}Capacity`] = capacityOf(run.steps);
       for (const step of run.steps) {
-        const key = `${run.dialect}.${step.users}`;
+        const key = `${prefix}.${step.users}`;
         Object.assign(checks, {
           [`${key}.requested`]: step.arrivals.requested,
           [`${key}.arrived`]: step.arrivals.arrived,
+          [`${key}.failedArrivals`]: step.arrivals.failed,
+          [`${key}.deliveries`]: step.latency.deliver.count,
+          [`${key}.passed`]: step.passed,
           [`${key}.live`]: step.liveUsers,
           [`${key}.pageLoads`]: step.latency.pageLoad.count,
           [`${key}.opens`]: step.latency.open.count,
@@ -628,31 +658,42 @@ export const capacity: Scenario = {
     const notes = [
       `Population (seeded once per database for ${largest.toLocaleString('en-US')} users; step N uses users 1…N): ${population.recruiters} recruiters holding ${Math.min(...recruiterSizes)}–${Math.max(...recruiterSizes)} conversations (drawn uniformly from ${config.population.recruiterConversations.join('–')}), ${population.candidates.toLocaleString('en-US')} candidates holding ${config.population.candidateConversations.join('–')}, ${config.population.messagesPerConversation} messages per conversation; roles interleaved in proportion and partners drawn near in the order, so each step holds both roles and most partners.`,
       `Behaviour per user (Poisson, seeded): open a conversation every ${config.behaviour.openMeanMs / 1000} s on average (the newest one with a new message first, else one whose partner is on the site), send every ${config.behaviour.sendMeanMs / 1000} s in the open conversation (typing call, ${config.behaviour.typingMs.join('–')} ms of typing, then the send with the socket's X-Socket-ID), mark seen what arrives in the open conversation; ${config.behaviour.reloadShare * 100} % of the users reload every ${config.behaviour.reloadMeanMs / 1000} s on average (socket closed, page loaded again, socket again). Sends to a partner not on the site at that step are stored but not expected live.`,
-      `Page load = GET /messenger/config then GET /load/messengers/initial/data?limit=50 (the socket connects beside the list, as on the page), for arrivals and reloads. New users arrive at ${config.arrivalsPerSecond}/s (faster when a step would take over ${config.arrivalSecondsMax} s to fill; at most ${config.arrivalsInFlight} under way per generator, each page load timed from when it was due), then a ${config.windowSeconds} s window with everyone on. Page loads and errors cover both; open, send, send → deliver, CPU and RSS the window; deliveries are counted over both. Arrivals more than ${config.arrivalsBehindLimitMs / 1000} s behind end the step (failed, figures over the arrivals). CPU is % of one core (server process; PostgreSQL's processes apart; each load generator), "machine" is of both cores. ${WORKERS} load-generator processes on the same 2 cores.`,
-      `Capacity = the largest step before the first one that misses page load p95 ≤ ${CRITERIA.pageLoadP95Ms} ms, send → deliver p99 ≤ ${CRITERIA.deliverP99Ms} ms or has an error (non-2xx, failed call, socket not subscribed or closed by the server, a delivery lost or doubled).${size === 'tiny' ? ' Tiny runs every step and draws no chart.' : ''}`,
+      `Page load = GET /messenger/config then GET /load/messengers/initial/data?limit=50 (the socket connects beside the list, as on the page), for arrivals and reloads. New users arrive at ${config.arrivalsPerSecond}/s (faster when a step would take over ${config.arrivalSecondsMax} s to fill; at most ${config.arrivalsInFlight} under way per generator, each page load timed from when it was due), then a ${config.windowSeconds} s window with everyone on. Page loads and errors cover both; open, send, send → deliver, CPU and RSS the window; deliveries are counted over both. Arrivals more than ${config.arrivalsBehindLimitMs / 1000} s behind end the step (failed, figures over the arrivals). CPU is % of one core (server process and its workers; PostgreSQL's processes apart; each load generator), "machine" is of both cores. ${GENERATORS} load-generator processes on the same 2 cores.`,
+      `Server worker processes (WEB_CONCURRENCY, sharing the port): ${serverWorkers.join(' and ')}; each count on a fresh database of its own. More than one fan out through Redis (an app id of their own); CPU and RSS are then the sum over the primary and its workers.`,
+      `Capacity = the largest step before the first one that misses page load p95 ≤ ${CRITERIA.pageLoadP95Ms} ms, send → deliver p99 ≤ ${CRITERIA.deliverP99Ms} ms (a step without a page load or a delivery measured misses too) or has an error (an arrival failed or timed out, non-2xx, failed call, socket not subscribed or closed by the server, a delivery lost — a send to a user who never arrived included — or doubled). A run that crashes (threw, or its server died) fails the scenario, its capacity unknown.${size === 'tiny' ? ' Tiny runs every step and draws no chart.' : ''}`,
     ];
     notes.push(
       `Socket.IO peer (bench/lib/socketio-peer.ts: node:http, the same SQLite insert, a Socket.IO room per user, no auth): after each SQLite step's window, with our users idle, as many socket.io clients connect (one process), and sends at the step's send rate (users ÷ ${config.behaviour.sendMeanMs / 1000} s) alternate over conversations of the step's users for ${config.peer.seconds} s after ${config.peer.warmupSeconds} s of warm-up; send → ChatMessage at the receiver as for ours.`,
     );
     for (const run of runs)
       if (run.peerErrors.length > 0)
-        notes.push(`${run.dialect} Socket.IO peer errors: ${run.peerErrors.join(' | ')}`);
+        notes.push(`${runLabel(run)} Socket.IO peer errors: ${run.peerErrors.join(' | ')}`);
     for (const run of runs)
       for (const step of run.steps)
         if (step.errorSamples.length > 0)
-          notes.push(
-            `${run.dialect} ${step.users} errors: ${step.errorSamples.slice(0, 3).join(' | ')}`,
-          );
+          notes.push(`${stepLabel(step)} errors: ${step.errorSamples.slice(0, 3).join(' | ')}`);
 
     for (const line of markdownSummary(runs)) log(line);
     const narrowed = Boolean(
       process.env.BENCH_CAPACITY_STEPS || process.env.BENCH_CAPACITY_DIALECTS,
     );
     if (size === 'full' && !narrowed) {
-      const subtitle = `${new Date().toISOString().slice(0, 10)}: page load p95 ≤ ${CRITERIA.pageLoadP95Ms} ms, send → deliver p99 ≤ ${CRITERIA.deliverP99Ms} ms, no errors; capacity ${runs.map((run) => `${LABEL[run.dialect]} ${capacityOf(run.steps).toLocaleString('en-US')}`).join(', ')}`;
+      const subtitle = `${new Date().toISOString().slice(0, 10)}: page load p95 ≤ ${CRITERIA.pageLoadP95Ms} ms, send → deliver p99 ≤ ${CRITERIA.deliverP99Ms} ms, no errors; capacity ${runs.map((run) => `${LABEL[run.dialect]} ${workersLabel(run.workers)} ${run.error === null ? capacityOf(run.steps).toLocaleString('en-US') : 'crashed'}`).join(', ')}`;
       writeFileSync(CHART, renderCapacityChart(runs, subtitle));
       log(`chart written to ${CHART}`);
     }
-    return { rows, checks, notes };
+    const crashed = runs.filter((run) => run.error !== null);
+    return {
+      rows,
+      checks,
+      notes,
+      ...(crashed.length > 0
+        ? {
+            error: crashed
+              .map((run) => `${runLabel(run)} crashed: ${errorLine(run.error)}`)
+              .join('; '),
+          }
+        : {}),
+    };
   },
 };

@@ -11,7 +11,8 @@ import {
   type PageLoad,
   type ScrollResult,
 } from '../lib/browser.js';
-import { seedScale, type ScaleSeed } from '../../test-support/seed-bulk.js';
+import { SCALE_RARE_WORDS, seedScale, type ScaleSeed } from '../../test-support/seed-bulk.js';
+import { workingFasterPaths } from '../../src/shared/working-faster-paths.js';
 import { countScale, insertSession } from '../lib/database.js';
 import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
 import { callQuery, type BenchServer } from '../lib/server.js';
@@ -83,6 +84,21 @@ interface Timed {
   bytes: number;
 }
 
+/**
+ * The message search's kinds of query on the seeded words (test-support/seed-bulk.ts): a rare word
+ * (a handful of messages, or one in 1,000), a common one (3 in 10), an Arabic one written with its
+ * short vowels (2 in 10), a prefix (2 in 10), and the common word's second page.
+ */
+const MESSAGE_SEARCHES = {
+  rare: (i: number) =>
+    `q=${encodeURIComponent(i % 2 === 0 ? SCALE_RARE_WORDS.rare : SCALE_RARE_WORDS.uncommon)}`,
+  common: () => 'q=interview',
+  arabic: () => `q=${encodeURIComponent('المُقابَلة')}`,
+  prefix: () => 'q=engin',
+  'second page': () => 'q=interview',
+} as const;
+type MessageSearchKind = keyof typeof MESSAGE_SEARCHES;
+
 interface HttpFigures {
   firstPage: Timed;
   laterPage: Timed;
@@ -91,6 +107,7 @@ interface HttpFigures {
   filtered: Timed;
   whole: Timed;
   open: Timed;
+  messageSearch: Record<MessageSearchKind, Timed & { results: number }>;
   non200: number;
   runs: Record<string, number>;
   errors: string[];
@@ -182,7 +199,37 @@ const timedRuns = async (
       };
     }),
   );
-  const all = { firstPage, laterPage, search, filtered, whole, open };
+  const messageSearchUrl = `${workingFasterPaths.searchMessages}?${callQuery}`;
+  const firstSearchPage = (await (
+    await fetch(`${server.url}${messageSearchUrl}&${MESSAGE_SEARCHES.common()}`, { headers })
+  ).json()) as { next_cursor: string | null };
+  const searchKinds = Object.keys(MESSAGE_SEARCHES) as MessageSearchKind[];
+  const messageSearchRuns: Record<string, TimedRunResult> = {};
+  const searchResults: Record<string, number> = {};
+  for (const kind of searchKinds) {
+    const query = (i: number) =>
+      `${messageSearchUrl}&${MESSAGE_SEARCHES[kind](i)}${
+        kind === 'second page'
+          ? `&cursor=${encodeURIComponent(firstSearchPage.next_cursor ?? '')}`
+          : ''
+      }`;
+    const answer = (await (await fetch(`${server.url}${query(0)}`, { headers })).json()) as {
+      results?: unknown[];
+    };
+    searchResults[kind] = answer.results?.length ?? 0;
+    messageSearchRuns[kind] = await run(Array.from({ length: times }, (_, i) => get(query(i))));
+  }
+  const all = {
+    firstPage,
+    laterPage,
+    search,
+    filtered,
+    whole,
+    open,
+    ...Object.fromEntries(
+      Object.entries(messageSearchRuns).map(([kind, result]) => [`messageSearch.${kind}`, result]),
+    ),
+  };
   const non200 = Object.values(all).reduce(
     (sum, result) =>
       sum +
@@ -203,6 +250,12 @@ const timedRuns = async (
     filtered: timed(filtered),
     whole: timed(whole),
     open: timed(open),
+    messageSearch: Object.fromEntries(
+      searchKinds.map((kind) => [
+        kind,
+        { ...timed(messageSearchRuns[kind]!), results: searchResults[kind] ?? 0 },
+      ]),
+    ) as HttpFigures['messageSearch'],
     non200,
     runs: Object.fromEntries(
       Object.entries(all).map(([name, result]) => [name, summarizeEncoded(result.histogram).count]),
@@ -380,7 +433,7 @@ export const dataScale: Scenario = {
   run: async ({ size, log, scope }) => {
     const config = bySize(size, SIZES);
     const notes = [
-      `Requests are sent one at a time by a separate process (Bearer token of the company), ${config.warmup} warm-up requests first. "Later page" asks for pages at cursors collected by walking the whole list, in shuffled order; searches mix a name (a handful of rows), a common prefix (thousands), a job title and text matching nothing; "open" posts /user/get/message for different conversations in a fixed shuffled order (each marks that conversation's unread messages seen).`,
+      `Requests are sent one at a time by a separate process (Bearer token of the company), ${config.warmup} warm-up requests first. Message search (GET /user/messages/search, 20 a page): a rare word (alternately one in about 100,000 messages and one in 1,000), a common word (3 in 10 messages), an Arabic word typed with its short vowels (2 in 10), a prefix ("engin", 2 in 10) and the common word's second page. "Later page" asks for pages at cursors collected by walking the whole list, in shuffled order; searches mix a name (a handful of rows), a common prefix (thousands), a job title and text matching nothing; "open" posts /user/get/message for different conversations in a fixed shuffled order (each marks that conversation's unread messages seen).`,
       `Bytes per message: the page holds the newest conversation open while its candidate posts ${config.flowMessages} messages one after the other (each waited for on screen); Chrome's DevTools protocol counts every HTTP request and answer (headers included) and every live frame in both directions, divided by the messages.`,
     ];
     const timer = await scope.worker('timed-requests-worker.ts', 900_000);
@@ -404,6 +457,11 @@ export const dataScale: Scenario = {
       const http = await timedRuns(timer, server, seed, config);
       const total = counted.conversations.toLocaleString('en-US');
       const kib = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KiB`;
+      log(
+        `  message search p95: ${Object.entries(http.messageSearch)
+          .map(([kind, figures]) => `${kind} ${figures.summary.p95} ms (${figures.results})`)
+          .join(', ')}`,
+      );
       log(
         `  first page p95 ${http.firstPage.summary.p95} ms, later page p95 ${http.laterPage.summary.p95} ms, search p95 ${http.search.summary.p95} ms, job filter p95 ${http.filtered.summary.p95} ms, whole list p95 ${http.whole.summary.p95} ms (${kib(http.whole.bytes)}), open p95 ${http.open.summary.p95} ms`,
       );
@@ -454,6 +512,15 @@ export const dataScale: Scenario = {
           10,
           'ms',
           `p50 ${http.open.summary.p50} ms, 50 newest of ${config.messages} messages`,
+        ),
+        ...Object.entries(http.messageSearch).map(([kind, figures]) =>
+          atMost(
+            `${dialect}: message search p95, ${kind}`,
+            figures.summary.p95,
+            30,
+            'ms',
+            `p50 ${figures.summary.p50} ms, ${figures.results} results a page, over ${counted.messages.toLocaleString('en-US')} messages`,
+          ),
         ),
         exactly(`${dialect}: non-200 answers`, http.non200, 0),
       );

@@ -78,12 +78,11 @@ export const expectMessageOnce = async (
   );
 };
 
-/** Opens a conversation by clicking its row; resolves once its messages have loaded and the input is enabled. */
-export const openConversation = async (
+/** Clicks a conversation's row; resolves once it is the current row and its messages show. */
+export const selectConversation = async (
   page: Page,
   name: string,
   scope: Page | Locator = page,
-  labels: { placeholder?: string } = {},
 ): Promise<void> => {
   await row(scope, name).click();
   await waitForValue(
@@ -92,6 +91,16 @@ export const openConversation = async (
     `aria-current of the row of ${name}`,
   );
   await chatMessages(page).first().waitFor({ state: 'visible' });
+};
+
+/** Opens a conversation by clicking its row; resolves once its messages have loaded and the input is enabled. */
+export const openConversation = async (
+  page: Page,
+  name: string,
+  scope: Page | Locator = page,
+  labels: { placeholder?: string } = {},
+): Promise<void> => {
+  await selectConversation(page, name, scope);
   await waitForValue(
     () => messageInput(page, labels.placeholder).isEnabled(),
     true,

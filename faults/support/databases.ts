@@ -57,6 +57,8 @@ export interface FaultDatabase {
   outbox(kind?: string): Promise<StoredOutboxTask[]>;
   /** Renames a user directly in the database (names are not editable through the product). */
   renameUser(email: string, name: string): Promise<void>;
+  /** Gives a demo user the host's id, as if the host had brought them in (the integration API then finds them). */
+  setExternalId(email: string, externalId: string): Promise<void>;
   /** The conversation id of a candidate × company × job (null = no job). */
   conversationId(
     candidateEmail: string,
@@ -83,6 +85,15 @@ export const freshSqlite = (): FaultDatabase => {
     const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     try {
       return work(db);
+    } finally {
+      db.close();
+    }
+  };
+  const write = (column: 'name' | 'external_id', email: string, value: string) => {
+    const db = new SqliteDatabase(file, { fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 5000');
+      db.prepare(`update users set ${column} = ? where email = ?`).run(value, email);
     } finally {
       db.close();
     }
@@ -116,15 +127,8 @@ export const freshSqlite = (): FaultDatabase => {
         if (!row) throw new Error(`no conversation ${candidate} × ${company} × ${jobId}`);
         return row.id;
       }),
-    renameUser: async (email, name) => {
-      const db = new SqliteDatabase(file, { fileMustExist: true });
-      try {
-        db.pragma('busy_timeout = 5000');
-        db.prepare('update users set name = ? where email = ?').run(name, email);
-      } finally {
-        db.close();
-      }
-    },
+    renameUser: async (email, name) => write('name', email, name),
+    setExternalId: async (email, externalId) => write('external_id', email, externalId),
     drop: database.drop,
   };
 };
@@ -133,6 +137,10 @@ export const freshSqlite = (): FaultDatabase => {
 export const freshPostgres = async (): Promise<FaultDatabase> => {
   const database = await freshPostgresDatabase('faults');
   const on = <T>(work: (client: pg.Client) => Promise<T>) => withPostgres(work, database.url);
+  const write = (column: 'name' | 'external_id', email: string, value: string) =>
+    on(async (client) => {
+      await client.query(`update users set ${column} = $1 where email = $2`, [value, email]);
+    });
   return {
     dialect: 'postgres',
     url: database.url,
@@ -185,10 +193,8 @@ export const freshPostgres = async (): Promise<FaultDatabase> => {
         if (!row) throw new Error(`no conversation ${candidate} × ${company} × ${jobId}`);
         return Number(row.id);
       }),
-    renameUser: (email, name) =>
-      on(async (client) => {
-        await client.query('update users set name = $1 where email = $2', [name, email]);
-      }),
+    renameUser: (email, name) => write('name', email, name),
+    setExternalId: (email, externalId) => write('external_id', email, externalId),
     drop: database.drop,
   };
 };

@@ -19,15 +19,20 @@ import { messengerRoutes } from './modules/messenger/messenger.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { pagesRoutes } from './modules/pages/pages.routes.js';
 import { presenceRoutes } from './modules/presence/presence.routes.js';
+import { safetyRoutes } from './modules/safety/safety.routes.js';
+import { searchRoutes } from './modules/search/search.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
+import { templatesRoutes } from './modules/templates/templates.routes.js';
 import { createOpenApiDocument } from './openapi/openapi-document.js';
 import { openApiRoutes } from './openapi/openapi.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { createRealtime, type Realtime } from './realtime/index.js';
+import type { ConnectionAdmission } from './realtime/connection-admission.js';
 import { realtimeOptions } from './realtime/realtime-config.js';
+import type { BackgroundMode } from './background/background-work.js';
 import { createServices, type Services } from './services.js';
 
 export interface BuildAppOptions {
@@ -44,12 +49,22 @@ export interface BuildAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** False: the outbox worker does not poll (tests that drive it with `runOnce`). Default true. */
   startOutboxWorker?: boolean;
+  /**
+   * Where background work runs (e-mails, webhooks, upload sweeps): `inline` on the request thread
+   * (the default; tests), or `thread`, a worker thread of its own (main.ts; ADR 017).
+   */
+  background?: BackgroundMode;
+  /** Who counts live sockets against the limits (a cluster worker: its primary); default: this process. */
+  connectionAdmission?: ConnectionAdmission;
 }
 
 export interface App {
   app: FastifyInstance;
   realtime: Realtime;
-  /** The durable outbox and this instance's worker (modules register their kinds' handlers). */
+  /**
+   * The durable outbox and this instance's worker (modules register their kinds' handlers); no
+   * worker here when background work runs in its thread.
+   */
   outbox: Services['outbox'];
   notifications: Services['notifications'];
   /** Readiness (a stop calls `beginDraining`). */
@@ -68,6 +83,9 @@ const serverOptions = (config: Config) => ({
   bodyLimit: BODY_LIMIT_BYTES,
   trustProxy: config.trustProxy,
   return503OnClosing: true,
+  // Also the time a stop's hooks get: the preClose hook waits for background work (the thread gets
+  // 15 s, its running handlers 10 of them); Fastify's 10 s default would fail that stop (exit 1).
+  pluginTimeout: 30_000,
   // An external id is up to 128 characters; percent-encoded (`:` and `@` become 3 each) it can
   // be three times that. Longer parameters are refused with 414.
   routerOptions: { maxParamLength: 3 * 128 },
@@ -84,13 +102,14 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
 
   const realtime =
     options.realtime ??
-    createRealtime(
-      realtimeOptions(
+    createRealtime({
+      ...realtimeOptions(
         config,
         config.pusher.secret ?? (await broadcasterSecret(db.kysely)),
         app.log,
       ),
-    );
+      ...(options.connectionAdmission ? { admission: options.connectionAdmission } : {}),
+    });
   realtime.attach(app.server);
   const services = createServices({
     config,
@@ -101,6 +120,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     ...(options.startOutboxWorker === undefined
       ? {}
       : { startOutboxWorker: options.startOutboxWorker }),
+    ...(options.background === undefined ? {} : { background: options.background }),
   });
   metrics.watch({
     liveConnections: () => realtime.connectionCount(),
@@ -108,10 +128,15 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     outboxBacklog: () => services.outbox.outbox.backlog(),
   });
   app.addHook('onReady', async () => services.start());
-  // A stop: presence lets go of its users, then open sockets get 4200 (they would keep the HTTP
-  // server waiting) and reconnect elsewhere, then background work stops.
+  // A stop: open sockets get 4200 at once (they reconnect elsewhere, and would keep the HTTP
+  // server waiting) while presence lets go of this instance's users (their partners are told while
+  // the broadcaster still runs; they come back online where they reconnect), then the broadcaster
+  // and background work stop. Presence stops listening to the sockets first: their closing here
+  // changes nothing.
   app.addHook('preClose', async () => {
-    await services.releasePresence();
+    const released = services.releasePresence();
+    await realtime.closeSockets();
+    await released;
     await realtime.close();
     await services.stopBackgroundWork();
   });
@@ -142,6 +167,9 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
     presenceService: services.presence,
   });
   await app.register(settingsRoutes, { settingsService: services.settings });
+  await app.register(safetyRoutes, { safetyService: services.safety });
+  await app.register(searchRoutes, { searchService: services.search });
+  await app.register(templatesRoutes, { templatesService: services.templates });
   await app.register(attachmentsRoutes, {
     attachmentsService: services.attachments,
     uploadTempDir: config.storage.uploadTempDir,
@@ -155,6 +183,7 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
   await app.register(integrationRoutes, {
     integrationService: services.integration,
+    safetyService: services.safety,
     keys: config.integrationKeys,
   });
   await app.register(async (scope) => {

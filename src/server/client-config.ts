@@ -20,6 +20,7 @@ export const clientConfig = (config: Config): MessengerConfig => {
       authEndpoint: paths.broadcastingAuth,
       userAuthEndpoint: paths.broadcastingUserAuth,
     },
+    edit_window_seconds: Math.floor(config.editWindowMs / 1000),
   };
 };
 

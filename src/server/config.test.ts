@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { loadConfig } from './config.js';
 
 describe('configuration', () => {
@@ -9,6 +10,21 @@ describe('configuration', () => {
       '127.0.0.1',
     ]);
     expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/hop count/);
+  });
+
+  it('reads WEB_CONCURRENCY as a number or auto, and needs Redis above 1', () => {
+    const redis = { REDIS_URL: 'redis://127.0.0.1:6379' };
+    expect(loadConfig({ WEB_CONCURRENCY: undefined }).webConcurrency).toBe(1);
+    expect(loadConfig({ ...redis, WEB_CONCURRENCY: '2' }).webConcurrency).toBe(2);
+    expect(loadConfig({ ...redis, WEB_CONCURRENCY: 'auto' }).webConcurrency).toBe(
+      availableParallelism(),
+    );
+    expect(() => loadConfig({ WEB_CONCURRENCY: '2', REDIS_URL: '' })).toThrow(/needs REDIS_URL/);
+    expect(() =>
+      loadConfig({ ...redis, WEB_CONCURRENCY: '2', DATABASE_URL: 'sqlite::memory:' }),
+    ).toThrow(/workers share/);
+    expect(() => loadConfig({ ...redis, WEB_CONCURRENCY: '0' })).toThrow();
+    expect(() => loadConfig({ ...redis, WEB_CONCURRENCY: 'many' })).toThrow();
   });
 
   it('builds the public address from HOST and PORT unless PUBLIC_URL says otherwise', () => {

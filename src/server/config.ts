@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { EDIT_WINDOW_SECONDS_DEFAULT } from '../shared/working-faster-paths.js';
 
 /** Secrets published in earlier versions' defaults: never accepted, in any environment. */
 const WELL_KNOWN_PUSHER_SECRETS = new Set(['local-pusher-secret']);
@@ -43,14 +44,23 @@ const envSchema = z.object({
   SSO_SECRET: z.string().optional(),
   /** Where the host's photos and logos (`image_url`) may load from: img-src of the page's CSP. */
   IMAGE_ORIGINS: z.string().optional(),
-  LOG_LEVEL: z.string().default('warn'),
+  LOG_LEVEL: z.string().default('info'),
   /** Where `/metrics` is served (Prometheus text format), on HOST; unset: not served. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /**
    * A stop (SIGTERM/SIGINT) answers `/readyz` 503 at once and keeps serving this long before it
    * refuses new work, so that a load balancer sees the instance leave first.
    */
-  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  /** How long a sender may edit or delete a message, in seconds. */
+  EDIT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(31_536_000)
+    .default(EDIT_WINDOW_SECONDS_DEFAULT),
+  /** Worker processes sharing PORT: a number, or `auto` (the CPUs available). */
+  WEB_CONCURRENCY: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(256)]).default(1),
   WS_ACTIVITY_TIMEOUT: z.coerce.number().int().positive().default(120),
   WS_PONG_TIMEOUT: z.coerce.number().int().positive().default(30),
   OUTBOX_POLL_MS: positiveInt(1000),
@@ -149,6 +159,10 @@ export interface Config {
   metricsPort: number | undefined;
   /** How long a stop keeps serving after `/readyz` turned 503. */
   shutdownDelayMs: number;
+  /** How long a sender may edit or delete a message (`EDIT_WINDOW_SECONDS`). */
+  editWindowMs: number;
+  /** Worker processes sharing the port (`node:cluster`); above 1, live events go through Redis. */
+  webConcurrency: number;
   secureCookies: boolean;
   /**
    * The durable outbox's worker (ADR 013): how often it looks for due tasks, how long a claimed
@@ -313,6 +327,18 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       'PUSHER_SECRET is a published default: set a secret of your own, or leave it unset to have one generated.',
     );
   }
+  const webConcurrency =
+    env.WEB_CONCURRENCY === 'auto' ? availableParallelism() : env.WEB_CONCURRENCY;
+  if (webConcurrency > 1 && !env.REDIS_URL) {
+    throw new Error(
+      `WEB_CONCURRENCY=${env.WEB_CONCURRENCY} (${webConcurrency} workers) needs REDIS_URL: the workers share live events, presence and limits through Redis. Set REDIS_URL, or WEB_CONCURRENCY=1.`,
+    );
+  }
+  if (webConcurrency > 1 && /^sqlite:(:memory:)?$/.test(env.DATABASE_URL)) {
+    throw new Error(
+      `WEB_CONCURRENCY=${env.WEB_CONCURRENCY} needs a database the workers share: SQLite in memory is one per process. Use a file (sqlite:./data/messenger.db) or PostgreSQL.`,
+    );
+  }
   if (externalPusher && pusherSecret === undefined) {
     throw new Error(
       'PUSHER_SECRET must be set when a hosted broadcaster (PUSHER_HOST / PUSHER_CLUSTER) is used.',
@@ -345,6 +371,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       pongTimeoutSeconds: env.WS_PONG_TIMEOUT,
     },
     websocket: {
+      // The instance's: with workers, their primary counts for all of them.
       maxConnections: env.WS_MAX_CONNECTIONS,
       maxConnectionsPerAddress: env.WS_MAX_CONNECTIONS_PER_ADDRESS,
       authTimeoutSeconds: env.WS_AUTH_TIMEOUT,
@@ -369,6 +396,8 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     logLevel: env.LOG_LEVEL,
     metricsPort: env.METRICS_PORT,
     shutdownDelayMs: env.SHUTDOWN_DELAY_SECONDS * 1000,
+    editWindowMs: env.EDIT_WINDOW_SECONDS * 1000,
+    webConcurrency,
     secureCookies: publicUrl.startsWith('https:'),
     outbox: {
       pollMs: env.OUTBOX_POLL_MS,

@@ -1,14 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
-import { unsubscribeSecret } from './db/app-settings.js';
 import type { Db } from './db/database.js';
 import { isDemoMode, listDemoAccounts } from './db/seed.js';
 import { createEventBus } from './lib/event-bus.js';
 import { createLimitStore } from './lib/limit-store.js';
-import { createAttachmentStorage } from './modules/attachments/attachment-storage.js';
-import { createAttachmentsRepository } from './modules/attachments/attachments.repository.js';
-import { createAttachmentsService } from './modules/attachments/attachments.service.js';
-import { createUploadSweeper } from './modules/attachments/upload-sweeper.js';
+import {
+  createAttachmentsFromConfig,
+  createBackgroundServices,
+  createNotificationsFromConfig,
+} from './background/background-services.js';
+import {
+  createBackgroundThread,
+  type BackgroundMode,
+  type BackgroundWork,
+} from './background/background-work.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { createAuthService, type CachedCredential } from './modules/auth/auth.service.js';
 import { createCredentialCache } from './modules/auth/credential-cache.js';
@@ -17,27 +22,27 @@ import { createIntegrationService } from './modules/integration/integration.serv
 import { createMessengerRepository } from './modules/messenger/messenger.repository.js';
 import { createMessengerService } from './modules/messenger/messenger.service.js';
 import type { ModuleEvents } from './modules/module-events.js';
-import { createMailer } from './modules/notifications/mailer.js';
-import { createNotificationsRepository } from './modules/notifications/notifications.repository.js';
-import {
-  createNotificationsService,
-  emailAttemptTimeoutMs,
-  TASK,
-} from './modules/notifications/notifications.service.js';
+import { TASK } from './modules/notifications/notifications.service.js';
 import { createHealthRepository } from './modules/health/health.repository.js';
 import { createHealthService } from './modules/health/health.service.js';
 import type { Metrics } from './observability/metrics.js';
 import { redisForCommands } from './lib/redis.js';
-import { createWebhookSender } from './modules/notifications/webhook-sender.js';
 import { MemoryPresenceStore, RedisPresenceStore } from './modules/presence/presence-store.js';
+import { createPresenceAnnouncements } from './modules/presence/presence-announcements.js';
 import { createPresenceRepository } from './modules/presence/presence.repository.js';
 import { createPresenceService } from './modules/presence/presence.service.js';
+import { createSafetyRepository } from './modules/safety/safety.repository.js';
+import { createSafetyService } from './modules/safety/safety.service.js';
+import { createSearchRepository } from './modules/search/search.repository.js';
+import { createSearchService } from './modules/search/search.service.js';
 import { createSettingsRepository } from './modules/settings/settings.repository.js';
 import { createSettingsService } from './modules/settings/settings.service.js';
 import { createSsoRepository } from './modules/sso/sso.repository.js';
 import { createSsoService } from './modules/sso/sso.service.js';
+import { createTemplatesRepository } from './modules/templates/templates.repository.js';
+import { createTemplatesService } from './modules/templates/templates.service.js';
 import { createOutbox } from './outbox/outbox.js';
-import { createOutboxWorker } from './outbox/outbox-worker.js';
+import type { OutboxOutcome, OutboxWorker } from './outbox/outbox-worker.js';
 import type { Realtime } from './realtime/index.js';
 
 export interface CreateServicesOptions {
@@ -48,7 +53,20 @@ export interface CreateServicesOptions {
   metrics: Metrics;
   /** False: the outbox worker does not poll (tests that drive it with `runOnce`). Default true. */
   startOutboxWorker?: boolean;
+  /**
+   * Where background work (the outbox worker: e-mails, webhooks; the upload sweeper) runs:
+   * `inline` on this event loop (the default: API tests drive the outbox with `runOnce`), or
+   * `thread`, a worker thread of its own with its own database connection (main.ts; ADR 017).
+   */
+  background?: BackgroundMode;
 }
+
+/**
+ * `thread` unless the database is SQLite in memory: a second connection would open another,
+ * empty database, so its background work stays on this thread.
+ */
+const backgroundMode = (config: Config, wanted: BackgroundMode = 'inline'): BackgroundMode =>
+  wanted === 'thread' && /^sqlite:(:memory:)?$/.test(config.databaseUrl) ? 'inline' : wanted;
 
 /** A remembered session or token is read again at least this often (invalidation does the rest). */
 const CREDENTIAL_CACHE_LIFETIME_MS = 30_000;
@@ -86,19 +104,8 @@ export const createServices = ({
     channel: `auth:${config.pusher.appId}:forget`,
     onError: redisTrouble('credential cache: Redis unreachable, nothing is remembered'),
   });
-  // Durable work (e-mails, webhooks; ADR 013).
+  // Durable work (e-mails, webhooks; ADR 013): enqueued here, run by the background work below.
   const outbox = createOutbox({ db });
-  const outboxWorker = createOutboxWorker({
-    outbox,
-    pollMs: config.outbox.pollMs,
-    leaseMs: config.outbox.leaseMs,
-    backoff: { baseMs: config.outbox.retryBaseMs, capMs: 3_600_000 },
-    retentionMs: config.outbox.retentionMs,
-    concurrency: config.outbox.concurrency,
-    logger,
-    onOutcome: (kind, outcome) =>
-      metrics.outboxOutcome({ email: TASK.email, webhook: TASK.webhook }, kind, outcome),
-  });
   const health = createHealthService({
     db: db.kysely,
     repository: createHealthRepository(db),
@@ -118,20 +125,44 @@ export const createServices = ({
     credentials,
   });
   // Who is online: each user's own channel occupied on some instance (docs/realtime.md).
-  const presence = createPresenceService({
+  const presenceStore = config.redisUrl
+    ? new RedisPresenceStore(
+        config.redisUrl,
+        `presence:${config.pusher.appId}`,
+        redisTrouble('presence: Redis unreachable'),
+      )
+    : new MemoryPresenceStore();
+  // What follows a change of presence (last seen, the partners told, e-mails that waited for the
+  // user to leave): in the background thread when there is one, else here.
+  const presenceHere = createPresenceAnnouncements({
     db: db.kysely,
     repository: createPresenceRepository(db),
-    store: config.redisUrl
-      ? new RedisPresenceStore(
-          config.redisUrl,
-          `presence:${config.pusher.appId}`,
-          redisTrouble('presence: Redis unreachable'),
-        )
-      : new MemoryPresenceStore(),
+    onlineAmong: (ids) => presenceStore.onlineAmong(ids),
     publisher: realtime.broadcaster,
+    onWentOffline: (userId) => events.emit('userWentOffline', { userId }),
+  });
+  const countOutcome = (kind: string, outcome: OutboxOutcome) =>
+    metrics.outboxOutcome({ email: TASK.email, webhook: TASK.webhook }, kind, outcome);
+  const mode = backgroundMode(config, options.background);
+  if (mode !== (options.background ?? 'inline'))
+    logger.warn('background work runs on the request thread: SQLite in memory has one connection');
+  const backgroundThread =
+    mode === 'thread'
+      ? createBackgroundThread({
+          config,
+          searchPath: db.schema,
+          logger,
+          presence: presenceStore,
+          publisher: realtime.broadcaster,
+          presenceFallback: presenceHere,
+          onOutboxOutcome: countOutcome,
+        })
+      : undefined;
+  const presence = createPresenceService({
+    store: presenceStore,
+    announcements: backgroundThread?.presenceAnnouncements ?? presenceHere,
     graceMs: config.presenceGraceMs,
     logger,
-    events,
   });
   realtime.onOccupancy((channel, occupied) => presence.channelOccupancy(channel, occupied));
   const settings = createSettingsService({
@@ -139,31 +170,17 @@ export const createServices = ({
     repository: createSettingsRepository(db),
     events,
   });
-  // E-mails and webhooks for people who are not on the page (docs/notifications.md).
-  const notifications = createNotificationsService({
+  // E-mails and webhooks for people who are not on the page (docs/notifications.md): here, the
+  // tasks of each send and the unsubscribe links; the handlers run with the background work.
+  const notifications = createNotificationsFromConfig({
+    config,
     db,
-    repository: createNotificationsRepository(db),
     outbox,
-    settingsService: settings,
-    mailer: createMailer({
-      smtpUrl: config.notifications.smtpUrl,
-      from: config.notifications.mailFrom,
-      mailDir: config.notifications.mailDir,
-      attemptTimeoutMs: emailAttemptTimeoutMs(config.outbox.leaseMs),
-      logger,
-    }),
-    webhook: config.webhook ? createWebhookSender(config.webhook) : undefined,
-    unsubscribeSecret: () => unsubscribeSecret(db.kysely),
-    publicUrl: config.publicUrl,
-    siteName: config.notifications.siteName,
-    enabled: config.notifications.enabled,
-    emailDelayMs: config.notifications.emailDelayMs,
-    emailMinIntervalMs: config.notifications.emailMinIntervalMs,
-    leaseMs: config.outbox.leaseMs,
-    logger,
+    settings,
     presence,
+    logger,
   });
-  notifications.registerHandlers(outboxWorker);
+  const attachments = createAttachmentsFromConfig({ config, db, limits });
   const messenger = createMessengerService({
     db: db.kysely,
     repository: createMessengerRepository(db),
@@ -175,6 +192,17 @@ export const createServices = ({
     presence,
     newMessageWork: notifications,
     events,
+    editWindowMs: config.editWindowMs,
+    messageChangeWork: notifications,
+    storedFiles: attachments,
+    onStorageError: (error) =>
+      logger.warn({ err: error }, 'a deleted message’s files stay until the sweep of orphans'),
+  });
+  // Searching the viewer's messages; each result's conversation as the messenger lists it.
+  const search = createSearchService({
+    db: db.kysely,
+    repository: createSearchRepository(db),
+    messengerService: messenger,
   });
   const integration = createIntegrationService({
     db: db.kysely,
@@ -199,18 +227,41 @@ export const createServices = ({
         integrationService: integration,
       })
     : undefined;
-  const attachments = createAttachmentsService({
+  // Blocks and reports; the host's webhook of each report rides in its commit.
+  const safety = createSafetyService({
     db: db.kysely,
-    repository: createAttachmentsRepository(db),
-    storage: createAttachmentStorage(config.storage.url, config.storage.credentials),
-    limits,
+    repository: createSafetyRepository(db),
+    presence,
+    notifications,
+    onPublishError: (error) =>
+      logger.warn({ err: error }, 'presence of a blocked pair not told; the block is stored'),
   });
-  const uploadSweeper = createUploadSweeper({
-    attachmentsService: attachments,
-    uploadTempDir: config.storage.uploadTempDir,
-    everyMs: config.storage.sweepMs,
-    logger,
+  // Saved replies: each user's own, alone.
+  const templates = createTemplatesService({
+    db: db.kysely,
+    repository: createTemplatesRepository(db),
   });
+
+  // Background work: the outbox worker with the notification handlers, and the upload sweeper.
+  let outboxWorker: OutboxWorker | undefined;
+  let background: BackgroundWork;
+  if (backgroundThread) {
+    background = backgroundThread;
+  } else {
+    const inline = createBackgroundServices({
+      config,
+      outbox,
+      notifications,
+      attachments,
+      logger,
+      onOutboxOutcome: countOutcome,
+    });
+    outboxWorker = inline.outboxWorker;
+    background = {
+      start: () => inline.start({ pollOutbox: options.startOutboxWorker !== false }),
+      stop: () => inline.stop(),
+    };
+  }
 
   // Who acts on what another module announces.
   events.on('userWentOffline', ({ userId }) => notifications.receiverWentOffline(userId));
@@ -240,23 +291,29 @@ export const createServices = ({
     integration,
     sso,
     attachments,
+    safety,
+    search,
+    templates,
+    /** The durable outbox, and its worker when background work runs inline (undefined: in the thread). */
     outbox: { outbox, worker: outboxWorker },
     /** The demo accounts to offer on the sign-in page (undefined: not a demo). */
     demoAccounts,
-    /** Background work starts: the outbox worker polls, the upload sweeper sweeps. */
+    /** Background work starts: the outbox worker polls, the upload sweeper sweeps (here or in the thread). */
     start() {
-      if (options.startOutboxWorker !== false) outboxWorker.start();
-      uploadSweeper.start();
+      background.start();
     },
     /**
      * A stop begins, while sockets are still open: the users held here are let go (their partners
      * are told while the broadcaster still runs; they come back online where they reconnect).
      */
     releasePresence: () => presence.close(),
-    /** No new background work; running handlers get a bounded time (the database is still open). */
+    /**
+     * No new background work; running handlers get a bounded time, then their tasks are handed
+     * back (the database is still open). In thread mode: the thread is asked to stop and waited
+     * for (bounded), then ended.
+     */
     async stopBackgroundWork() {
-      await outboxWorker.close();
-      await uploadSweeper.stop();
+      await background.stop();
     },
     /** The connections of the services themselves (Redis, SMTP). */
     async close() {

@@ -44,7 +44,7 @@ const nullableJobId = z
   .pipe(idRange(JOB_ID_MESSAGE).nullable());
 
 /** Text that PostgreSQL can store: no NUL character. */
-const storableText = (field: string) =>
+export const storableText = (field: string) =>
   z
     .string({
       error: (issue) =>
@@ -245,6 +245,8 @@ export const messengerConfigSchema = z.object({
     authEndpoint: z.string(),
     userAuthEndpoint: z.string().optional(),
   }),
+  /** How long after sending its sender may edit or delete a message (`EDIT_WINDOW_SECONDS`). */
+  edit_window_seconds: z.number().int().min(0).optional(),
 });
 export type MessengerConfig = z.infer<typeof messengerConfigSchema>;
 

@@ -44,6 +44,19 @@ export const typingEventSchema = z.object({
 });
 export type TypingEvent = z.infer<typeof typingEventSchema>;
 
+/**
+ * A message was edited or deleted (`message.deleted_at` set); to both parties' channels (the
+ * `X-Socket-ID` of the request excluded, as for sends). `messengerUser` as for `ChatMessage`: the
+ * conversation as that channel's owner sees it (its preview follows when it was the latest message).
+ */
+export const MESSAGE_UPDATED_EVENT = 'App\\Events\\MessageUpdated';
+export const messageUpdatedEventSchema = z.object({
+  messenger_user_id: z.number().int(),
+  message: chatSchema,
+  messengerUser: messengerUserSchema,
+});
+export type MessageUpdatedEvent = z.infer<typeof messageUpdatedEventSchema>;
+
 /** Channel names. Echo's `private('chat.' + id)` subscribes to `private-chat.{id}`. */
 export const userChannelSuffix = (userId: number): string => `chat.${userId}`;
 export const userChannelName = (userId: number): string => `private-${userChannelSuffix(userId)}`;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
 import { messengerUserSchema, roleSchema } from './models.js';
 import { pathTemplate } from './paths.js';
+import { suspendedSchema } from './safety.js';
 import { containsControlOrBidi, containsNul, hasVisibleText, isTimeZoneName } from './text.js';
 
 /** The host job board's own id: 1–128 characters of `A–Z a–z 0–9 . _ : @ -`. */
@@ -117,6 +118,8 @@ export const upsertUserBodySchema = z
     locale: localeSchema.nullable().optional(),
     // the host sets the language with `locale` above; the user's own pick (the page) wins over it
     settings: userSettingsPatchSchema.omit({ locale: true }).optional(),
+    /** True: the user signs in and reads, but cannot send, type or upload; false lifts it. */
+    suspended: suspendedSchema.optional(),
   })
   .strict();
 export type UpsertUserBody = z.infer<typeof upsertUserBodySchema>;
@@ -129,6 +132,8 @@ export const integrationUserSchema = z.object({
   email: z.string().nullable(),
   image_url: z.string().nullable(),
   locale: localeSchema.nullable(),
+  /** Suspended by the host (`PUT` with `suspended: true`). */
+  suspended: z.boolean(),
 });
 export type IntegrationUser = z.infer<typeof integrationUserSchema>;
 export const integrationUserResponseSchema = z.object({ user: integrationUserSchema });

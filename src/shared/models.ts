@@ -40,6 +40,8 @@ export const messengerUserSchema = z.object({
    * messages but takes no new ones, and that party is named "Deleted user".
    */
   closed: z.literal(true).optional(),
+  /** The viewer blocked the other party (contract Part 3, "Keeping people safe"). */
+  blocked: z.boolean(),
   /**
    * The other party has a live socket (or had one less than 15 s ago) and shows it
    * (`show_online`); false for someone who hides it.
@@ -81,8 +83,12 @@ export const chatSchema = z.object({
   seen_at: z.string().nullable(),
   client_id: z.string().nullable(),
   sender: z.object({ id: z.number().int(), name: z.string() }),
-  /** The files sent with the message (empty for text only). */
+  /** The files sent with the message (empty for text only; empty once deleted). */
   attachments: z.array(chatAttachmentSchema),
+  /** When its sender last edited the text; null: never (missing from a server older than edits: null). */
+  edited_at: z.string().nullable().default(null),
+  /** When its sender deleted it (then `message` is "" and `attachments` empty); null: not deleted. */
+  deleted_at: z.string().nullable().default(null),
 });
 export type Chat = z.infer<typeof chatSchema>;
 
@@ -97,6 +103,8 @@ export const authUserSchema = z.object({
   id: z.number().int(),
   role: roleSchema,
   name: z.string(),
+  /** The host suspended the account: it reads, but cannot send, type or upload. */
+  suspended: z.boolean(),
 });
 export type AuthUser = z.infer<typeof authUserSchema>;
 

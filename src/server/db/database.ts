@@ -7,7 +7,10 @@ import {
   Migrator,
   PostgresDialect,
   SqliteDialect,
+  SqliteDriver,
   type Compilable,
+  type DatabaseConnection,
+  type SqliteDialectConfig,
   type Migration,
   type PostgresPool,
   type PostgresPoolClient,
@@ -26,6 +29,10 @@ import * as attachments from './migrations/009-attachments.js';
 import * as privateReads from './migrations/010-private-reads.js';
 import * as emailCase from './migrations/011-email-case.js';
 import * as settingsLocaleTimeZone from './migrations/012-settings-locale-time-zone.js';
+import * as safety from './migrations/013-safety.js';
+import * as messageEdits from './migrations/014-message-edits.js';
+import * as templates from './migrations/015-templates.js';
+import * as messageSearch from './migrations/016-message-search.js';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer, type SqliteCheckpointer } from './sqlite-checkpointer.js';
 
@@ -180,6 +187,30 @@ const withNamedStatements = (pool: pg.Pool): PostgresPool => {
   };
 };
 
+/**
+ * SQLite transactions begin with `BEGIN IMMEDIATE`: they take the write lock when they begin, and
+ * wait for it (busy_timeout) when another connection holds it. A plain `BEGIN` reads first and asks
+ * for the lock at its first write; if another connection (the background thread's, another
+ * worker's) committed in between, that write fails at once with SQLITE_BUSY, whatever the timeout:
+ * a send would answer 503 for no reason but timing.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #driverConfig: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#driverConfig = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#driverConfig);
+  }
+}
+
 export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db => {
   const dialect = dialectOf(url);
   if (dialect === 'sqlite') {
@@ -196,7 +227,7 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
     // better-sqlite3 waits synchronously: keep the wait short, a locked database answers 503.
     sqlite.pragma('busy_timeout = 1000');
     const kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
     });
     const checkpointer =
       options.checkpointInBackground && file !== ':memory:'
@@ -298,6 +329,10 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '010-private-reads': { up: (db) => privateReads.up(db) },
   '011-email-case': { up: (db) => emailCase.up(db) },
   '012-settings-locale-time-zone': { up: (db) => settingsLocaleTimeZone.up(db) },
+  '013-safety': { up: (db) => safety.up(db, dialect) },
+  '014-message-edits': { up: (db) => messageEdits.up(db) },
+  '015-templates': { up: (db) => templates.up(db, dialect) },
+  '016-message-search': { up: (db) => messageSearch.up(db, dialect) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

@@ -19,6 +19,8 @@ export interface UsersTable {
   erased_at: string | null;
   /** When the user's last live socket closed (after the grace); null: never seen. */
   last_seen_at: string | null;
+  /** Set while the host suspends the user: they sign in and read, but cannot send, type or upload. */
+  suspended_at: string | null;
 }
 
 export interface JobsTable {
@@ -78,6 +80,16 @@ export interface ChatsTable {
   seen_privately: Generated<number>;
   /** When the notification rule took this unseen message (e-mail / `message.unseen`); null: not yet. */
   notified_at: Generated<string | null>;
+  /** When the sender last edited the text (migration 014); null: never. */
+  edited_at: Generated<string | null>;
+  /** When the sender deleted it (text emptied, files gone; migration 014); null: not deleted. */
+  deleted_at: Generated<string | null>;
+  /**
+   * PostgreSQL only (migration 016; SQLite keeps its index in the FTS5 table `chats_search`): the
+   * message's words for the full-text search (src/server/db/search-index.ts); null: none, or
+   * deleted. Never selected: written with the text, matched with `@@`.
+   */
+  search_vector: Generated<string | null>;
 }
 
 export interface SessionsTable {
@@ -178,6 +190,47 @@ export interface AttachmentsTable {
   created_at: string;
 }
 
+/** A user (blocker) who blocked another (blocked): nothing of the blocked one reaches the blocker. */
+export interface UserBlocksTable {
+  blocker_id: number;
+  blocked_id: number;
+  created_at: string;
+}
+
+/** A report of a conversation's other party, with the conversation's latest messages as they were. */
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: number;
+  reported_id: number;
+  messenger_user_id: number;
+  reason: 'spam' | 'scam' | 'harassment' | 'inappropriate' | 'other';
+  details: string | null;
+  status: 'open' | 'resolved' | 'dismissed';
+  /** JSON: the contract's Chat[] (oldest first) when the report was filed; never changed after. */
+  messages: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * SQLite only (migration 016): the contentless FTS5 index of messages' words, rowid = chats.id,
+ * body = `searchDocument(message)` (src/server/db/search-index.ts). Written and matched, never read.
+ */
+export interface ChatsSearchTable {
+  rowid: number;
+  body: string;
+}
+
+/** Saved replies: a user's own texts to insert in the composer. */
+export interface MessageTemplatesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   jobs: JobsTable;
@@ -193,6 +246,12 @@ export interface Database {
   outbox: OutboxTable;
   notification_recipients: NotificationRecipientsTable;
   attachments: AttachmentsTable;
+  user_blocks: UserBlocksTable;
+  reports: ReportsTable;
+  chats_search: ChatsSearchTable;
+  /** SQLite only (migration 016): every word ever indexed in `chats_search`. */
+  chats_search_terms: { term: string };
+  message_templates: MessageTemplatesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

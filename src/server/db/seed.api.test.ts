@@ -85,6 +85,20 @@ describe(`database and demo seed (${dialect})`, () => {
     ).toBe(false);
   });
 
+  it('gives the demo company and the demo candidate saved replies that use the variables', async () => {
+    const rows = await database.db.kysely
+      .selectFrom('message_templates as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select(['u.email', 't.name', 't.body'])
+      .execute();
+    const company = rows.filter((row) => row.email === 'company@example.com');
+    expect(company.length).toBeGreaterThanOrEqual(2);
+    const invitation = company.find((row) => /interview/i.test(row.name));
+    for (const variable of ['{{candidate.first_name}}', '{{job.title}}', '{{me.name}}'])
+      expect(invitation?.body).toContain(variable);
+    expect(rows.filter((row) => row.email === 'candidate@example.com')).toHaveLength(1);
+  });
+
   it('keeps counters consistent with the stored messages', async () => {
     const db = database.db.kysely;
     const rows = await db

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { hashPassword } from '../lib/crypto.js';
 import { readSetting, SETTING, settingOrInsert } from './app-settings.js';
 import type { Db } from './database.js';
+import { hasSearchIndex, indexMessage } from './search-index.js';
 import type { Database } from './schema.js';
 
 export const DEMO_PASSWORD = 'password';
@@ -259,6 +260,30 @@ export const listDemoAccounts = async (db: Db) => {
     .sort((a, b) => order.indexOf(a.email) - order.indexOf(b.email));
 };
 
+/** Saved replies of the demo accounts (their variables are filled when a reply is inserted). */
+const TEMPLATES: { user: string; name: string; body: string }[] = [
+  {
+    user: 'acme',
+    name: 'Interview invitation',
+    body: 'Hi {{candidate.first_name}}, thank you for applying for {{job.title}}. We would like to invite you to an interview. Which times suit you next week?\n\nBest regards,\n{{me.name}}',
+  },
+  {
+    user: 'acme',
+    name: 'Application received',
+    body: 'Hi {{candidate.first_name}}, we have received your application for {{job.title}} and will get back to you within a week.\n\n{{me.name}}',
+  },
+  {
+    user: 'acme',
+    name: 'Position filled',
+    body: 'Dear {{candidate.name}}, thank you for your interest in {{job.title}}. The position has now been filled, but we will keep your profile for future openings.\n\n{{company.name}}',
+  },
+  {
+    user: 'sara',
+    name: 'Availability',
+    body: 'Thank you for getting back to me. I am available for an interview any weekday after 2 pm and can start within a month.\n\n{{me.name}}',
+  },
+];
+
 /** Seeds the demo data once; a second run finds the first demo account and changes nothing. */
 export const seedDemo = async (db: Db, now = Date.now()): Promise<boolean> => {
   const existing = await db.kysely
@@ -337,6 +362,7 @@ export const seedDemo = async (db: Db, now = Date.now()): Promise<boolean> => {
         .execute();
     }
 
+    const indexed = await hasSearchIndex(trx, db.dialect);
     for (const conversation of CONVERSATIONS) {
       const candidateId = id(users, conversation.candidate);
       const companyId = id(users, conversation.company);
@@ -363,7 +389,7 @@ export const seedDemo = async (db: Db, now = Date.now()): Promise<boolean> => {
         .returning('id')
         .executeTakeFirstOrThrow();
       for (const [from, minutesAgo, text, seen] of conversation.messages) {
-        await trx
+        const { id: chatId } = await trx
           .insertInto('chats')
           .values({
             messenger_user_id: conversationId,
@@ -375,9 +401,24 @@ export const seedDemo = async (db: Db, now = Date.now()): Promise<boolean> => {
             created_at: at(minutesAgo),
             seen_at: seen ? at(Math.max(0, minutesAgo - 1)) : null,
           })
-          .execute();
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        if (indexed) await indexMessage(trx, db.dialect, chatId, text);
       }
     }
+    // (saved replies came with the search index, migrations 015 and 016: the upgrade tests seed older schemas)
+    if (indexed)
+      for (const template of TEMPLATES)
+        await trx
+          .insertInto('message_templates')
+          .values({
+            user_id: id(users, template.user),
+            name: template.name,
+            body: template.body,
+            created_at: at(60 * 24 * 7),
+            updated_at: at(60 * 24 * 7),
+          })
+          .execute();
   });
   return true;
 };

@@ -106,6 +106,8 @@ export const createMetrics = () => {
     name: 'messenger_outbox_tasks_pending',
     help: 'Outbox tasks (e-mails, webhooks) not done yet, due or waiting for their moment.',
     registers,
+    // every worker reads the same database: summed over workers it would count each task N times
+    aggregator: 'max',
     async collect() {
       this.set((await readBacklog()).pending);
     },
@@ -114,6 +116,7 @@ export const createMetrics = () => {
     name: 'messenger_outbox_oldest_pending_seconds',
     help: 'How long the earliest due outbox task has waited (0: none due).',
     registers,
+    aggregator: 'max',
     async collect() {
       this.set((await readBacklog()).oldestDueSeconds);
     },
@@ -158,9 +161,15 @@ export const createMetrics = () => {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+/** Where `/metrics` reads its text: one registry, or a cluster primary's sum over its workers. */
+export interface MetricsText {
+  contentType: string;
+  metrics(): Promise<string>;
+}
+
 /** Serves `GET /metrics` (and nothing else) on its own port. */
 export const serveMetrics = async (
-  metrics: Metrics,
+  source: MetricsText,
   port: number,
   host: string,
 ): Promise<Server> => {
@@ -169,9 +178,9 @@ export const serveMetrics = async (
       response.writeHead(404).end();
       return;
     }
-    metrics.registry.metrics().then(
+    source.metrics().then(
       (text) => {
-        response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text);
+        response.writeHead(200, { 'content-type': source.contentType }).end(text);
       },
       (error: unknown) => {
         response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));

@@ -19,6 +19,15 @@ import {
   userSettingsResponseSchema,
 } from '../../shared/integration.js';
 import * as models from '../../shared/models.js';
+import {
+  blockResponseSchema,
+  blocksResponseSchema,
+  createReportResponseSchema,
+  hostReportSchema,
+  reportResponseSchema,
+  reportsResponseSchema,
+} from '../../shared/safety.js';
+import { templateResponseSchema, templatesResponseSchema } from '../../shared/working-faster.js';
 import type { RouteDocumentation } from '../http/route.js';
 import { attachmentsRoutes } from '../modules/attachments/attachments.routes.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
@@ -34,8 +43,11 @@ import { messengerRoutes } from '../modules/messenger/messenger.routes.js';
 import { notificationsRoutes } from '../modules/notifications/notifications.routes.js';
 import { pagesRoutes, staticFileOperations } from '../modules/pages/pages.routes.js';
 import { presenceRoutes } from '../modules/presence/presence.routes.js';
+import { safetyRoutes } from '../modules/safety/safety.routes.js';
+import { searchRoutes } from '../modules/search/search.routes.js';
 import { settingsRoutes } from '../modules/settings/settings.routes.js';
 import { ssoRoutes } from '../modules/sso/sso.routes.js';
+import { templatesRoutes } from '../modules/templates/templates.routes.js';
 import { triggerResponseSchema, triggerRoutes } from '../realtime/trigger-api.js';
 import { openApiDocumentSchema, openApiRoutes } from './openapi.routes.js';
 
@@ -52,6 +64,9 @@ export const operations: readonly RouteDocumentation[] = [
   ...notificationsRoutes.routes,
   ...messengerRoutes.routes,
   ...settingsRoutes.routes,
+  ...safetyRoutes.routes,
+  ...searchRoutes.routes,
+  ...templatesRoutes.routes,
   ...attachmentsRoutes.routes,
   ...broadcastingRoutes.routes,
   ...presenceRoutes.routes,
@@ -89,4 +104,12 @@ export const namedSchemas: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [applicationResponseSchema, 'ApplicationResponse'],
   [startConversationResponseSchema, 'StartConversationResponse'],
   [openApiDocumentSchema, 'OpenApiDocument'],
+  [blocksResponseSchema, 'BlocksResponse'],
+  [blockResponseSchema, 'BlockResponse'],
+  [createReportResponseSchema, 'CreateReportResponse'],
+  [hostReportSchema, 'HostReport'],
+  [reportsResponseSchema, 'ReportsResponse'],
+  [reportResponseSchema, 'ReportResponse'],
+  [templatesResponseSchema, 'TemplatesResponse'],
+  [templateResponseSchema, 'TemplateResponse'],
 ]);

@@ -97,6 +97,8 @@ export const tags = {
   auth: 'Signing in and out, personal access tokens, demo accounts.',
   messenger: 'The messaging page’s calls.',
   settings: 'The signed-in user’s switches.',
+  safety: 'Blocking conversation partners and reporting conversations.',
+  templates: 'The signed-in user’s saved replies.',
   broadcasting: 'Signatures for pusher-js subscriptions and user authentication.',
   realtime: 'The embedded Pusher HTTP API (publishing events); absent with a hosted broadcaster.',
   integration: 'Server to server, for the host job board.',
@@ -127,7 +129,7 @@ const retryAfter: Record<string, HeaderSpec> = {
 const ERROR_DESCRIPTIONS = {
   400: 'The body is not valid JSON, or not a JSON object.',
   401: 'Not signed in, a bad token, or a missing or wrong key.',
-  403: 'Signed in, but not a party to that conversation or channel.',
+  403: 'Signed in, but not a party to that conversation or channel; or a write refused: the account is suspended, or the other party is not accepting the viewer’s messages.',
   404: 'No such resource.',
   409: 'Conflicts with the stored state.',
   413: 'The request body is over the limit.',

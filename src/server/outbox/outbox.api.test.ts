@@ -434,6 +434,8 @@ describe(`the durable outbox (${dialect})`, () => {
       const config = loadConfig({ LOG_LEVEL: 'silent', REDIS_URL: '', OUTBOX_POLL_MS: '5' });
       const built = await buildApp({ config, db: database.db });
       const { worker, outbox: appOutbox } = built.outbox;
+      // (inline background work, the default: the worker is this thread's)
+      if (!worker) throw new Error('no outbox worker in this thread');
       const kind = freshKind('app');
       const started: string[] = [];
       let release!: () => void;

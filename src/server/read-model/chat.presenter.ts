@@ -70,4 +70,6 @@ export const presentChat = (
   client_id: row.client_id,
   sender: { id: row.sender_id, name: row.sender_name },
   attachments: attachments.map(presentAttachment),
+  edited_at: row.edited_at,
+  deleted_at: row.deleted_at,
 });

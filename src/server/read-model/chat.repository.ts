@@ -20,6 +20,8 @@ export const chatQuery = (db: Executor) =>
       'c.created_at',
       'c.seen_at',
       'c.seen_privately',
+      'c.edited_at',
+      'c.deleted_at',
       's.name as sender_name',
     ]);
 

@@ -97,6 +97,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       // The hosted service owns the sockets: sessions cannot be tied to them from here.
       bindSocketToSession: () => undefined,
       closeSessionSockets: async () => undefined,
+      closeSockets: async () => undefined,
       close: async () => undefined,
       connectionCount: () => 0,
       deliveredCount: () => 0,
@@ -115,6 +116,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
     maxFrameBytes: options.maxFrameBytes,
     maxConnections: options.maxConnections,
     maxConnectionsPerAddress: options.maxConnectionsPerAddress,
+    admission: options.admission,
     trustProxy: options.trustProxy,
     authTimeoutSeconds: options.authTimeoutSeconds,
     frameRate: options.frameRate,
@@ -196,6 +198,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       endpoint.closeSession(sessionKey);
       if (fanout) await fanout.publish({ t: 'close-session', sessionKey });
     },
+    closeSockets: () => endpoint.close(),
     close: () => {
       closing ??= (async () => {
         await endpoint.close();

@@ -5,6 +5,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { clientAddressResolver } from '../lib/client-address.js';
 import { safeEqual } from '../lib/crypto.js';
 import { ChannelRegistry, type OccupancyListener, type Subscriber } from './channel-registry.js';
+import { createConnectionCounter, type ConnectionAdmission } from './connection-admission.js';
 import { FrameBudget } from './frame-budget.js';
 import {
   CloseCode,
@@ -136,15 +137,13 @@ export class PusherServer {
   private readonly activityMs: number;
   private readonly pongMs: number;
   private readonly authMs: number;
-  private readonly maxConnections: number;
-  private readonly maxConnectionsPerAddress: number;
+  private readonly admission: ConnectionAdmission;
   private readonly frameRate: { burst: number; perSecond: number };
   private readonly allowPublicChannels: boolean;
   private readonly addressOf: (req: IncomingMessage) => string;
   private readonly logger: RealtimeLogger | undefined;
   private readonly connections = new Map<string, Connection>();
   /** Open connections per client address (entries at 0 are removed). */
-  private readonly perAddress = new Map<string, number>();
   /** Every upgraded socket until it is fully closed (including ones being closed). */
   private readonly sockets = new Set<WebSocket>();
   private readonly registry = new ChannelRegistry<Connection>();
@@ -170,9 +169,13 @@ export class PusherServer {
     this.activityMs = options.activityTimeoutSeconds * 1000;
     this.pongMs = options.pongTimeoutSeconds * 1000;
     this.authMs = (options.authTimeoutSeconds ?? DEFAULT_AUTH_TIMEOUT_SECONDS) * 1000;
-    this.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-    this.maxConnectionsPerAddress =
-      options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+    this.admission =
+      options.admission ??
+      createConnectionCounter({
+        maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+        maxConnectionsPerAddress:
+          options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+      });
     this.frameRate = options.frameRate ?? DEFAULT_FRAME_RATE;
     this.allowPublicChannels = options.allowPublicChannels ?? false;
     // Compiled now, so that a malformed proxy address fails at start rather than on an upgrade.
@@ -359,16 +362,31 @@ export class PusherServer {
     if (this.closing) return this.refuse(ws, CloseCode.Reconnect, 'Server shutting down');
     // Over a cap the upgrade still succeeds: pusher-js understands a 4100 close (it backs off and
     // retries), while a refused upgrade looks like a network failure to it.
-    const fromAddress = this.perAddress.get(address) ?? 0;
-    if (
-      this.connections.size >= this.maxConnections ||
-      fromAddress >= this.maxConnectionsPerAddress
-    ) {
+    const admitted = this.admission.admit(address);
+    if (typeof admitted === 'boolean') return this.afterAdmission(ws, address, admitted);
+    // Asked of a cluster's primary: the client says nothing before connection_established.
+    admitted.then(
+      (yes) => this.afterAdmission(ws, address, yes),
+      (error: unknown) => {
+        this.logger?.warn({ err: error }, 'realtime: admission unanswered, socket refused');
+        this.afterAdmission(ws, address, false);
+      },
+    );
+  }
+
+  private afterAdmission(ws: WebSocket, address: string, admitted: boolean): void {
+    if (!admitted) {
       this.logger?.info(
-        { address, fromAddress, total: this.connections.size },
+        { address, here: this.connections.size },
         'realtime: websocket refused, over capacity',
       );
       return this.refuse(ws, CloseCode.OverCapacity, 'Over capacity');
+    }
+    // Gone while it waited, or the server began to close meanwhile: the count is handed back.
+    if (ws.readyState !== WebSocket.OPEN || this.closing) {
+      this.admission.release(address);
+      if (this.closing) this.refuse(ws, CloseCode.Reconnect, 'Server shutting down');
+      return;
     }
 
     let socketId = generateSocketId();
@@ -380,7 +398,6 @@ export class PusherServer {
       new FrameBudget(this.frameRate.burst, this.frameRate.perSecond),
     );
     this.connections.set(socketId, conn);
-    this.perAddress.set(address, fromAddress + 1);
 
     ws.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary));
     ws.on('pong', () => conn.markAlive());
@@ -611,9 +628,7 @@ export class PusherServer {
     if (conn.closed) return;
     conn.closed = true;
     this.connections.delete(conn.id);
-    const fromAddress = (this.perAddress.get(conn.address) ?? 1) - 1;
-    if (fromAddress > 0) this.perAddress.set(conn.address, fromAddress);
-    else this.perAddress.delete(conn.address);
+    this.admission.release(conn.address);
     for (const channel of [...conn.channels.keys()]) this.leave(conn, channel);
     for (const sessionKey of conn.sessions) {
       const set = this.sessions.get(sessionKey);

@@ -1,3 +1,4 @@
+import type { ConnectionAdmission } from './connection-admission.js';
 import type { Server } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TrustProxy } from '../config.js';
@@ -40,6 +41,11 @@ export interface RealtimeOptions {
   maxConnections?: number | undefined;
   /** Open sockets from one client address on this instance (default 200); one more is refused with 4100. */
   maxConnectionsPerAddress?: number | undefined;
+  /**
+   * Who counts sockets against those two limits: by default this process; a cluster worker asks its
+   * primary, which counts for every worker of the instance.
+   */
+  admission?: ConnectionAdmission | undefined;
   /** Whose `X-Forwarded-For` names the client address, with Fastify's rules (default false: the socket's peer). */
   trustProxy?: TrustProxy | undefined;
   /** A socket with no authorized subscription (private/presence) and no sign-in for this long is closed with 4202 (default 30). */
@@ -72,6 +78,11 @@ export interface Realtime {
   bindSocketToSession(socketId: string, sessionKey: string): void;
   /** Close (4009) every socket bound to this session, on every instance (through Redis when configured). */
   closeSessionSockets(sessionKey: string): Promise<void>;
+  /**
+   * A stop's first step: every socket on this instance gets 4200 (its client reconnects at once,
+   * elsewhere); publishing still works (Redis, a hosted service) until `close`.
+   */
+  closeSockets(): Promise<void>;
   /** Graceful shutdown: close every socket with 4200, stop Redis. */
   close(): Promise<void>;
   /** Open sockets on this instance (metrics, tests, benchmarks). */

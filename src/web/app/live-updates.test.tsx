@@ -117,7 +117,7 @@ describe('live updates', () => {
   it('a message for a conversation not in the list adds it at the top, from the event, without a list request', async () => {
     const page = await renderMessagesPage();
     const listLoads = page.api.getInitialData.mock.calls.length;
-    const newCo = { id: 55, role: 'company' as const, name: 'New Co' };
+    const newCo = { id: 55, role: 'company' as const, name: 'New Co', suspended: false };
     const brandNew = {
       ...page.fake.state.conversations[0]!,
       id: 77,

@@ -18,7 +18,10 @@ import { useMuted } from '../features/preferences/hooks/use-muted.js';
 import { useLiveConnection } from '../lib/realtime.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
 import { useMessageAlerts } from './hooks/use-message-alerts.js';
+import { useMessageSearchSlots } from './message-search-slots.js';
 import { useOpenConversation } from './hooks/use-open-conversation.js';
+import { useSafetySlots } from './safety-slots.js';
+import { useSavedRepliesTools } from './saved-replies-slot.js';
 import { useSelection } from './hooks/use-selection.js';
 import { useUnreadTitle } from './hooks/use-unread-title.js';
 import { Topbar } from './topbar.js';
@@ -39,9 +42,22 @@ export const MessagesPage = () => {
 
   const lists = useConversationLists();
   const { auth } = lists;
-  const { selection, openedFrom, composerFocusRequest, selectFromList, ...navigation } =
-    useSelection(auth, closeDrawer);
+  const {
+    selection,
+    openedFrom,
+    composerFocusRequest,
+    selectFromList,
+    selectFromSearch,
+    ...navigation
+  } = useSelection(auth, closeDrawer);
   const openId = selection?.selectedItem;
+  const messageSearch = useMessageSearchSlots({
+    auth,
+    conversationSearch: lists.search,
+    onConversationSearchChange: lists.setSearch,
+    openId,
+    selectFromSearch,
+  });
   useLiveLists(openId);
   const openRow = useOpenRow(lists, openId);
   const archiving = useArchiveWithUndo({
@@ -67,6 +83,8 @@ export const MessagesPage = () => {
     openedFrom,
     liveDown,
   });
+  const safety = useSafetySlots({ auth, conversation: openConversation, announce });
+  const composerTools = useSavedRepliesTools(auth, openConversation);
 
   // back on the list (phones): the list is the page, so the drawer has nothing to add
   useEffect(() => {
@@ -98,6 +116,7 @@ export const MessagesPage = () => {
         onSelect={selectFromList}
         onToggleArchive={archiving.onToggleArchive}
         inDrawer={inDrawer}
+        messageSearch={messageSearch.panel}
       />
     ) : null;
 
@@ -162,6 +181,10 @@ export const MessagesPage = () => {
                 conversation={openConversation}
                 onBack={isSmallScreen ? navigation.backToList : undefined}
                 composerFocusRequest={composerFocusRequest}
+                headerActions={safety.headerActions}
+                composerNotice={safety.composerNotice}
+                focusMessage={messageSearch.focusMessage}
+                composerTools={composerTools}
               />
             )}
           </main>

@@ -1,4 +1,5 @@
 import { paths } from '../../shared/paths.js';
+import { safetyPaths } from '../../shared/safety-paths.js';
 import { ApiError, createApiClient, signInUrl } from './api-client.js';
 
 const ok = (body: unknown, status = 200) =>
@@ -80,6 +81,19 @@ describe('api client', () => {
       'Content-Type': 'application/json',
     });
     expect(init.body).toBe('{"show_online":false}');
+  });
+
+  it('DELETE sends no body, the XSRF header, and a 204 resolves with undefined', async () => {
+    document.cookie = 'XSRF-TOKEN=delete-token';
+    const fetchImpl = vi.fn(async () => new Response(null, { status: 204 }));
+    const answer = await createApiClient({ fetchImpl }).delete(safetyPaths.block(10));
+    expect(answer).toBeUndefined();
+    const [url, init] = fetchImpl.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/user/blocks/10');
+    expect(init.method).toBe('DELETE');
+    expect(init.body).toBeUndefined();
+    expect(init.headers).toMatchObject({ 'X-XSRF-TOKEN': 'delete-token' });
+    expect(init.headers).not.toHaveProperty('Content-Type');
   });
 
   it('leaves out X-Socket-ID while not connected', async () => {

@@ -34,6 +34,8 @@ export interface ApiClient {
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
   patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
+  /** DELETE (no body); a 204 resolves with undefined. */
+  delete<T>(path: string, options?: RequestOptions): Promise<T>;
   /** POST of one file as multipart/form-data in the field `field`, with upload progress. */
   upload<T>(path: string, field: string, file: File, options?: UploadOptions): Promise<T>;
   /**
@@ -79,10 +81,12 @@ const errorFromBody = (status: number, text: string, statusText: string): ApiErr
 const readError = async (response: Response): Promise<ApiError> =>
   errorFromBody(response.status, await response.text().catch(() => ''), response.statusText);
 
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
 const abortError = () => new DOMException('The upload was aborted.', 'AbortError');
 
 export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
-  const headersFor = (method: 'GET' | 'POST' | 'PATCH', csrf: boolean | undefined) => {
+  const headersFor = (method: Method, csrf: boolean | undefined) => {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'X-Requested-With': 'XMLHttpRequest',
@@ -94,7 +98,7 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
   };
 
   const request = async <T>(
-    method: 'GET' | 'POST' | 'PATCH',
+    method: Method,
     path: string,
     body: unknown,
     requestOptions: RequestOptions = {},
@@ -195,6 +199,7 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
     get: (path, requestOptions) => request('GET', path, undefined, requestOptions),
     post: (path, body, requestOptions) => request('POST', path, body ?? {}, requestOptions),
     patch: (path, body, requestOptions) => request('PATCH', path, body, requestOptions),
+    delete: (path, requestOptions) => request('DELETE', path, undefined, requestOptions),
   };
 };
 

@@ -15,3 +15,12 @@ export {
   ATTACHMENTS_PER_MESSAGE,
   refusedKindOf,
 } from '../../shared/attachments.js';
+
+/** Blocking and reporting: the paths and limits (the server's wording comes with its answers). */
+export {
+  BLOCKED_MESSAGE,
+  REPORT_DETAILS_MAX_LENGTH,
+  REPORT_REASONS,
+  safetyPaths,
+  SUSPENDED_MESSAGE,
+} from '../../shared/safety-paths.js';

@@ -1,5 +1,6 @@
 import type { MessengerConfig } from '../../shared/api.js';
 import { csrfHeaders } from './csrf.js';
+import { authorizeWithRetries, type ChannelAuthData } from './channel-authorization.js';
 import { createLiveStatusTracker, type LiveStatus } from './live-status.js';
 import type { RealtimeConnection } from './realtime-connection.js';
 
@@ -30,6 +31,7 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
       chatMessageEventSchema,
       EVENT_NAMESPACE,
       messagesSeenEventSchema,
+      messageUpdatedEventSchema,
       presenceChangedEventSchema,
       typingEventSchema,
     },
@@ -56,7 +58,30 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
     channelAuthorization: {
       endpoint: broadcaster.authEndpoint,
       transport: 'ajax',
-      headersProvider: () => ({ Accept: 'application/json', ...csrfHeaders() }),
+      // as pusher-js's own ajax transport asks, but trying again after a 5xx or no answer
+      customHandler: (
+        { socketId, channelName }: { socketId: string; channelName: string },
+        callback: (error: Error | null, data: ChannelAuthData | null) => void,
+      ) => {
+        authorizeWithRetries(
+          () =>
+            fetch(broadcaster.authEndpoint, {
+              method: 'POST',
+              credentials: 'same-origin',
+              headers: {
+                Accept: 'application/json',
+                'Content-Type': 'application/x-www-form-urlencoded',
+                ...csrfHeaders(),
+              },
+              body: new URLSearchParams({ socket_id: socketId, channel_name: channelName }),
+            }),
+          { stillWanted: () => echo.socketId() === socketId },
+        ).then(
+          (data) => callback(null, data),
+          (error: unknown) =>
+            callback(error instanceof Error ? error : new Error(String(error)), null),
+        );
+      },
     },
   });
 
@@ -66,7 +91,6 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
     }
   ).pusher;
   const connection = pusher.connection;
-  const reconnectHandlers = new Set<() => void>();
   const statusHandlers = new Set<(status: LiveStatus) => void>();
   const tracker = createLiveStatusTracker({
     retryNow: () => {
@@ -76,7 +100,6 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
     dropNow: () => pusher.disconnect(),
     isOnline: () => navigator.onLine !== false,
     onStatus: (status) => statusHandlers.forEach((handler) => handler(status)),
-    onReconnected: () => reconnectHandlers.forEach((handler) => handler()),
   });
   const onStateChange = (states: { current: string }) => tracker.onState(states.current);
   connection.bind('state_change', onStateChange);
@@ -101,13 +124,13 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
         else console.error('Ignoring a malformed ChatMessage event', parsed.error);
       };
       channel.listen('ChatMessage', listener);
-      let confirmed = false;
-      channel.subscribed(() => {
-        if (confirmed) return;
-        confirmed = true;
-        onSubscribed?.();
-      });
+      // pusher-js confirms again after each reconnection, once the channel is subscribed anew.
+      // (Echo keeps the callback on the channel object, reused by a later listen: it stays quiet
+      // once this listener has stopped.)
+      let active = true;
+      if (onSubscribed) channel.subscribed(() => active && onSubscribed());
       return () => {
+        active = false;
         channel.stopListening('ChatMessage', listener);
         echo.leave(channelName);
       };
@@ -137,15 +160,19 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
             if (parsed.success) handlers.typing(parsed.data);
           },
         ],
+        [
+          'MessageUpdated',
+          (payload) => {
+            const parsed = messageUpdatedEventSchema.safeParse(payload);
+            if (parsed.success) handlers.updated(parsed.data);
+            else console.error('Ignoring a malformed MessageUpdated event', parsed.error);
+          },
+        ],
       ];
       for (const [event, listener] of listeners) channel.listen(event, listener);
       return () => {
         for (const [event, listener] of listeners) channel.stopListening(event, listener);
       };
-    },
-    onReconnected(handler) {
-      reconnectHandlers.add(handler);
-      return () => reconnectHandlers.delete(handler);
     },
     status: () => tracker.status(),
     onStatusChange(handler) {
@@ -158,7 +185,6 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
       window.removeEventListener('offline', goneOffline);
       document.removeEventListener('visibilitychange', nudge);
       connection.unbind('state_change', onStateChange);
-      reconnectHandlers.clear();
       statusHandlers.clear();
       echo.disconnect();
     },

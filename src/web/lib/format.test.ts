@@ -1,4 +1,9 @@
-import { formatDateSeparator, formatRelativeTime, localCalendarDate } from './format.js';
+import {
+  formatDateSeparator,
+  formatMessageDate,
+  formatRelativeTime,
+  localCalendarDate,
+} from './format.js';
 
 describe('Intl formatting', () => {
   const now = new Date(2026, 10, 22, 12, 0, 0);
@@ -32,5 +37,19 @@ describe('the viewer’s calendar date of a message', () => {
     // 01:00 UTC on the 23rd: 4 AM on the 23rd in Riyadh, 5 PM on the 22nd in Los Angeles.
     expect(localCalendarDate('2026-11-23T01:00:00.000Z', '2026-11-23')).toBe('2026-11-22');
     expect(localCalendarDate('not a date', '2026-11-23')).toBe('2026-11-23');
+  });
+});
+
+describe('a message’s date (search results)', () => {
+  it('is the medium date in the language asked for; nothing for an unreadable timestamp', () => {
+    const at = '2026-11-22T10:30:00.000Z';
+    expect(formatMessageDate(at, 'en')).toBe(
+      new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(at)),
+    );
+    expect(formatMessageDate(at, 'ar')).toBe(
+      new Intl.DateTimeFormat('ar', { dateStyle: 'medium' }).format(new Date(at)),
+    );
+    expect(formatMessageDate(at, 'en')).toMatch(/2026/);
+    expect(formatMessageDate('not a date', 'en')).toBeNull();
   });
 });

@@ -129,3 +129,9 @@ export const formatRelativeTime = (
 /** A person's name as shown: an erased user's placeholder name in the viewer's language. */
 export const shownName = (name: string, deletedUser: () => string): string =>
   name === DELETED_USER_NAME ? deletedUser() : name;
+
+/** A message's date where the day is what matters (search results): e.g. "Nov 22, 2026". */
+export const formatMessageDate = (createdAt: string, locale: string): string | null => {
+  const date = parseInstant(createdAt);
+  return date ? dateTimeFormat(locale, { dateStyle: 'medium' }).format(date) : null;
+};

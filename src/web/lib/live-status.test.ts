@@ -8,13 +8,11 @@ import {
 const setup = () => {
   const statuses: LiveStatus[] = [];
   const retryNow = vi.fn();
-  const onReconnected = vi.fn();
   const tracker = createLiveStatusTracker({
     retryNow,
     onStatus: (status) => statuses.push(status),
-    onReconnected,
   });
-  return { tracker, statuses, retryNow, onReconnected };
+  return { tracker, statuses, retryNow };
 };
 
 describe('live status (pusher-js connection states)', () => {
@@ -22,16 +20,15 @@ describe('live status (pusher-js connection states)', () => {
   afterEach(() => vi.useRealTimers());
 
   it('is "connecting" until the first connection, which is not a reconnect', () => {
-    const { tracker, statuses, onReconnected } = setup();
+    const { tracker, statuses } = setup();
     ['initialized', 'connecting', 'unavailable'].forEach(tracker.onState);
     expect(tracker.status()).toBe('connecting');
     tracker.onState('connected');
     expect(statuses).toEqual(['connected']);
-    expect(onReconnected).not.toHaveBeenCalled();
   });
 
-  it('says "reconnecting" after a drop not back soon and reports the reconnection once', () => {
-    const { tracker, statuses, onReconnected } = setup();
+  it('says "reconnecting" after a drop not back soon and "connected" once back', () => {
+    const { tracker, statuses } = setup();
     tracker.onState('connected');
     ['connecting', 'unavailable', 'connecting'].forEach(tracker.onState);
     vi.advanceTimersByTime(DROP_NOTICE_MS);
@@ -39,7 +36,6 @@ describe('live status (pusher-js connection states)', () => {
     tracker.onState('connected');
     tracker.onState('connected');
     expect(statuses).toEqual(['connected', 'reconnecting', 'connected']);
-    expect(onReconnected).toHaveBeenCalledTimes(1);
   });
 
   it('asks for a fresh attempt within 5 s of a drop, and at least every 5 s after that', () => {
@@ -74,7 +70,6 @@ describe('live status (pusher-js connection states)', () => {
     const tracker = createLiveStatusTracker({
       retryNow: () => ['disconnected', 'connecting'].forEach((state) => tracker.onState(state)),
       onStatus: (status) => statuses.push(status),
-      onReconnected: () => undefined,
     });
     tracker.onState('connected');
     tracker.onState('unavailable');
@@ -90,13 +85,11 @@ describe('live status (pusher-js connection states)', () => {
     let online = true;
     const statuses: LiveStatus[] = [];
     const retryNow = vi.fn();
-    const onReconnected = vi.fn();
     const tracker = createLiveStatusTracker({
       retryNow,
       dropNow: () => tracker.onState('disconnected'),
       isOnline: () => online,
       onStatus: (status) => statuses.push(status),
-      onReconnected,
     });
     tracker.onState('connected');
     online = false;
@@ -110,11 +103,10 @@ describe('live status (pusher-js connection states)', () => {
     expect(retryNow).toHaveBeenCalledTimes(1);
     tracker.onState('connected');
     expect(statuses).toEqual(['connected', 'reconnecting', 'connected']);
-    expect(onReconnected).toHaveBeenCalledTimes(1);
   });
 
-  it('does not say a drop that is back at once (a server closing sockets in a restart, 4200), but still catches up', () => {
-    const { tracker, statuses, onReconnected } = setup();
+  it('does not say a drop that is back at once (a server closing sockets in a restart, 4200)', () => {
+    const { tracker, statuses } = setup();
     tracker.onState('connected');
     tracker.onState('connecting');
     vi.advanceTimersByTime(DROP_NOTICE_MS - 1);
@@ -122,7 +114,6 @@ describe('live status (pusher-js connection states)', () => {
     tracker.onState('connected');
     vi.advanceTimersByTime(60_000);
     expect(statuses).toEqual(['connected']);
-    expect(onReconnected).toHaveBeenCalledTimes(1);
   });
 
   it('says "reconnecting" once a drop has lasted the notice delay, not before', () => {
@@ -137,7 +128,7 @@ describe('live status (pusher-js connection states)', () => {
   });
 
   it('says "reconnecting" when the first connection is not made within a few seconds', () => {
-    const { tracker, statuses, onReconnected } = setup();
+    const { tracker, statuses } = setup();
     ['initialized', 'connecting'].forEach(tracker.onState);
     vi.advanceTimersByTime(FIRST_CONNECTION_NOTICE_MS - 1);
     expect(tracker.status()).toBe('connecting');
@@ -147,7 +138,6 @@ describe('live status (pusher-js connection states)', () => {
     tracker.onState('connected');
     expect(statuses).toEqual(['reconnecting', 'connected']);
     // it was never live before: nothing to catch up on
-    expect(onReconnected).not.toHaveBeenCalled();
   });
 
   it('says "reconnecting" at once when pusher-js gives up on the first connection', () => {

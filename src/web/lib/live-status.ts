@@ -45,8 +45,6 @@ export interface LiveStatusTrackerOptions {
   isOnline?: () => boolean;
   /** Called with each new status. */
   onStatus: (status: LiveStatus) => void;
-  /** Called when the connection is back after a drop (the page catches up then). */
-  onReconnected: () => void;
   setTimer?: (run: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
 }
@@ -139,11 +137,9 @@ export const createLiveStatusTracker = (options: LiveStatusTrackerOptions): Live
         cancelTimer();
         cancelNotice();
         attempt = 0;
-        const wasDropped = dropped;
         dropped = false;
         everConnected = true;
         setStatus('connected');
-        if (wasDropped) options.onReconnected();
         return;
       }
       if (!everConnected) {

@@ -2,6 +2,7 @@ import type { MessengerConfig } from '../../shared/api.js';
 import type {
   ChatMessageEvent,
   MessagesSeenEvent,
+  MessageUpdatedEvent,
   PresenceChangedEvent,
   TypingEvent,
 } from '../../shared/events.js';
@@ -11,6 +12,8 @@ export interface ActivityHandlers {
   presence: (event: PresenceChangedEvent) => void;
   seen: (event: MessagesSeenEvent) => void;
   typing: (event: TypingEvent) => void;
+  /** A message of a conversation of the viewer's was edited or deleted. */
+  updated: (event: MessageUpdatedEvent) => void;
 }
 
 /** What the page needs from the live connection; `echo.ts` implements it, tests fake it. */
@@ -19,8 +22,10 @@ export interface RealtimeConnection {
   socketId(): string | undefined;
   /**
    * Listens to `ChatMessage` on the viewer's private channel (each event with the message and the
-   * conversation as the viewer sees it); `onSubscribed` runs once the subscription is confirmed.
-   * Returns a function that stops.
+   * conversation as the viewer sees it). `onSubscribed` runs each time the subscription is
+   * confirmed: the first time and after each reconnection, once the server sends to this socket
+   * again (a catch-up started any earlier could miss a message stored in between). Returns a
+   * function that stops.
    */
   listenForChatMessages(
     userId: number,
@@ -29,11 +34,9 @@ export interface RealtimeConnection {
   ): () => void;
   /**
    * Listens to the viewer's private channel for presence changes of partners, read receipts of the
-   * viewer's messages and the other party's typing. Returns a function that stops.
+   * viewer's messages, the other party's typing and edited or deleted messages. Returns a function that stops.
    */
   listenForActivity(userId: number, handlers: ActivityHandlers): () => void;
-  /** Called when the connection is back after a drop; returns a function that stops. */
-  onReconnected(handler: () => void): () => void;
   /** Whether the page is live, making its first connection, or trying to get back after a drop. */
   status(): LiveStatus;
   /** Called with each new status; returns a function that stops. */

@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, useRef, useState } from 'react';
 import type {
   ChatMessageEvent,
   MessagesSeenEvent,
+  MessageUpdatedEvent,
   PresenceChangedEvent,
   TypingEvent,
 } from '../../shared/events.js';
@@ -21,6 +22,8 @@ export interface LiveEventMap {
   PresenceChanged: PresenceChangedEvent;
   MessagesSeen: MessagesSeenEvent;
   Typing: TypingEvent;
+  /** A message edited or deleted (an edit's answer and a delete made on this page come the same way). */
+  MessageUpdated: MessageUpdatedEvent;
   CatchUp: undefined;
 }
 export type LiveEventName = keyof LiveEventMap;
@@ -112,23 +115,22 @@ export const useLiveConnection = (userId: number | undefined): LiveStatus => {
 
   useEffect(() => {
     if (!connection || userId === undefined) return;
-    const catchUp = () => live.publish('CatchUp', undefined);
-    // anything sent between the first load and the subscription is caught up once subscribed
+    // anything sent between the first load (or the drop) and the subscription is caught up
+    // once subscribed
     const stopListening = connection.listenForChatMessages(
       userId,
       (event) => live.publish('ChatMessage', event),
-      catchUp,
+      () => live.publish('CatchUp', undefined),
     );
     const stopActivity = connection.listenForActivity(userId, {
       presence: (event) => live.publish('PresenceChanged', event),
       seen: (event) => live.publish('MessagesSeen', event),
       typing: (event) => live.publish('Typing', event),
+      updated: (event) => live.publish('MessageUpdated', event),
     });
-    const stopReconnect = connection.onReconnected(catchUp);
     return () => {
       stopListening();
       stopActivity();
-      stopReconnect();
     };
   }, [connection, userId, live]);
 

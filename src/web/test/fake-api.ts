@@ -2,7 +2,17 @@ import { vi } from 'vitest';
 import type { GetMessageBody, SendMessageBody, UploadedAttachment } from '../../shared/api.js';
 import { DEFAULT_USER_SETTINGS, type UserSettingsPatch } from '../../shared/integration.js';
 import type { Chat, MessengerUser } from '../../shared/models.js';
+import type { CreateReportBody } from '../../shared/safety.js';
+import type { MessageUpdatedEvent } from '../../shared/events.js';
+import {
+  EDIT_WINDOW_PASSED_MESSAGE,
+  EDIT_WINDOW_SECONDS_DEFAULT,
+  workingFasterPaths,
+} from '../../shared/working-faster.js';
+import type { deleteMessage } from '../features/chat/api/delete-message.js';
+import type { editMessage } from '../features/chat/api/edit-message.js';
 import { paths } from '../../shared/paths.js';
+import { safetyPaths } from '../../shared/safety-paths.js';
 import type { getDemoAccounts } from '../features/auth/api/get-demo-accounts.js';
 import type { login } from '../features/auth/api/login.js';
 import type { logout } from '../features/auth/api/logout.js';
@@ -20,8 +30,26 @@ import type {
   InitialDataParams,
 } from '../features/conversations/api/get-initial-data.js';
 import type { markSeen } from '../features/conversations/api/mark-seen.js';
+import type { blockUser } from '../features/safety/api/block-user.js';
+import type { reportConversation } from '../features/safety/api/report-conversation.js';
+import type { unblockUser } from '../features/safety/api/unblock-user.js';
+import type {
+  searchMessages,
+  SearchMessagesParams,
+} from '../features/message-search/api/search-messages.js';
+import {
+  queryWords,
+  SEARCH_LIMIT_DEFAULT,
+  searchSnippet,
+  searchWords,
+} from '../../shared/search-text.js';
 import type { getSettings } from '../features/settings/api/get-settings.js';
 import type { updateSettings } from '../features/settings/api/update-settings.js';
+import type { createTemplate } from '../features/templates/api/create-template.js';
+import type { deleteTemplate } from '../features/templates/api/delete-template.js';
+import type { getTemplates } from '../features/templates/api/get-templates.js';
+import type { updateTemplate } from '../features/templates/api/update-template.js';
+import type { Template } from '../../shared/working-faster.js';
 import { groupChatsByDate } from '../features/chat/utils/thread-cache.js';
 import {
   ApiError,
@@ -53,11 +81,21 @@ interface FakeCalls {
   unarchiveConversation: Call<typeof unarchiveConversation>;
   getSettings: Call<typeof getSettings>;
   updateSettings: Call<typeof updateSettings>;
+  blockUser: Call<typeof blockUser>;
+  unblockUser: Call<typeof unblockUser>;
+  reportConversation: Call<typeof reportConversation>;
+  editMessage: Call<typeof editMessage>;
+  deleteMessage: Call<typeof deleteMessage>;
+  searchMessages: Call<typeof searchMessages>;
+  getTemplates: Call<typeof getTemplates>;
+  createTemplate: Call<typeof createTemplate>;
+  updateTemplate: Call<typeof updateTemplate>;
+  deleteTemplate: Call<typeof deleteTemplate>;
 }
 
 /** The id in a path made by `pathOf` (e.g. `paths.archive`), or null when the path is another. */
 const idIn = (path: string, pathOf: (id: number) => string): number | null => {
-  const match = new RegExp(`^${pathOf(0).replace('/0', '/(\\d+)')}$`).exec(path);
+  const match = new RegExp(`^${pathOf(0).replace(/\/0(?=\/|$)/, '/(\\d+)')}$`).exec(path);
   return match ? Number(match[1]) : null;
 };
 
@@ -81,6 +119,13 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (path === paths.initialData) return api.getInitialData(initialDataParams(query));
     if (path === paths.settings) return api.getSettings();
     if (path === paths.demoAccounts) return { accounts: await api.getDemoAccounts() };
+    if (path === workingFasterPaths.searchMessages)
+      return api.searchMessages({
+        q: String(query?.q ?? ''),
+        ...(query?.limit === undefined ? {} : { limit: Number(query.limit) }),
+        cursor: query?.cursor === undefined ? null : String(query.cursor),
+      });
+    if (path === workingFasterPaths.templates) return api.getTemplates();
     const unseen = idIn(path, paths.unseen);
     if (unseen !== null) return api.markSeen(unseen);
     throw notFound('GET', path);
@@ -96,6 +141,9 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (unarchive !== null) return api.unarchiveConversation(unarchive);
     const typing = idIn(path, paths.typing);
     if (typing !== null) return api.sendTyping(typing);
+    if (path === safetyPaths.blocks) return api.blockUser((body as { user_id: number }).user_id);
+    if (path === safetyPaths.reports) return api.reportConversation(body as never);
+    if (path === workingFasterPaths.templates) return api.createTemplate(body as never);
     throw notFound('POST', path);
   };
   return {
@@ -103,12 +151,25 @@ const clientFor = (api: FakeCalls): ApiClient => {
       (await get(path, options?.query)) as T,
     post: async <T>(path: string, body?: unknown) => (await post(path, body)) as T,
     patch: async <T>(path: string, body: unknown) => {
+      const edited = idIn(path, workingFasterPaths.message);
+      if (edited !== null) return (await api.editMessage(edited, body as never)) as T;
+      const template = idIn(path, workingFasterPaths.template);
+      if (template !== null) return (await api.updateTemplate(template, body as never)) as T;
       if (path !== paths.settings) throw notFound('PATCH', path);
       return (await api.updateSettings(body as never)) as T;
     },
     upload: async <T>(path: string, _field: string, file: File, options?: UploadOptions) => {
       if (path !== paths.attachments) throw notFound('POST', path);
       return { attachment: await api.uploadAttachment(file, options) } as T;
+    },
+    delete: async <T>(path: string) => {
+      const deleted = idIn(path, workingFasterPaths.message);
+      if (deleted !== null) return (await api.deleteMessage(deleted)) as T;
+      const template = idIn(path, workingFasterPaths.template);
+      if (template !== null) return (await api.deleteTemplate(template)) as T;
+      const blocked = idIn(path, safetyPaths.block);
+      if (blocked === null) throw notFound('DELETE', path);
+      return (await api.unblockUser(blocked)) as T;
     },
     exists: async (path: string) => {
       const id = idIn(path, paths.attachment);
@@ -136,6 +197,11 @@ export const createFakeApi = (scenario: Scenario) => {
     /** Uploads not sent yet, by id (a send claims them). */
     uploads: new Map<number, UploadedAttachment>(),
     nextUploadId: 5_000,
+    /** The reports the viewer sent, in order. */
+    reports: [] as CreateReportBody[],
+    /** The viewer's saved replies (kept in the server's order: by name ignoring case). */
+    templates: (scenario.templates ?? []).map((item) => ({ ...item })),
+    nextTemplateId: 700,
   };
   const isCandidate = state.auth.role === 'candidate';
   const find = (id: number): MessengerUser => {
@@ -149,6 +215,14 @@ export const createFakeApi = (scenario: Scenario) => {
     return { ...item };
   };
 
+  /** The other party's user id (whom the viewer blocks). */
+  const otherPartyId = (item: MessengerUser) => (isCandidate ? item.company_id : item.candidate_id);
+  /** A block is of the person: every conversation with them says so. */
+  const setBlocked = (userId: number, blocked: boolean) => {
+    for (const item of state.conversations)
+      if (otherPartyId(item) === userId) item.blocked = blocked;
+  };
+
   /** An upload the server accepted: what `POST /user/attachments` answers. */
   const storeUpload = (file: File): UploadedAttachment => {
     const upload = {
@@ -159,6 +233,82 @@ export const createFakeApi = (scenario: Scenario) => {
     };
     state.uploads.set(upload.id, upload);
     return upload;
+  };
+
+  // ---- Editing and deleting messages (contract: "Working faster") ----
+  const editWindowMs = EDIT_WINDOW_SECONDS_DEFAULT * 1000;
+  const findChat = (id: number): Chat => {
+    for (const list of state.chats.values()) {
+      const chat = list.find((candidate) => candidate.id === id);
+      if (chat) return chat;
+    }
+    throw new ApiError(404, 'Not found.');
+  };
+  /** The server's rules: the sender only, not deleted, within the window (422 on `message`). */
+  const changeable = (id: number): Chat => {
+    const chat = findChat(id);
+    if (chat.sender_id !== state.auth.id && chat.receiver_id !== state.auth.id)
+      throw new ApiError(404, 'Not found.');
+    if (chat.sender_id !== state.auth.id) throw new ApiError(403, 'This action is unauthorized.');
+    if (chat.deleted_at !== null || Date.now() - Date.parse(chat.created_at) >= editWindowMs)
+      throw new ApiError(422, EDIT_WINDOW_PASSED_MESSAGE, {
+        message: [EDIT_WINDOW_PASSED_MESSAGE],
+      });
+    return chat;
+  };
+  /** Stores a new version of a message; the conversation's preview follows when it was the latest. */
+  const storeVersion = (
+    chat: Chat,
+    change: Partial<Chat>,
+  ): { chat: Chat; record: MessengerUser } => {
+    const updated = { ...chat, ...change };
+    const list = state.chats.get(chat.messenger_user_id) ?? [];
+    state.chats.set(
+      chat.messenger_user_id,
+      list.map((candidate) => (candidate.id === chat.id ? updated : candidate)),
+    );
+    const item = find(chat.messenger_user_id);
+    const kept = (state.chats.get(chat.messenger_user_id) ?? [])
+      .filter((candidate) => candidate.deleted_at === null)
+      .sort((a, b) => a.id - b.id);
+    const newestId = Math.max(...list.map((candidate) => candidate.id));
+    if (chat.id === newestId) {
+      const newest = kept[kept.length - 1];
+      item.last_message = newest
+        ? (newest.message || (newest.attachments[0]?.name ?? '')).slice(0, 100)
+        : null;
+    }
+    return { chat: updated, record: { ...item } };
+  };
+  const messageEditCalls = () => ({
+    editMessage: vi.fn(async (id: number, body: { message: string }) => {
+      const { chat, record } = storeVersion(changeable(id), {
+        message: body.message.trim(),
+        edited_at: new Date().toISOString(),
+      });
+      return { message: chat, messengerUser: record };
+    }),
+    deleteMessage: vi.fn(async (id: number) => {
+      storeVersion(changeable(id), {
+        message: '',
+        attachments: [],
+        deleted_at: new Date().toISOString(),
+      });
+    }),
+  });
+  /**
+   * The other party (or the viewer in another tab) edited (`text`) or deleted (`null`) message `id`
+   * on the server: the `MessageUpdated` event the viewer's channel then gets.
+   */
+  const changedElsewhere = (id: number, text: string | null): MessageUpdatedEvent => {
+    const now = new Date().toISOString();
+    const { chat, record } = storeVersion(
+      findChat(id),
+      text === null
+        ? { message: '', attachments: [], deleted_at: now }
+        : { message: text, edited_at: now },
+    );
+    return { messenger_user_id: chat.messenger_user_id, message: chat, messengerUser: record };
   };
 
   const api = {
@@ -248,6 +398,8 @@ export const createFakeApi = (scenario: Scenario) => {
         client_id: body.client_id ?? null,
         sender: { id: state.auth.id, name: state.auth.name },
         attachments: files.map((file) => ({ ...file!, url: `/user/attachments/${file!.id}` })),
+        edited_at: null,
+        deleted_at: null,
       };
       for (const file of files) state.uploads.delete(file!.id);
       state.chats.set(item.id, [...(state.chats.get(item.id) ?? []), message]);
@@ -284,6 +436,87 @@ export const createFakeApi = (scenario: Scenario) => {
       state.settings = { ...state.settings, ...patch };
       return { settings: { ...state.settings } };
     }),
+    blockUser: vi.fn(async (userId: number) => {
+      setBlocked(userId, true);
+      return undefined;
+    }),
+    unblockUser: vi.fn(async (userId: number) => {
+      setBlocked(userId, false);
+    }),
+    reportConversation: vi.fn(async (body: CreateReportBody) => {
+      const item = find(Number(body.messenger_user_id));
+      if (body.block === true) setBlocked(otherPartyId(item), true);
+      state.reports.push(body);
+      return {
+        report: {
+          id: state.reports.length,
+          status: 'open' as const,
+          created_at: new Date().toISOString(),
+        },
+      };
+    }),
+    ...messageEditCalls(),
+    /**
+     * As the server searches: the viewer's messages (deleted ones left out) holding, for every word
+     * of the query, a word that starts with it (case and diacritics ignored), newest first; the
+     * cursor is the offset of the next page.
+     */
+    searchMessages: vi.fn(
+      async ({ q, limit = SEARCH_LIMIT_DEFAULT, cursor }: SearchMessagesParams) => {
+        const words = queryWords(q);
+        const matching = [...state.chats.values()]
+          .flat()
+          .filter((chat) => {
+            if (chat.deleted_at !== null || words.length === 0) return false;
+            const text = searchWords(chat.message);
+            return words.every((word) => text.some((candidate) => candidate.startsWith(word)));
+          })
+          .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+        const start = cursor ? Number(cursor) : 0;
+        const end = start + limit;
+        return {
+          results: matching.slice(start, end).map((chat) => ({
+            message: chat,
+            messenger_user: { ...find(chat.messenger_user_id) },
+            snippet: searchSnippet(chat.message, q),
+          })),
+          next_cursor: end < matching.length ? String(end) : null,
+        };
+      },
+    ),
+    getTemplates: vi.fn(async () => ({
+      templates: [...state.templates]
+        .sort(
+          (a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase(), 'en') || a.id - b.id,
+        )
+        .map((item) => ({ ...item })),
+    })),
+    createTemplate: vi.fn(async (body: { name: string; body: string }) => {
+      const template: Template = {
+        id: state.nextTemplateId++,
+        name: body.name.trim(),
+        body: body.body.trim(),
+        updated_at: new Date().toISOString(),
+      };
+      state.templates.push(template);
+      return { template: { ...template } };
+    }),
+    updateTemplate: vi.fn(async (id: number, body: { name?: string; body?: string }) => {
+      const template = state.templates.find((item) => item.id === id);
+      if (!template) throw new ApiError(404, 'No such saved reply.');
+      Object.assign(template, {
+        ...(body.name === undefined ? {} : { name: body.name.trim() }),
+        ...(body.body === undefined ? {} : { body: body.body.trim() }),
+        updated_at: new Date().toISOString(),
+      });
+      return { template: { ...template } };
+    }),
+    deleteTemplate: vi.fn(async (id: number) => {
+      const before = state.templates.length;
+      state.templates = state.templates.filter((item) => item.id !== id);
+      if (state.templates.length === before) throw new ApiError(404, 'No such saved reply.');
+      return undefined;
+    }),
   } satisfies FakeCalls;
 
   /** A message lands on the server (what the live event will announce); a repeat is ignored. */
@@ -309,7 +542,15 @@ export const createFakeApi = (scenario: Scenario) => {
     return item ? { ...item } : undefined;
   };
 
-  return { api, client: clientFor(api), state, receive, viewAfter, storeUpload };
+  return {
+    api,
+    client: clientFor(api),
+    state,
+    receive,
+    viewAfter,
+    storeUpload,
+    changedElsewhere,
+  };
 };
 
 export type FakeApi = ReturnType<typeof createFakeApi>;

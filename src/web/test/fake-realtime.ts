@@ -2,6 +2,7 @@ import { vi } from 'vitest';
 import type {
   ChatMessageEvent,
   MessagesSeenEvent,
+  MessageUpdatedEvent,
   PresenceChangedEvent,
   TypingEvent,
 } from '../../shared/events.js';
@@ -20,25 +21,25 @@ import type {
  */
 export const createFakeRealtime = (viewOf?: (chat: Chat) => MessengerUser | undefined) => {
   const chatHandlers = new Set<(event: ChatMessageEvent) => void>();
-  const reconnectHandlers = new Set<() => void>();
+  const subscribedHandlers = new Set<() => void>();
   const activityHandlers = new Set<ActivityHandlers>();
   const statusHandlers = new Set<(status: LiveStatus) => void>();
   const listenedUserIds: number[] = [];
   let status: LiveStatus = 'connected';
   const connection: RealtimeConnection = {
     socketId: () => '1234.5678',
-    listenForChatMessages: (userId, handler) => {
+    listenForChatMessages: (userId, handler, onSubscribed) => {
       listenedUserIds.push(userId);
       chatHandlers.add(handler);
-      return () => chatHandlers.delete(handler);
+      if (onSubscribed) subscribedHandlers.add(onSubscribed);
+      return () => {
+        chatHandlers.delete(handler);
+        if (onSubscribed) subscribedHandlers.delete(onSubscribed);
+      };
     },
     listenForActivity: (_userId, handlers) => {
       activityHandlers.add(handlers);
       return () => activityHandlers.delete(handlers);
-    },
-    onReconnected: (handler) => {
-      reconnectHandlers.add(handler);
-      return () => reconnectHandlers.delete(handler);
     },
     status: () => status,
     onStatusChange: (handler) => {
@@ -71,12 +72,15 @@ export const createFakeRealtime = (viewOf?: (chat: Chat) => MessengerUser | unde
       activityHandlers.forEach((handlers) => handlers.seen(event)),
     emitTyping: (event: TypingEvent) =>
       activityHandlers.forEach((handlers) => handlers.typing(event)),
+    /** `MessageUpdated`: a message edited or deleted (see the fake server's `editedByOther`). */
+    emitUpdated: (event: MessageUpdatedEvent) =>
+      activityHandlers.forEach((handlers) => handlers.updated(event)),
     /** Down long enough to be said (live-status.ts): the page says it is reconnecting. */
     drop: () => setStatus('reconnecting'),
-    /** Back after a drop: the page hears "connected" and catches up. */
+    /** Back after a drop: the page hears "connected", then its channel is subscribed anew. */
     reconnect: () => {
       setStatus('connected');
-      reconnectHandlers.forEach((handler) => handler());
+      subscribedHandlers.forEach((handler) => handler());
     },
   };
 };

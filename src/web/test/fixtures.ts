@@ -1,4 +1,5 @@
 import type { AuthUser, Chat, Job, MessengerUser } from '../../shared/models.js';
+import type { Template } from '../../shared/working-faster.js';
 
 export const jobs = {
   robotics: { id: 100, title: 'Robotics Engineer', status: 'active', deadline: '2026-12-31' },
@@ -7,13 +8,13 @@ export const jobs = {
 } satisfies Record<string, Job>;
 
 export const users = {
-  sara: { id: 1, role: 'candidate', name: 'Sara Haddad' },
-  omar: { id: 2, role: 'candidate', name: 'Omar Khalil' },
-  lina: { id: 3, role: 'candidate', name: 'Lina Farouk' },
-  acme: { id: 10, role: 'company', name: 'Acme Robotics' },
-  nile: { id: 11, role: 'company', name: 'Nile Software' },
-  harbor: { id: 12, role: 'owner', name: 'Blue Harbor Logistics' },
-  desert: { id: 13, role: 'company', name: 'Desert Bloom Studios' },
+  sara: { id: 1, role: 'candidate', name: 'Sara Haddad', suspended: false },
+  omar: { id: 2, role: 'candidate', name: 'Omar Khalil', suspended: false },
+  lina: { id: 3, role: 'candidate', name: 'Lina Farouk', suspended: false },
+  acme: { id: 10, role: 'company', name: 'Acme Robotics', suspended: false },
+  nile: { id: 11, role: 'company', name: 'Nile Software', suspended: false },
+  harbor: { id: 12, role: 'owner', name: 'Blue Harbor Logistics', suspended: false },
+  desert: { id: 13, role: 'company', name: 'Desert Bloom Studios', suspended: false },
 } satisfies Record<string, AuthUser>;
 
 const images: Record<number, string | null> = {
@@ -38,6 +39,8 @@ interface ConversationInput {
   lastMessageAt?: string | null;
   otherOnline?: boolean;
   otherLastSeenAt?: string | null;
+  /** The viewer blocked the other party. */
+  blocked?: boolean;
 }
 
 export const makeConversation = ({
@@ -54,6 +57,7 @@ export const makeConversation = ({
   lastMessageAt = new Date(Date.now() - 5 * 60_000 - id * 1000).toISOString(),
   otherOnline = false,
   otherLastSeenAt = null,
+  blocked = false,
 }: ConversationInput): MessengerUser => ({
   id,
   job_id: job?.id ?? null,
@@ -77,6 +81,7 @@ export const makeConversation = ({
   candidate_archive: candidateArchive,
   other_online: otherOnline,
   other_last_seen_at: otherLastSeenAt,
+  blocked,
 });
 
 let nextChatId = 5000;
@@ -103,6 +108,8 @@ export const makeChat = (
     client_id: options.clientId ?? null,
     sender: { id: from.id, name: from.name },
     attachments: [],
+    edited_at: null,
+    deleted_at: null,
   };
 };
 
@@ -119,6 +126,8 @@ export interface Scenario {
   jobs: Job[];
   conversations: MessengerUser[];
   chats: Map<number, Chat[]>;
+  /** The viewer's saved replies on the server (none unless told). */
+  templates?: Template[];
 }
 
 export const candidateScenario = (): Scenario => {

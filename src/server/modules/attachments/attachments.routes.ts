@@ -100,7 +100,7 @@ export const attachmentsRoutes = routesPlugin(
       bodyTypes: ['multipart/form-data'],
       responses: {
         201: { description: 'Stored, not yet sent.', schema: uploadAttachmentResponseSchema },
-        ...errors(...pageCallErrors, 413, 429),
+        ...errors(...pageCallErrors, 403, 413, 429),
       },
       onRequest: (app) => [
         app.requireAppKey,
@@ -111,7 +111,7 @@ export const attachmentsRoutes = routesPlugin(
       ],
       handler: async ({ request, reply }, { attachmentsService: service, uploadTempDir }) => {
         const viewer = viewerOf(request).user;
-        await service.checkRate(viewer);
+        await service.checkMayUpload(viewer);
         if (!request.isMultipart())
           throw new HttpError(422, 'Send the file as multipart/form-data in the field "file".', {
             file: ['The file is required.'],

@@ -3,9 +3,10 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { ATTACHMENT_MAX_BYTES, refusedKindMessage } from '../../../shared/attachments.js';
 import type { AuthUser } from '../../../shared/models.js';
+import { SUSPENDED_MESSAGE } from '../../../shared/safety.js';
 import type { Database } from '../../db/schema.js';
 import { randomToken } from '../../lib/crypto.js';
-import { HttpError, tooManyRequests } from '../../lib/http-error.js';
+import { forbidden, HttpError, tooManyRequests } from '../../lib/http-error.js';
 import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
 import type { AttachmentStorage, Opened } from './attachment-storage.js';
@@ -81,8 +82,9 @@ export const createAttachmentsService = ({
   storage,
   limits,
 }: AttachmentsServiceOptions) => {
-  /** 429 when the viewer uploads too fast. */
-  const checkRate = async (viewer: AuthUser): Promise<void> => {
+  /** Before the bytes are read: 403 for a suspended viewer, 429 when the viewer uploads too fast. */
+  const checkMayUpload = async (viewer: AuthUser): Promise<void> => {
+    if (viewer.suspended) throw forbidden(SUSPENDED_MESSAGE);
     const wait = await limits.take(
       `upload:user:${viewer.id}`,
       UPLOAD_RATE.burst,
@@ -92,7 +94,7 @@ export const createAttachmentsService = ({
   };
 
   return {
-    checkRate,
+    checkMayUpload,
 
     /**
      * Stores a finished upload (a local temporary file the caller removes afterwards) for the
@@ -207,6 +209,19 @@ export const createAttachmentsService = ({
       }
       await dropOrphans(batch);
       return { uploads, orphans };
+    },
+
+    /**
+     * Removes the bytes of files whose rows are already gone (a deleted message's files and their
+     * thumbnails). What fails to go now is left to the sweep of bytes no row points at.
+     */
+    async removeStoredFiles(
+      files: readonly { storage_key: string; thumbnail_key: string | null }[],
+    ): Promise<void> {
+      const keys = files.flatMap((file) =>
+        file.thumbnail_key === null ? [file.storage_key] : [file.storage_key, file.thumbnail_key],
+      );
+      await Promise.all(keys.map((key) => storage.delete(key)));
     },
 
     /** The bytes (or a presigned address) for the uploader or a party of its message; 403/404. */

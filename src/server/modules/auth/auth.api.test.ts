@@ -37,7 +37,7 @@ describe(`sign-in and forgery protection (${dialect})`, () => {
     const response = await postLogin({ email: SARA.email, password: 'password' }, randomToken());
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
-      user: { id: expect.any(Number), name: 'Sara Haddad', role: 'candidate' },
+      user: { id: expect.any(Number), name: 'Sara Haddad', role: 'candidate', suspended: false },
     });
     const session = response.cookies.find((cookie) => cookie.name === 'messenger_session');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 export type NewApiToken = Insertable<Database['api_tokens']>;
 
 /** Who a session or token signs in as. */
-const VIEWER_COLUMNS = ['users.id', 'users.name', 'users.role'] as const;
+const VIEWER_COLUMNS = ['users.id', 'users.name', 'users.role', 'users.suspended_at'] as const;
 
 /** Sessions, users by e-mail and tokens. Each function takes the executor first (database or transaction). */
 export const createAuthRepository = ({ kysely: db }: Db) => {
@@ -35,7 +35,7 @@ export const createAuthRepository = ({ kysely: db }: Db) => {
     findUserByEmail: (executor: Executor, email: string) =>
       executor
         .selectFrom('users')
-        .select(['id', 'name', 'role', 'password_hash'])
+        .select(['id', 'name', 'role', 'suspended_at', 'password_hash'])
         .where('email', '=', email)
         .where('erased_at', 'is', null)
         .executeTakeFirst(),

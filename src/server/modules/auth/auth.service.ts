@@ -86,6 +86,16 @@ export const accountLockMs = (failures: number, allowance: number): number => {
   return Math.min(ACCOUNT_LOCK_MAX_MS, ACCOUNT_LOCK_BASE_MS * 2 ** doublings);
 };
 
+/** Who a user row signs in as (a suspended user signs in and reads; their writes are refused). */
+const viewerOfRow = (
+  row: Pick<AuthUser, 'id' | 'name' | 'role'> & { suspended_at: string | null },
+): AuthUser => ({
+  id: row.id,
+  name: row.name,
+  role: row.role,
+  suspended: row.suspended_at !== null,
+});
+
 const INVALID_CREDENTIALS = 'These credentials do not match our records.';
 const TOO_MANY_ATTEMPTS = 'Too many login attempts. Please try again later.';
 
@@ -123,7 +133,7 @@ export const createAuthService = ({
     const valid = await verifyPassword(password, user?.password_hash ?? (await dummyHash));
     if (user && valid) {
       await limits.reset(accountKey);
-      return { id: user.id, name: user.name, role: user.role };
+      return viewerOfRow(user);
     }
     const [accountFailures, addressCount] = await Promise.all([
       limits.addFailure(accountKey, ACCOUNT_FAILURE_MEMORY_MS),
@@ -252,7 +262,7 @@ export const createAuthService = ({
       const row = await repository.findSessionUser(db, sessionHash, new Date(now).toISOString());
       if (!row) return null;
       const viewer: Viewer = {
-        user: { id: row.id, name: row.name, role: row.role },
+        user: viewerOfRow(row),
         sessionHash,
         csrfToken: row.csrf_token,
         tokenId: null,
@@ -292,7 +302,7 @@ export const createAuthService = ({
         row.last_used_at ? Date.parse(row.last_used_at) : 0,
       );
       const viewer: Viewer = {
-        user: { id: row.id, name: row.name, role: row.role },
+        user: viewerOfRow(row),
         sessionHash: null,
         csrfToken: null,
         tokenId: row.token_id,

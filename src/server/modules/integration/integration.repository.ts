@@ -14,6 +14,7 @@ const USER_COLUMNS = [
   'logo',
   'locale',
   'erased_at',
+  'suspended_at',
 ] as const;
 
 const JOB_COLUMNS = ['id', 'external_id', 'title', 'status', 'deadline', 'company_id'] as const;
@@ -56,7 +57,7 @@ export const createIntegrationRepository = (_db: Db) => ({
     return row !== undefined;
   },
 
-  /** Erasure: personal data gone, the mark set; sessions, tokens and settings deleted. */
+  /** Erasure: personal data gone, the mark set; sessions, tokens, settings and saved replies deleted. */
   eraseUser: async (executor: Executor, userId: number, deletedName: string, now: string) => {
     await executor
       .updateTable('users')
@@ -78,6 +79,7 @@ export const createIntegrationRepository = (_db: Db) => ({
       .execute();
     await executor.deleteFrom('api_tokens').where('user_id', '=', userId).execute();
     await executor.deleteFrom('user_settings').where('user_id', '=', userId).execute();
+    await executor.deleteFrom('message_templates').where('user_id', '=', userId).execute();
     return sessions.map((session) => session.id);
   },
 

@@ -14,10 +14,19 @@ import {
   upsertUserBodySchema,
   userParamsSchema,
 } from '../../../shared/integration.js';
+import {
+  moderationPaths,
+  reportParamsSchema,
+  reportResponseSchema,
+  reportsQuerySchema,
+  reportsResponseSchema,
+  updateReportBodySchema,
+} from '../../../shared/safety.js';
 import { safeEqual } from '../../lib/crypto.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
 import { defineRouteFor, routesPlugin } from '../../http/route.js';
 import { bodyErrors, errors, security } from '../../openapi/vocabulary.js';
+import type { SafetyService } from '../safety/safety.service.js';
 import type { IntegrationService } from './integration.service.js';
 
 /** True when the request carries `Authorization: Bearer <one of the keys>` (each compared in constant time). */
@@ -34,6 +43,8 @@ const hasIntegrationKey = (request: FastifyRequest, keys: readonly string[]): bo
 
 interface IntegrationRoutesOptions {
   integrationService: IntegrationService;
+  /** The reports people file, which the host reviews and resolves or dismisses. */
+  safetyService: SafetyService;
   /** INTEGRATION_KEYS; none: the API is off. */
   keys: readonly string[];
 }
@@ -145,12 +156,45 @@ export const integrationRoutes = routesPlugin(
       body: startConversationBodySchema,
       responses: {
         ...createdOrUpdated(startConversationResponseSchema, 'Already there.'),
-        ...errors(...bodyErrors, 401, 404, 422, 429, 503),
+        // 403: the first message was refused (its sender is suspended, or blocked by the other
+        // party); the conversation itself is there
+        ...errors(...bodyErrors, 401, 403, 404, 422, 429, 503),
       },
       handler: async ({ body, reply }, { integrationService }) => {
         const { created, response } = await integrationService.startConversation(body);
         return sendCreatedOrUpdated(reply, created, response);
       },
+    }),
+    defineRoute({
+      method: 'get',
+      path: moderationPaths.reports,
+      operationId: 'listReports',
+      summary: 'The reports people filed, newest first (by `status` or all), a page at a time',
+      query: reportsQuerySchema,
+      responses: {
+        200: {
+          description:
+            'At most 50 reports, each with the conversation’s latest messages as they were when reported; `next_cursor` (pass it as `cursor`) for the next page, `null` on the last.',
+          schema: reportsResponseSchema,
+        },
+        ...errors(401, 404, 422, 503),
+      },
+      handler: async ({ query }, { safetyService }) => safetyService.listReports(query),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: moderationPaths.report,
+      operationId: 'updateReport',
+      summary: 'Resolve or dismiss a report',
+      params: reportParamsSchema,
+      body: updateReportBodySchema,
+      responses: {
+        200: { description: 'The report.', schema: reportResponseSchema },
+        ...errors(...bodyErrors, 401, 404, 422, 503),
+      },
+      handler: async ({ params, body }, { safetyService }) => ({
+        report: await safetyService.setReportStatus(params.id, body.status),
+      }),
     }),
   ],
   async (app, options: IntegrationRoutesOptions) => {

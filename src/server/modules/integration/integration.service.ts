@@ -42,6 +42,7 @@ const presentUser = (row: IntegrationUserRow): IntegrationUser => ({
   email: row.email,
   image_url: row.image_url ?? row.logo,
   locale: row.locale,
+  suspended: row.suspended_at !== null,
 });
 
 const isCompanySide = (role: Role) => role === 'company' || role === 'owner';
@@ -115,6 +116,10 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
               ...(body.email === undefined ? {} : { email: body.email }),
               ...(body.locale === undefined ? {} : { locale: body.locale }),
               ...pictureColumns,
+              // suspended since the first suspension (a repeated `true` keeps that moment)
+              ...(body.suspended === undefined
+                ? {}
+                : { suspended_at: body.suspended ? (existing.suspended_at ?? nowIso()) : null }),
             });
           } else {
             row = await repository.insertUser(trx, {
@@ -129,6 +134,7 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
               external_id: externalId,
               locale: body.locale ?? null,
               erased_at: null,
+              suspended_at: body.suspended ? nowIso() : null,
             });
           }
           const settings = body.settings
@@ -252,8 +258,18 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
           };
         });
 
-      const asCompany: AuthUser = { id: company.id, name: company.name, role: company.role };
-      const asCandidate: AuthUser = { id: candidate.id, name: candidate.name, role: 'candidate' };
+      const asCompany: AuthUser = {
+        id: company.id,
+        name: company.name,
+        role: company.role,
+        suspended: company.suspended_at !== null,
+      };
+      const asCandidate: AuthUser = {
+        id: candidate.id,
+        name: candidate.name,
+        role: 'candidate',
+        suspended: candidate.suspended_at !== null,
+      };
       if (body.message) {
         const sender = body.message.from === 'company' ? asCompany : asCandidate;
         const receiver = body.message.from === 'company' ? asCandidate : asCompany;

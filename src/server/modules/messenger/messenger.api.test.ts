@@ -90,7 +90,12 @@ describe(`messaging calls (${dialect})`, () => {
   describe('initial data', () => {
     it('gives a candidate its conversations (active and archived, newest first) and the jobs they are about', async () => {
       const data = await initial(sara);
-      expect(data.auth).toEqual({ id: sara.user.id, role: 'candidate', name: 'Sara Haddad' });
+      expect(data.auth).toEqual({
+        id: sara.user.id,
+        role: 'candidate',
+        name: 'Sara Haddad',
+        suspended: false,
+      });
       const names = data.messengerUsers.map((item) => item.company.user.name);
       expect(names).toEqual(
         expect.arrayContaining([
@@ -815,6 +820,8 @@ describe(`messaging calls (${dialect})`, () => {
           wsPort: 3000,
           authEndpoint: paths.broadcastingAuth,
         },
+        // the page offers Edit and Delete for as long as the server accepts them
+        edit_window_seconds: ctx.config.editWindowMs / 1000,
       });
     });
   });

@@ -29,9 +29,21 @@ export const otherPartyId = (
   side: Side,
 ) => (side.party === 'candidate_id' ? row.company_id : row.candidate_id);
 
+/** The party in `party`'s column blocked the other party of the conversation. */
+export const blockedBy = (
+  row: Pick<ConversationRow, 'candidate_blocked' | 'company_blocked'>,
+  party: Side['party'],
+): boolean => Number(party === 'candidate_id' ? row.candidate_blocked : row.company_blocked) !== 0;
+
+/** Either party blocked the other: neither sees the other online. */
+export const blockedEitherWay = (
+  row: Pick<ConversationRow, 'candidate_blocked' | 'company_blocked'>,
+): boolean => blockedBy(row, 'candidate_id') || blockedBy(row, 'company_id');
+
 /**
  * Whether the other party lets the viewer see when they are online, and when they were last seen.
- * Both ways, as WhatsApp does: a viewer who hides their own online status sees nobody's.
+ * Both ways, as WhatsApp does: a viewer who hides their own online status sees nobody's; and
+ * across a block, neither party sees the other online (the blocked one sees the blocker offline).
  */
 const otherPresence = (
   row: ConversationRow,
@@ -43,7 +55,8 @@ const otherPresence = (
     (candidateViews ? row.company_show_online : row.candidate_show_online) !== 0 &&
     (candidateViews ? row.candidate_show_online : row.company_show_online) !== 0;
   const erased = (candidateViews ? row.company_erased_at : row.candidate_erased_at) !== null;
-  if (!shows || erased) return { other_online: false, other_last_seen_at: null };
+  if (!shows || erased || blockedEitherWay(row))
+    return { other_online: false, other_last_seen_at: null };
   if (online.has(otherPartyId(row, side))) return { other_online: true, other_last_seen_at: null };
   return {
     other_online: false,
@@ -87,6 +100,7 @@ export const presentConversation = (
   ...(row.candidate_erased_at !== null || row.company_erased_at !== null
     ? { closed: true as const }
     : {}),
+  blocked: blockedBy(row, side.party),
   ...otherPresence(row, side, online),
 });
 

@@ -14,6 +14,13 @@ import {
   insertTasks,
   type NewOutboxTask,
 } from '../../outbox/outbox.repository.js';
+import { searchDocument } from '../../../shared/search-text.js';
+import {
+  addSqliteTerms,
+  indexMessage,
+  searchVectorOf,
+  unindexMessage,
+} from '../../db/search-index.js';
 import type { AttachmentRow } from '../../read-model/chat.presenter.js';
 import {
   attachmentsOfChats,
@@ -76,6 +83,15 @@ const conversationQuery = (db: Executor) =>
       'j.title as job_title',
       'j.status as job_status',
       'j.deadline as job_deadline',
+      'cand.suspended_at as candidate_suspended_at',
+      'comp.suspended_at as company_suspended_at',
+      // Blocks ride in this read (a send's only read): 1 when that party blocked the other one.
+      sql<number>`case when exists (select 1 from user_blocks b where b.blocker_id = mu.candidate_id and b.blocked_id = mu.company_id) then 1 else 0 end`.as(
+        'candidate_blocked',
+      ),
+      sql<number>`case when exists (select 1 from user_blocks b where b.blocker_id = mu.company_id and b.blocked_id = mu.candidate_id) then 1 else 0 end`.as(
+        'company_blocked',
+      ),
     ]);
 
 export type ConversationRow = RowOf<ReturnType<typeof conversationQuery>>;
@@ -162,6 +178,37 @@ const only = <T>(rows: T[]): T => {
   return row;
 };
 
+/** A new message's columns, in the order the send passes them. */
+type NewChatRow = [
+  messengerUserId: number,
+  senderId: number,
+  receiverId: number,
+  jobId: number | null,
+  message: string,
+  clientId: string | null,
+  createdAt: string,
+  seenAt: string | null,
+];
+const chatValues = ([
+  messengerUserId,
+  senderId,
+  receiverId,
+  jobId,
+  message,
+  clientId,
+  createdAt,
+  seenAt,
+]: NewChatRow) => ({
+  messenger_user_id: messengerUserId,
+  sender_id: senderId,
+  receiver_id: receiverId,
+  job_id: jobId,
+  message,
+  client_id: clientId,
+  created_at: createdAt,
+  seen_at: seenAt,
+});
+
 /**
  * The queries of the hot paths (send, open a conversation) are prepared once (see prepareQuery):
  * same SQL as building them per call, without rebuilding and recompiling it every time.
@@ -231,31 +278,19 @@ const preparedQueries = (db: Kysely<Database>) => ({
         .where('seen_at', 'is', null)
         .returning('id'),
   ),
-  insertChat: prepareQuery(
-    8,
-    (
-      messengerUserId: number,
-      senderId: number,
-      receiverId: number,
-      jobId: number | null,
-      message: string,
-      clientId: string | null,
-      createdAt: string,
-      seenAt: string | null,
-    ) =>
-      db
-        .insertInto('chats')
-        .values({
-          messenger_user_id: messengerUserId,
-          sender_id: senderId,
-          receiver_id: receiverId,
-          job_id: jobId,
-          message,
-          client_id: clientId,
-          created_at: createdAt,
-          seen_at: seenAt,
-        })
-        .returning('id'),
+  insertChat: prepareQuery(8, (...row: NewChatRow) =>
+    db.insertInto('chats').values(chatValues(row)).returning('id'),
+  ),
+  // PostgreSQL: the same insert, with the message's words for the search (migration 016).
+  insertChatIndexed: prepareQuery(9, (...[document, ...row]: [string, ...NewChatRow]) =>
+    db
+      .insertInto('chats')
+      .values({ ...chatValues(row), search_vector: searchVectorOf(document) })
+      .returning('id'),
+  ),
+  // SQLite: the message's words in the search table, in the send's transaction (migration 016).
+  indexChat: prepareQuery(2, (chatId: number, document: string) =>
+    db.insertInto('chats_search').values({ rowid: chatId, body: document }),
   ),
   recordSend: perSide((receiverSide) =>
     prepareQuery(3, (conversationId: number, preview: string, at: string) =>
@@ -324,14 +359,17 @@ export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
     created_at: createdAt,
     seen_at: null,
     seen_privately: 0,
+    edited_at: null,
+    deleted_at: null,
     sender_name: send.senderName,
   });
 
   /**
    * PostgreSQL: one statement, atomic on its own: the message (with the id `findConversationForSend`
    * took), the conversation's preview, time, receiver's unread count and both archive flags, and the
-   * message's outbox tasks. Nothing is written when a party was erased since the conversation was
-   * read: then undefined; else the conversation's columns as the send leaves them.
+   * message's outbox tasks. Nothing is written when, since the conversation was read, a party was
+   * erased, the sender suspended or blocked by the receiver: then undefined; else the conversation's
+   * columns as the send leaves them.
    */
   const writeSendAtOnce = async (
     executor: Executor,
@@ -353,14 +391,19 @@ export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
         ? sql``
         : sql`, tasks as (${insertTasks(tasks, chat.created_at, { onlyIfRowIn: 'chat' })})`;
     const result = await sql<RecordedSend>`with chat as (
-        insert into chats (id, messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at)
+        insert into chats (id, messenger_user_id, sender_id, receiver_id, job_id, message, client_id, created_at, search_vector)
         select ${chat.id}::integer, ${chat.messenger_user_id}::integer, ${chat.sender_id}::integer,
           ${chat.receiver_id}::integer, ${chat.job_id}::integer, ${chat.message}::text,
-          ${chat.client_id}::text, ${chat.created_at}::text
+          ${chat.client_id}::text, ${chat.created_at}::text, ${searchVectorOf(searchDocument(chat.message))}
         where not exists (
           select 1 from users
-          where id in (${chat.sender_id}::integer, ${chat.receiver_id}::integer)
-            and erased_at is not null
+          where (id in (${chat.sender_id}::integer, ${chat.receiver_id}::integer)
+              and erased_at is not null)
+            or (id = ${chat.sender_id}::integer and suspended_at is not null)
+        )
+        and not exists (
+          select 1 from user_blocks
+          where blocker_id = ${chat.receiver_id}::integer and blocked_id = ${chat.sender_id}::integer
         )
         returning id
       ), conversation as (
@@ -401,19 +444,27 @@ export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
       const conversation = first(await q.findConversation(trx, send.conversationId));
       send.check.conversation(conversation);
       const createdAt = nowIso();
+      const document = searchDocument(send.message);
+      const row = [
+        conversation.id,
+        send.senderId,
+        send.receiverId,
+        send.jobId,
+        send.message,
+        send.clientId,
+        createdAt,
+        null,
+      ] as const;
+      // the message's words enter the search index in the same commit
       const { id } = only(
-        await q.insertChat(
-          trx,
-          conversation.id,
-          send.senderId,
-          send.receiverId,
-          send.jobId,
-          send.message,
-          send.clientId,
-          createdAt,
-          null,
-        ),
+        dialect === 'postgres'
+          ? await q.insertChatIndexed(trx, document, ...row)
+          : await q.insertChat(trx, ...row),
       );
+      if (dialect === 'sqlite' && document !== '') {
+        await q.indexChat(trx, id, document);
+        await addSqliteTerms(trx, document);
+      }
       const files = await claimAttachments(trx, send.attachmentIds, send.senderId, id);
       send.check.files(files.length);
       const preview = send.preview(files.map((file) => file.name));
@@ -520,6 +571,20 @@ export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
     findConversation: async (executor: Executor, id: number) =>
       first(await q.findConversation(executor, id)),
 
+    /** These conversations, where `viewerId` is the party on `side` (others are left out). */
+    findOwnConversations: (
+      executor: Executor,
+      ids: readonly number[],
+      viewerId: number,
+      side: Side,
+    ) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : conversationQuery(executor)
+            .where('mu.id', 'in', [...ids])
+            .where(`mu.${side.party}`, '=', viewerId)
+            .execute(),
+
     findConversationId: async (
       executor: Executor,
       candidateId: number,
@@ -624,6 +689,136 @@ export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
     /** Runs `work` in a transaction of frequent small writes (on SQLite, sharing its commit). */
     inWriteTransaction: <T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
       writes.run(work),
+
+    /**
+     * The message and its conversation, locked until the caller's transaction ends so that edits,
+     * deletes, sends and marks seen of the conversation take turns (PostgreSQL: the conversation row,
+     * then the message row, `for no key update` (the lock an update takes: a send's foreign-key check
+     * of the conversation does not wait for it), in the order a mark seen takes them; SQLite: one writer at
+     * a time). Undefined: no such message.
+     */
+    lockMessage: async (
+      trx: Transaction<Database>,
+      id: number,
+    ): Promise<{ chat: ChatRowWithSender; conversation: ConversationRow } | undefined> => {
+      const found = await trx
+        .selectFrom('chats')
+        .select('messenger_user_id')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!found) return undefined;
+      if (dialect === 'postgres')
+        await trx
+          .selectFrom('messenger_users')
+          .select('id')
+          .where('id', '=', found.messenger_user_id)
+          .forNoKeyUpdate()
+          .execute();
+      const chat = await chatQuery(trx)
+        .where('c.id', '=', id)
+        .$if(dialect === 'postgres', (query) => query.forNoKeyUpdate('c'))
+        .executeTakeFirst();
+      const conversation = first(await q.findConversation(trx, found.messenger_user_id));
+      return chat && conversation && { chat, conversation };
+    },
+
+    /** The message's new text, edited now. */
+    editChat: async (executor: Executor, id: number, message: string, at: string) => {
+      await executor
+        .updateTable('chats')
+        .set({ message, edited_at: at })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /**
+     * The message deleted now: its text emptied, its files' rows removed; the storage keys of those
+     * files (their bytes go after the commit).
+     */
+    deleteChat: async (executor: Executor, id: number, at: string) => {
+      await executor
+        .updateTable('chats')
+        .set({ message: '', deleted_at: at })
+        .where('id', '=', id)
+        .execute();
+      return executor
+        .deleteFrom('attachments')
+        .where('chat_id', '=', id)
+        .returning(['storage_key', 'thumbnail_key'])
+        .execute();
+    },
+
+    /**
+     * The message's entry in the full-text index, as `text` now reads (null, or text without words:
+     * no entry). SQLite: the row of `chats_search` whose rowid is the message's id; PostgreSQL:
+     * `chats.search_vector`.
+     */
+    reindexChat: (executor: Executor, chatId: number, text: string | null) =>
+      text === null
+        ? unindexMessage(executor, dialect, chatId)
+        : indexMessage(executor, dialect, chatId, text),
+
+    /** The id of the conversation's newest message not deleted, the one its list row previews (undefined: none). */
+    newestShownChatId: async (executor: Executor, conversationId: number) =>
+      (
+        await executor
+          .selectFrom('chats')
+          .select('id')
+          .where('messenger_user_id', '=', conversationId)
+          .where('deleted_at', 'is', null)
+          .orderBy('id', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+      )?.id,
+
+    /** The conversation's newest message that is not deleted, with its files' names (undefined: none). */
+    newestShownChat: async (executor: Executor, conversationId: number) => {
+      const chat = await executor
+        .selectFrom('chats')
+        .select(['id', 'message'])
+        .where('messenger_user_id', '=', conversationId)
+        .where('deleted_at', 'is', null)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!chat) return undefined;
+      const files = await executor
+        .selectFrom('attachments')
+        .select('name')
+        .where('chat_id', '=', chat.id)
+        .orderBy('id')
+        .execute();
+      return { message: chat.message, fileNames: files.map((file) => file.name) };
+    },
+
+    /** The conversation list's preview (its time and activity stay as they are). */
+    setPreview: async (executor: Executor, conversationId: number, preview: string | null) => {
+      await executor
+        .updateTable('messenger_users')
+        .set({ last_message: preview })
+        .where('id', '=', conversationId)
+        .execute();
+    },
+
+    /** One unread message fewer for `side` (never below 0). */
+    lowerUnread: async (executor: Executor, conversationId: number, side: Side) => {
+      await executor
+        .updateTable('messenger_users')
+        .set((eb) => ({
+          [side.unread]: eb
+            .case()
+            .when(side.unread, '>', 0)
+            .then(eb(side.unread, '-', 1))
+            .else(0)
+            .end(),
+        }))
+        .where('id', '=', conversationId)
+        .execute();
+    },
+
+    /** Outbox tasks, written in the caller's transaction. */
+    writeTasks: (executor: Executor, tasks: readonly NewOutboxTask[], now: string) =>
+      writeTasks(executor, tasks, now),
 
     setArchive: (executor: Executor, conversationId: number, side: Side, archived: boolean) =>
       executor

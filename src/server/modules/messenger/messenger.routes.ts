@@ -11,6 +11,12 @@ import {
   sendMessageResponseSchema,
 } from '../../../shared/api.js';
 import type { AuthUser, MessengerUser } from '../../../shared/models.js';
+import {
+  editMessageBodySchema,
+  editMessageResponseSchema,
+  messageParamsSchema,
+  workingFasterPaths,
+} from '../../../shared/working-faster.js';
 import { defineRouteFor, routesPlugin } from '../../http/route.js';
 import { bodyErrors, errors, pageCallErrors, security } from '../../openapi/vocabulary.js';
 import { viewerOf } from '../../plugins/auth.js';
@@ -142,6 +148,50 @@ export const messengerRoutes = routesPlugin(
       'Return an archived conversation to the active list (the viewer’s own flag)',
       (service, viewer, id) => service.setArchived(viewer, id, false),
     ),
+    defineRoute({
+      method: 'patch',
+      path: workingFasterPaths.message,
+      operationId: 'editMessage',
+      summary:
+        'Edit the text of one of the viewer’s own messages within the edit window (`EDIT_WINDOW_SECONDS`), then broadcast `MessageUpdated`',
+      params: messageParamsSchema,
+      body: editMessageBodySchema,
+      responses: {
+        200: {
+          description:
+            'The message as it is now (`edited_at` set; the same text again changes nothing), and the conversation as the sender sees it.',
+          schema: editMessageResponseSchema,
+        },
+        ...errors(...bodyErrors, ...pageCallErrors, 403, 404),
+      },
+      handler: async ({ params, body, request }, { messengerService }) =>
+        messengerService.editMessage(
+          viewerOf(request).user,
+          params.id,
+          body.message,
+          socketIdOf(request),
+        ),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: workingFasterPaths.message,
+      operationId: 'deleteMessage',
+      summary:
+        'Delete one of the viewer’s own messages within the edit window: its text emptied, its files removed; then broadcast `MessageUpdated`',
+      params: messageParamsSchema,
+      responses: {
+        204: { description: 'Deleted (the message keeps its place, with `deleted_at`).' },
+        ...errors(...pageCallErrors, 403, 404, 422),
+      },
+      handler: async ({ params, request, reply }, { messengerService }) => {
+        await messengerService.deleteMessage(
+          viewerOf(request).user,
+          params.id,
+          socketIdOf(request),
+        );
+        return reply.code(204).send();
+      },
+    }),
   ],
   async (app, options: { messengerService: MessengerService }) => {
     app.addHook('onRequest', app.requireAppKey);

@@ -4,18 +4,26 @@ import type {
   InitialDataResponse,
   SendMessageResponse,
 } from '../../../shared/api.js';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { PAGE_LIMIT_DEFAULT } from '../../../shared/api.js';
 import {
   CHAT_MESSAGE_EVENT,
   userChannelName,
   type ChatMessageEvent,
   MESSAGES_SEEN_EVENT,
+  MESSAGE_UPDATED_EVENT,
+  type MessageUpdatedEvent,
   TYPING_EVENT,
   type TypingEvent,
   type MessagesSeenEvent,
 } from '../../../shared/events.js';
 import type { AuthUser, Chat, MessengerUser } from '../../../shared/models.js';
+import { BLOCKED_MESSAGE, SUSPENDED_MESSAGE } from '../../../shared/safety.js';
+import { hasVisibleText } from '../../../shared/text.js';
+import {
+  EDIT_WINDOW_PASSED_MESSAGE,
+  type EditMessageResponse,
+} from '../../../shared/working-faster.js';
 import {
   forbidden,
   HttpError,
@@ -40,6 +48,7 @@ import {
   type StoredSend,
 } from './messenger.repository.js';
 import {
+  blockedBy,
   groupByDate,
   otherPartyId,
   presentChat,
@@ -79,6 +88,33 @@ export interface MessengerServiceOptions {
   newMessageWork?: NewMessageWork;
   /** Told `messageStored` after each new message was stored and broadcast. */
   events?: Pick<ModuleEventBus, 'emit'>;
+  /** How long after sending a message its sender may edit or delete it. */
+  editWindowMs?: number;
+  /** What other modules add to every edit and delete, written in its own commit. */
+  messageChangeWork?: MessageChangeWork;
+  /** Where a deleted message's files leave storage (attachments), after the delete's commit. */
+  storedFiles?: StoredFiles;
+  /** A deleted message's files could not be removed now (the sweep of orphaned bytes will). */
+  onStorageError?: (error: unknown) => void;
+}
+
+/**
+ * A port other modules fill (notifications: the host's webhooks): the durable work an edit or a
+ * delete brings, as outbox tasks that exist exactly when the change does.
+ */
+export interface MessageChangeWork {
+  outboxTasksForChange(
+    type: 'message.updated' | 'message.deleted',
+    chat: ChatRowWithSender,
+    files: readonly AttachmentRow[],
+  ): readonly NewOutboxTask[];
+}
+
+/** A port the attachments module fills: removes the bytes of files whose rows are gone. */
+export interface StoredFiles {
+  removeStoredFiles(
+    files: readonly { storage_key: string; thumbnail_key: string | null }[],
+  ): Promise<void>;
 }
 
 /**
@@ -124,6 +160,19 @@ export const CONVERSATION_CLOSED =
 const conversationClosed = () =>
   new HttpError(422, CONVERSATION_CLOSED, { message: [CONVERSATION_CLOSED] });
 
+/**
+ * What the viewer may not write toward the other party, on the conversation as read: a suspended
+ * viewer sends, types and uploads nothing (403 saying so); a viewer the other party blocked is told
+ * only that the other party is not accepting their messages.
+ */
+const refuseWriteOf = (viewer: AuthUser, row: ConversationRow): void => {
+  const side = sideOf(viewer);
+  const suspendedAt =
+    side.party === 'candidate_id' ? row.candidate_suspended_at : row.company_suspended_at;
+  if (suspendedAt !== null) throw forbidden(SUSPENDED_MESSAGE);
+  if (blockedBy(row, otherSideOf(viewer).party)) throw forbidden(BLOCKED_MESSAGE);
+};
+
 const withTimeLimit = <T>(work: Promise<T>, ms: number): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
@@ -131,6 +180,9 @@ const withTimeLimit = <T>(work: Promise<T>, ms: number): Promise<T> => {
   });
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 };
+
+const editWindowPassed = () =>
+  new HttpError(422, EDIT_WINDOW_PASSED_MESSAGE, { message: [EDIT_WINDOW_PASSED_MESSAGE] });
 
 export const createMessengerService = ({
   db,
@@ -142,6 +194,10 @@ export const createMessengerService = ({
   presence,
   newMessageWork,
   events,
+  editWindowMs = 0,
+  messageChangeWork,
+  storedFiles,
+  onStorageError = onPublishError,
 }: MessengerServiceOptions) => {
   /** Tells one user's channel; the change is stored, so a stalled broadcaster delays, never fails, it. */
   const publish = <E extends object>(
@@ -195,6 +251,8 @@ export const createMessengerService = ({
       side.party === 'candidate_id' ? 'company_id' : 'candidate_id',
     );
     if (lastSeenId === null || !readerShowsReceipts || !senderShowsReceipts) return;
+    // nothing of a blocked reader reaches the party who blocked them
+    if (blockedBy(conversation, otherSideOf(viewer).party)) return;
     const event: MessagesSeenEvent = {
       messenger_user_id: conversation.id,
       reader_id: viewer.id,
@@ -226,6 +284,7 @@ export const createMessengerService = ({
         conversation(row) {
           if (!row) throw notFound('Conversation not found.');
           if (row[side.party] !== viewer.id) throw forbidden();
+          refuseWriteOf(viewer, row);
           if (row.candidate_erased_at !== null || row.company_erased_at !== null)
             throw conversationClosed();
           if (row[receiverSide.party] !== input.receiver_id)
@@ -261,8 +320,12 @@ export const createMessengerService = ({
   ): Promise<Omit<StoredSend, 'conversation'> & { conversation?: ConversationRow }> => {
     try {
       const stored = await repository.storeSend(sendToStore(viewer, input));
-      // A party was erased between the read and the write: nothing was written.
-      if (!stored) throw conversationClosed();
+      if (!stored) {
+        // Between the read and the write a party was erased, the sender suspended or blocked by
+        // the receiver: nothing was written. Said as the read would say it now.
+        refuseWriteOf(viewer, await ownConversation(viewer, input.messenger_user));
+        throw conversationClosed();
+      }
       return stored;
     } catch (error) {
       if (!input.client_id || !(isUniqueViolation(error) || error instanceof HttpError))
@@ -278,6 +341,90 @@ export const createMessengerService = ({
   const present = async (viewer: AuthUser, id: number): Promise<MessengerUser> => {
     const row = await ownConversation(viewer, id);
     return presentConversation(row, sideOf(viewer), await onlineOthers([row], sideOf(viewer)));
+  };
+
+  /**
+   * The viewer's own message and its conversation, locked for the rest of `trx`: 404 for a message
+   * that is not in one of the viewer's conversations, 403 for the other party's; `checkWindow`
+   * answers 422 once the edit window has passed or the message is deleted.
+   */
+  const changeableMessage = async (
+    trx: Transaction<Database>,
+    viewer: AuthUser,
+    id: number,
+    now: string,
+  ) => {
+    const locked = await repository.lockMessage(trx, id);
+    if (!locked || (locked.chat.sender_id !== viewer.id && locked.chat.receiver_id !== viewer.id))
+      throw notFound('Message not found.');
+    if (locked.chat.sender_id !== viewer.id) throw forbidden();
+    return {
+      ...locked,
+      /** 422 unless the message can still change (checked after the 403s the caller adds). */
+      checkWindow: () => {
+        const { chat } = locked;
+        if (
+          chat.deleted_at !== null ||
+          Date.parse(now) - Date.parse(chat.created_at) > editWindowMs
+        )
+          throw editWindowPassed();
+      },
+    };
+  };
+
+  /**
+   * After an edit or a delete's commit: `MessageUpdated` to both parties' channels (the request's
+   * socket excluded), each with the conversation as that party sees it; nothing reaches a party who
+   * blocked the sender. The sender's view is the answer.
+   */
+  const broadcastChange = async (
+    viewer: AuthUser,
+    {
+      chat,
+      files,
+      conversation,
+    }: {
+      chat: ChatRowWithSender;
+      files: readonly AttachmentRow[];
+      conversation: ConversationRow;
+    },
+    /** The request's socket; false: tell nobody (only answer). */
+    socketId: string | undefined | false,
+  ): Promise<EditMessageResponse> => {
+    const side = sideOf(viewer);
+    const message: Chat = presentChat(
+      chat,
+      files,
+      viewer.id,
+      !showsReceipts(conversation, side.party),
+    );
+    const online = await presence.onlineAmong([chat.receiver_id, chat.sender_id]);
+    const messengerUser = presentConversation(conversation, side, online);
+    const channelEvents: [number, MessageUpdatedEvent][] = [
+      [chat.sender_id, { messenger_user_id: conversation.id, message, messengerUser }],
+    ];
+    const receiverSide = otherSideOf(viewer);
+    if (!blockedBy(conversation, receiverSide.party))
+      channelEvents.push([
+        chat.receiver_id,
+        {
+          messenger_user_id: conversation.id,
+          message: presentChat(
+            chat,
+            files,
+            chat.receiver_id,
+            !showsReceipts(conversation, receiverSide.party),
+          ),
+          messengerUser: presentConversation(conversation, receiverSide, online),
+        },
+      ]);
+    if (socketId !== false)
+      await Promise.all(
+        channelEvents.map(([userId, event]) =>
+          publish(userId, MESSAGE_UPDATED_EVENT, event, socketId),
+        ),
+      );
+    return { message, messengerUser };
   };
 
   return {
@@ -319,7 +466,12 @@ export const createMessengerService = ({
       return {
         jobs: jobs.map(presentJob),
         messengerUsers: page.map((row) => presentConversation(row, side, online)),
-        auth: { id: viewer.id, role: viewer.role, name: viewer.name },
+        auth: {
+          id: viewer.id,
+          role: viewer.role,
+          name: viewer.name,
+          suspended: viewer.suspended,
+        },
         ...counts,
         ...(limit === undefined
           ? {}
@@ -448,6 +600,122 @@ export const createMessengerService = ({
       return { message, messengerUser };
     },
 
+    /**
+     * The sender edits a message's text within the edit window, in one commit with the full-text
+     * index, the list's preview (when it was the conversation's latest message) and the host's
+     * webhook; then `MessageUpdated` to both parties. A suspended sender, or one the receiver
+     * blocked, edits nothing (403). The same text again changes nothing (200, `edited_at` as it was).
+     */
+    async editMessage(
+      viewer: AuthUser,
+      id: number,
+      text: string,
+      socketId?: string,
+    ): Promise<EditMessageResponse> {
+      const now = nowIso();
+      const changed = await repository.inWriteTransaction(async (trx) => {
+        const { chat, conversation, checkWindow } = await changeableMessage(trx, viewer, id, now);
+        refuseWriteOf(viewer, conversation);
+        checkWindow();
+        if (conversation.candidate_erased_at !== null || conversation.company_erased_at !== null)
+          throw conversationClosed();
+        const files = await repository.attachmentsOfChats(trx, [chat.id]);
+        if (!hasVisibleText(text) && !(files.length > 0 && text === ''))
+          throw validationFailed('message', 'The message field is required.');
+        if (text === chat.message) return { chat, files, conversation, changed: false };
+        await repository.editChat(trx, chat.id, text, now);
+        await repository.reindexChat(trx, chat.id, text);
+        if ((await repository.newestShownChatId(trx, conversation.id)) === chat.id)
+          await repository.setPreview(
+            trx,
+            conversation.id,
+            previewOfMessage(
+              text,
+              files.map((file) => file.name),
+            ),
+          );
+        const edited: ChatRowWithSender = { ...chat, message: text, edited_at: now };
+        await repository.writeTasks(
+          trx,
+          messageChangeWork?.outboxTasksForChange('message.updated', edited, files) ?? [],
+          now,
+        );
+        const after = await repository.findConversation(trx, conversation.id);
+        return { chat: edited, files, conversation: after ?? conversation, changed: true };
+      });
+      // the same text: nothing changed, nobody is told
+      return broadcastChange(viewer, changed, changed.changed ? socketId : false);
+    },
+
+    /**
+     * The sender deletes a message within the edit window (a suspended sender too, and one the
+     * receiver blocked: then nothing reaches the receiver live). In one commit: the text emptied,
+     * the files' rows removed, no full-text entry, the list's preview back to the newest message
+     * left (when it was the latest; time and activity unchanged), one unread fewer for a receiver
+     * who had not seen it, and the host's webhook. Then its files leave storage, and
+     * `MessageUpdated` goes to both parties.
+     */
+    async deleteMessage(viewer: AuthUser, id: number, socketId?: string): Promise<void> {
+      const now = nowIso();
+      const deleted = await repository.inWriteTransaction(async (trx) => {
+        const { chat, conversation, checkWindow } = await changeableMessage(trx, viewer, id, now);
+        checkWindow();
+        // the list previews the newest message not deleted: this one, until now?
+        const previewed = (await repository.newestShownChatId(trx, conversation.id)) === chat.id;
+        const removedFiles = await repository.deleteChat(trx, chat.id, now);
+        await repository.reindexChat(trx, chat.id, null);
+        if (previewed) {
+          const shown = await repository.newestShownChat(trx, conversation.id);
+          await repository.setPreview(
+            trx,
+            conversation.id,
+            shown ? previewOfMessage(shown.message, shown.fileNames) : null,
+          );
+        }
+        if (chat.seen_at === null)
+          await repository.lowerUnread(trx, conversation.id, otherSideOf(viewer));
+        const gone: ChatRowWithSender = { ...chat, message: '', deleted_at: now };
+        await repository.writeTasks(
+          trx,
+          messageChangeWork?.outboxTasksForChange('message.deleted', gone, []) ?? [],
+          now,
+        );
+        const after = await repository.findConversation(trx, conversation.id);
+        return { chat: gone, removedFiles, conversation: after ?? conversation };
+      });
+      // the rows are gone: bytes left behind by a failure here go with the sweep of orphans
+      if (deleted.removedFiles.length > 0)
+        await storedFiles?.removeStoredFiles(deleted.removedFiles).catch(onStorageError);
+      await broadcastChange(
+        viewer,
+        { chat: deleted.chat, files: [], conversation: deleted.conversation },
+        socketId,
+      );
+    },
+
+    /**
+     * The viewer's own conversations among `ids`, each as it is in the viewer's list, with whether
+     * the viewer hides their read receipts (how their messages are shown to them); others' are
+     * left out.
+     */
+    async conversationsSeenBy(
+      viewer: AuthUser,
+      ids: readonly number[],
+    ): Promise<Map<number, { messengerUser: MessengerUser; viewerHidesReceipts: boolean }>> {
+      const side = sideOf(viewer);
+      const rows = await repository.findOwnConversations(db, [...new Set(ids)], viewer.id, side);
+      const online = await onlineOthers(rows, side);
+      return new Map(
+        rows.map((row) => [
+          row.id,
+          {
+            messengerUser: presentConversation(row, side, online),
+            viewerHidesReceipts: !showsReceipts(row, side.party),
+          },
+        ]),
+      );
+    },
+
     /** One conversation as this party sees it (404/403 as for the page's calls). */
     async conversationFor(viewer: AuthUser, conversationId: number): Promise<MessengerUser> {
       await ownConversation(viewer, conversationId);
@@ -465,6 +733,7 @@ export const createMessengerService = ({
      */
     async typing(viewer: AuthUser, conversationId: number): Promise<void> {
       const row = await ownConversation(viewer, conversationId);
+      refuseWriteOf(viewer, row);
       if (row.candidate_erased_at !== null || row.company_erased_at !== null) return;
       const wait = await limits.take(
         `typing:${conversationId}:${viewer.id}`,

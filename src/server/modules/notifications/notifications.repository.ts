@@ -34,6 +34,8 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
       .where('c.receiver_id', '=', receiverId)
       .where('c.seen_at', 'is', null)
       .where('c.notified_at', 'is', null)
+      // a deleted message is nobody's unread news
+      .where('c.deleted_at', 'is', null)
       .where('c.created_at', '<=', cutoff)
       .orderBy('c.id')
       .limit(limit),
@@ -149,7 +151,7 @@ export const createNotificationsRepository = ({ kysely: db, dialect }: Db) => {
       (await q.findEmailRecipient(executor, userId))[0],
 
     /**
-     * These messages as they are now (those seen since are left out), oldest first, with the
+     * These messages as they are now (their latest text; those seen or deleted since are left out), oldest first, with the
      * title of the job their conversation is about (null: none).
      */
     unseenMessages: (executor: Executor, chatIds: number[]) =>
@@ -161,6 +163,7 @@ export const createNotificationsRepository = ({ kysely: db, dialect }: Db) => {
             .select('j.title as job_title')
             .where('c.id', 'in', chatIds)
             .where('c.seen_at', 'is', null)
+            .where('c.deleted_at', 'is', null)
             .orderBy('c.id')
             .execute(),
 

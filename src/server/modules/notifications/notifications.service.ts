@@ -1,5 +1,6 @@
 import type { Chat } from '../../../shared/models.js';
 import type { Locale } from '../../../shared/integration.js';
+import type { ReportCreatedWebhookData } from '../../../shared/safety.js';
 import { z } from 'zod';
 import type { Db, Executor } from '../../db/database.js';
 import type { NewOutboxTask, Outbox } from '../../outbox/outbox.js';
@@ -14,6 +15,7 @@ import { createUnsubscribeTokens, type UnsubscribeTokens } from './unsubscribe-t
 import {
   newWebhookId,
   WEBHOOK_TIMEOUT_MS,
+  WEBHOOK_TYPES,
   type WebhookEvent,
   type WebhookSender,
 } from './webhook-sender.js';
@@ -69,7 +71,7 @@ const emailTaskSchema = z.object({
 });
 const webhookTaskSchema = z.object({
   id: z.string().min(1),
-  type: z.enum(['message.created', 'message.unseen']),
+  type: z.enum(WEBHOOK_TYPES),
   timestamp: z.string(),
   data: z.unknown(),
 });
@@ -185,6 +187,10 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
    * A batch is one e-mail (when they have an address and e-mails on) and one `message.unseen`.
    */
   const applyEmailRule = async (receiverId: number): Promise<void> => {
+    // Asked before the transaction, not inside it: presence may be another thread's answer (the
+    // background thread asks the request thread), and on SQLite the transaction holds the database's
+    // write lock, which the request thread would wait for while it is asked.
+    const online = await isOnline(receiverId);
     await db.kysely.transaction().execute(async (trx) => {
       const recipient = await repository.lockRecipient(trx, receiverId);
       if (!recipient || recipient.erased_at !== null) return;
@@ -253,7 +259,6 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       await repository.markNotified(trx, receiverId, chatIds, nowText, emailKey);
       if (emailKey) {
         // On the page now: the e-mail waits (the host's webhook below does not).
-        const online = await isOnline(receiverId);
         await outbox.enqueue(trx, {
           kind: TASK.email,
           dedupeKey: emailKey,
@@ -395,6 +400,42 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       }
       return tasks;
     },
+
+    /**
+     * The durable work of an edit or a delete, written in its own commit: the host hears of it
+     * (`message.updated` / `message.deleted`, `data` as for `message.created`: the message as it is
+     * now). Each edit is its own event (keyed by when it was made). E-mails need nothing here: an
+     * e-mail reads its messages when it goes out (the latest text; deleted ones left out).
+     */
+    outboxTasksForChange: (
+      type: 'message.updated' | 'message.deleted',
+      chat: ChatRowWithSender,
+      attachments: readonly AttachmentRow[],
+    ): NewOutboxTask[] => {
+      if (!webhook) return [];
+      const at = (type === 'message.deleted' ? chat.deleted_at : chat.edited_at) ?? chat.created_at;
+      return [
+        webhookTask(`webhook:${type}:${chat.id}:${at}`, {
+          type,
+          timestamp: at,
+          data: {
+            message: presentChat(chat, attachments),
+            conversation_id: chat.messenger_user_id,
+          },
+        }),
+      ];
+    },
+
+    /**
+     * The host hears of a new report (`report.created`): enqueued in the report's own transaction,
+     * so the webhook exists exactly when the report does. Nothing without a webhook.
+     */
+    reportCreated: (executor: Executor, data: ReportCreatedWebhookData, at: string) =>
+      enqueueWebhook(executor, `webhook:report.created:${data.report.id}`, {
+        type: 'report.created',
+        timestamp: at,
+        data,
+      }),
 
     /** The receiver left the page: an e-mail that waited while they were there goes now. */
     receiverWentOffline: async (receiverId: number): Promise<void> => {

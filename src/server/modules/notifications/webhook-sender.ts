@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
+/** The events the host hears of (docs/integration.md). */
+export const WEBHOOK_TYPES = [
+  'message.created',
+  'message.updated',
+  'message.deleted',
+  'message.unseen',
+  'report.created',
+] as const;
+export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+
 /** What is posted: the Standard Webhooks envelope. `id` is the `webhook-id`, the same on retries. */
 export interface WebhookEvent {
   id: string;
-  type: 'message.created' | 'message.unseen';
+  type: WebhookType;
   /** When the event happened (ISO UTC), not when this attempt was made. */
   timestamp: string;
   data: unknown;

@@ -11,6 +11,7 @@ import { settings } from '../../../../test-support/settings.js';
 import { createTestApp, type TestContext } from '../../../../test-support/test-app.js';
 import { until } from '../../../../test-support/wait.js';
 import { PRESENCE_CHANGED_EVENT, userChannelName } from '../../../shared/events.js';
+import { createPresenceAnnouncements } from './presence-announcements.js';
 import { createPresenceRepository } from './presence.repository.js';
 import { createPresenceService, type PresenceService } from './presence.service.js';
 import { RedisPresenceStore } from './presence-store.js';
@@ -38,14 +39,17 @@ describe(`presence over several instances (${dialect})`, () => {
     const store = new RedisPresenceStore(settings.redisUrl, prefix);
     await store.ready();
     const service = createPresenceService({
-      db: ctx.database.db.kysely,
-      repository: createPresenceRepository(ctx.database.db),
       store,
-      publisher: {
-        publish: async (channels, event, data) => {
-          if (event === PRESENCE_CHANGED_EVENT) told.push({ channels, data });
+      announcements: createPresenceAnnouncements({
+        db: ctx.database.db.kysely,
+        repository: createPresenceRepository(ctx.database.db),
+        onlineAmong: (ids) => store.onlineAmong(ids),
+        publisher: {
+          publish: async (channels, event, data) => {
+            if (event === PRESENCE_CHANGED_EVENT) told.push({ channels, data });
+          },
         },
-      },
+      }),
       graceMs: GRACE_MS,
       sweepIntervalMs,
     });

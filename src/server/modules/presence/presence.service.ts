@@ -1,16 +1,6 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
-import {
-  PRESENCE_CHANGED_EVENT,
-  parseUserChannel,
-  userChannelName,
-  type PresenceChangedEvent,
-} from '../../../shared/events.js';
-import type { Database } from '../../db/schema.js';
+import { parseUserChannel } from '../../../shared/events.js';
 import { nowIso } from '../../lib/time.js';
-import type { Broadcaster } from '../../realtime/broadcaster-port.js';
-import type { ModuleEventBus } from '../module-events.js';
-import type { PresenceRepository } from './presence.repository.js';
+import type { PresenceAnnouncements } from './presence-announcements.js';
 import type { PresenceStore } from './presence-store.js';
 
 export interface PresenceLogger {
@@ -18,24 +8,18 @@ export interface PresenceLogger {
 }
 
 export interface PresenceServiceOptions {
-  db: Kysely<Database>;
-  repository: PresenceRepository;
   store: PresenceStore;
-  publisher: Broadcaster;
+  /**
+   * The database work and fan-out that follow a change (presence-announcements.ts): in the
+   * background thread in the built server, on this thread in the API tests.
+   */
+  announcements: PresenceAnnouncements;
   /** Online for this long after the last socket closed (a reload does not flicker). */
   graceMs: number;
   logger?: PresenceLogger;
   /** How often the holds of crashed instances are looked for (Redis store). */
   sweepIntervalMs?: number;
-  /** Told `userWentOffline` when a user went offline everywhere (notifications send what waited). */
-  events?: Pick<ModuleEventBus, 'emit'>;
 }
-
-/**
- * A change of presence reaches the online partners in slices of this many channels, the event loop
- * turning between slices: a user with 10,000 partners does not hold the server for one long task.
- */
-export const PRESENCE_FANOUT_SLICE = 100;
 
 /**
  * Presence: a user is online while their own channel has a socket on some
@@ -43,7 +27,7 @@ export const PRESENCE_FANOUT_SLICE = 100;
  * to the partners who are online (`PresenceChanged`), unless the user hides it (`show_online` off).
  */
 export const createPresenceService = (options: PresenceServiceOptions) => {
-  const { db, repository, store, publisher, graceMs, logger } = options;
+  const { store, announcements, graceMs, logger } = options;
   /** Users this instance holds (sockets here, or within the grace). */
   const held = new Set<number>();
   /** Users whose last socket here closed: released when the grace ends, unless they come back. */
@@ -72,31 +56,7 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
     return rethrow ? run : next;
   };
 
-  /** Tells the user's online partners; nothing for a user who hides it or was erased. */
-  const announce = async (
-    userId: number,
-    event: PresenceChangedEvent,
-    options: { evenIfHidden?: boolean } = {},
-  ): Promise<number> => {
-    const visibility = await repository.visibility(db, userId);
-    if (!visibility || visibility.erased_at !== null) return 0;
-    if (visibility.show_online === 0 && !options.evenIfHidden) return 0;
-    // partners who hide their own online status see nobody's (both ways): they are not told
-    const partners = await repository.visiblePartnersOf(db, userId);
-    const online = [...(await store.onlineAmong(partners))];
-    for (let start = 0; start < online.length; start += PRESENCE_FANOUT_SLICE) {
-      if (start > 0) await nextTurn();
-      const channels = online.slice(start, start + PRESENCE_FANOUT_SLICE).map(userChannelName);
-      await publisher.publish(channels, PRESENCE_CHANGED_EVENT, event);
-    }
-    return online.length;
-  };
-
-  const wentOffline = async (userId: number, at: string) => {
-    await repository.saveLastSeen(db, userId, at);
-    await announce(userId, { user_id: userId, online: false, last_seen_at: at });
-    await options.events?.emit('userWentOffline', { userId });
-  };
+  const { announce, wentOffline } = announcements;
 
   /** A clean stop is under way: sockets that open or close here meanwhile change nothing. */
   let closing = false;
@@ -275,6 +235,13 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
         );
       });
     },
+
+    /**
+     * A block between two users began (`visible` false) or ended (true): each of them who is online
+     * is told how the other now looks (presence-announcements.ts).
+     */
+    pairVisibilityChanged: (pair: readonly [number, number], visible: boolean): Promise<void> =>
+      announcements.pairVisibilityChanged(pair, visible),
 
     /** The fan-out of one change, for the benchmark: how many partners were told. */
     announce,

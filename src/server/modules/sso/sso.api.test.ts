@@ -116,7 +116,12 @@ describe(`sign-in links /sso (${dialect})`, () => {
     const data = await initialData({ [SESSION_COOKIE]: session?.value ?? '' });
     expect(data.statusCode).toBe(200);
     const user = await userRow(claims.sub);
-    expect(data.json().auth).toEqual({ id: user?.id, name: claims.name, role: 'candidate' });
+    expect(data.json().auth).toEqual({
+      id: user?.id,
+      name: claims.name,
+      role: 'candidate',
+      suspended: false,
+    });
   });
 
   it('creates the user on first sign-in from the claims', async () => {

@@ -5,7 +5,7 @@ export const createSsoRepository = (_db: Db) => ({
   findUserByExternalId: (executor: Executor, externalId: string) =>
     executor
       .selectFrom('users')
-      .select(['id', 'name', 'role', 'erased_at'])
+      .select(['id', 'name', 'role', 'erased_at', 'suspended_at'])
       .where('external_id', '=', externalId)
       .executeTakeFirst(),
 

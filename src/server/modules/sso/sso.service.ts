@@ -119,7 +119,12 @@ export const createSsoService = (options: SsoServiceOptions) => {
     if (!role || !name) throw new SsoRefused('unknown user, and the link has no role and name');
     const hasProfile = PROFILE_CLAIMS.some((claim) => claims[claim] !== undefined);
     if (existing && !hasProfile)
-      return { id: existing.id, name: existing.name, role: existing.role };
+      return {
+        id: existing.id,
+        name: existing.name,
+        role: existing.role,
+        suspended: existing.suspended_at !== null,
+      };
     const body: UpsertUserBody = {
       role,
       name,
@@ -129,7 +134,7 @@ export const createSsoService = (options: SsoServiceOptions) => {
     };
     try {
       const { user } = await integrationService.upsertUser(claims.sub, body);
-      return { id: user.id, name: user.name, role: user.role };
+      return { id: user.id, name: user.name, role: user.role, suspended: user.suspended };
     } catch (error) {
       // An erased user, a role change of a user with conversations, an e-mail of another user.
       if (error instanceof HttpError) throw new SsoRefused(`profile: ${error.message}`);

@@ -66,6 +66,7 @@ export const useOpenConversation = ({
       online: !liveDown && (item?.other_online ?? false),
       lastSeenAt: liveDown ? null : (item?.other_last_seen_at ?? null),
       typing: typingIn.has(id),
+      blocked: item?.blocked === true,
     };
   }, [threadParts, openRow, queryClient, threadRecord, openedFrom, auth, typingIn, liveDown]);
 };

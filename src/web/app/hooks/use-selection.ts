@@ -79,6 +79,18 @@ export const useSelection = (auth: AuthUser | undefined, onOpened: () => void) =
     [open],
   );
 
+  /**
+   * A message search's result was chosen: its conversation opens as from the list, but the focus
+   * goes to the message found (the chat's), not to the message box.
+   */
+  const selectFromSearch = useCallback(
+    (item: MessengerUser) => {
+      openings.current += 1;
+      open(item, 'push');
+    },
+    [open],
+  );
+
   /** A system notification was clicked: its conversation opens as if chosen in the list. */
   const openFromNotification = useCallback(
     (chat: Chat) => {
@@ -166,6 +178,7 @@ export const useSelection = (auth: AuthUser | undefined, onOpened: () => void) =
     openedFrom,
     composerFocusRequest,
     selectFromList,
+    selectFromSearch,
     openFromNotification,
     backToList,
   };

@@ -6,6 +6,7 @@ import {
   type UploadFailure,
 } from '../hooks/use-attachment-uploads.js';
 import { formatFileSize, kindLabel } from '../utils/file-kind.js';
+import { refusalText } from '../utils/refusal-text.js';
 import { LineIcon } from '../../../components/line-icon.js';
 
 interface AttachmentChipsProps {
@@ -43,6 +44,8 @@ const useFailureText = () => {
         return t('chat.files.kindRefused', { kind: failure.kind });
       case 'refused':
         return t('chat.files.refused', { reason: failure.message });
+      case 'forbidden':
+        return refusalText(failure.message, t);
       case 'rateLimited':
         return t('chat.files.rateLimited');
       case 'failed':

@@ -2,6 +2,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import axe from 'axe-core';
 import { refusedKindMessage } from '../../../../shared/attachments.js';
+import { BLOCKED_MESSAGE } from '../../../../shared/safety-paths.js';
 import { ApiError, type UploadOptions } from '../../../lib/api-client.js';
 import { renderMessagesPage, rowFor } from '../../../test/render-messages-page.js';
 
@@ -169,6 +170,23 @@ describe('chat pane: attaching files', () => {
     await page.user.click(sendButton());
     await waitFor(() => expect(page.api.sendMessage).toHaveBeenCalledTimes(1));
     expect(page.api.sendMessage.mock.calls[0]![0].attachment_ids).toEqual([5000]);
+  });
+
+  it("refused with 403 (blocked by the other party, suspended): the server's reason on the file, not offered again", async () => {
+    const page = await openAcme();
+    const held = holdUploads(page);
+    await choose(page, pdf(), png());
+    held[0]!.fail(new ApiError(403, BLOCKED_MESSAGE));
+    held[1]!.fail(new ApiError(403, 'Uploads are closed here.'));
+    expect(await within(chipFor('Offer letter.pdf')).findByRole('alert')).toHaveTextContent(
+      BLOCKED_MESSAGE,
+    );
+    expect(await within(chipFor('office.png')).findByRole('alert')).toHaveTextContent(
+      'Uploads are closed here.',
+    );
+    expect(
+      within(chipFor('Offer letter.pdf')).queryByRole('button', { name: /Try again/ }),
+    ).toBeNull();
   });
 
   it('too large (413), too many at once (429): the reason on the file; a rate-limited one can be tried again', async () => {
@@ -369,6 +387,8 @@ describe('chat pane: attaching files', () => {
     expect(screen.getByRole('button', { name: 'Remove office.png' })).toHaveFocus();
     await page.user.tab();
     expect(screen.getByRole('button', { name: 'Attach files' })).toHaveFocus();
+    await page.user.tab();
+    expect(screen.getByRole('button', { name: 'Saved replies' })).toHaveFocus();
     await page.user.tab();
     expect(messageBox()).toHaveFocus();
 

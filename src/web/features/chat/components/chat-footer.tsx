@@ -11,6 +11,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { UploadedAttachment } from '../../../../shared/api.js';
 import { useAnnouncer } from '../../../components/live-region.js';
+import type { Composer, ComposerDriver, ComposerTools } from '../../../lib/composer-tool.js';
 import {
   ATTACHMENTS_PER_MESSAGE,
   MESSAGE_MAX_LENGTH,
@@ -18,6 +19,7 @@ import {
 } from '../../../lib/contract.js';
 import type { AttachmentUploads } from '../hooks/use-attachment-uploads.js';
 import { readDraft, updateDraft } from '../utils/draft-store.js';
+import { refusalText } from '../utils/refusal-text.js';
 import { AttachmentChips } from './attachment-chips.js';
 import { LineIcon } from '../../../components/line-icon.js';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/use-media-query.js';
@@ -30,6 +32,8 @@ interface ChatFooterProps {
   loading: boolean;
   sending: boolean;
   failed: boolean;
+  /** Why the server refused the failed message (its words), if it said. */
+  refusal?: string | null;
   /** Whose draft this is: typed text is kept per viewer and conversation. */
   draftOf: { viewerId: number; conversationId: number };
   /** The files of the message being written (the pane holds them: files dropped on it land here too). */
@@ -42,6 +46,8 @@ interface ChatFooterProps {
   stillFailedFile: (id: number) => boolean;
   /** The user typed something (the other party is told, at most every 2 s). */
   onTyping?: () => void;
+  /** Tools of the composer (saved replies): rendered in its row, given the message box. */
+  tools?: ComposerTools | undefined;
 }
 
 /**
@@ -53,6 +59,7 @@ export const ChatFooter = ({
   loading,
   sending,
   failed,
+  refusal = null,
   draftOf,
   uploads,
   failedAttachments,
@@ -60,6 +67,7 @@ export const ChatFooter = ({
   onRetry,
   stillFailedFile,
   onTyping,
+  tools,
 }: ChatFooterProps) => {
   const { t } = useTranslation();
   // phones: Send is its icon, so the text gets the width
@@ -89,6 +97,32 @@ export const ChatFooter = ({
   const fileInput = useRef<HTMLInputElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [announcement, announce] = useAnnouncer();
+  const [driver, setDriver] = useState<ComposerDriver | null>(null);
+  // the caret goes to the end of a text a tool put in, once it is rendered
+  const caretToEnd = useRef(false);
+  useLayoutEffect(() => {
+    const box = textarea.current;
+    if (!caretToEnd.current || !box) return;
+    caretToEnd.current = false;
+    box.focus();
+    box.setSelectionRange(box.value.length, box.value.length);
+  }, [draft]);
+  const composer: Composer = {
+    text: draft,
+    disabled: loading,
+    replaceText: (text) => {
+      const box = textarea.current;
+      if (text === draft && box) {
+        box.focus();
+        box.setSelectionRange(text.length, text.length);
+        return;
+      }
+      caretToEnd.current = true;
+      setDraft(text);
+    },
+    focus: () => textarea.current?.focus(),
+    drive: setDriver,
+  };
 
   // The box grows with its text (its CSS caps it at about 8 lines, then it scrolls inside): measured
   // at its natural height after each change, and again when its width changes (a resize, a phone turned).
@@ -175,6 +209,7 @@ export const ChatFooter = ({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (driver?.onKeyDown(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void submit();
@@ -186,6 +221,12 @@ export const ChatFooter = ({
       {failed ? (
         <p className="send-failed" data-testid="send-failed" role="status">
           <span>{t('chat.notSent')}</span>
+          {refusal ? (
+            <>
+              {' '}
+              <span data-testid="send-refusal">{refusalText(refusal, t)}</span>
+            </>
+          ) : null}
           <button type="button" className="button button--link" onClick={() => void retry()}>
             {t('chat.retry')}
           </button>
@@ -238,6 +279,7 @@ export const ChatFooter = ({
             event.target.value = ''; // the same file may be chosen again after removing it
           }}
         />
+        {tools?.(composer)}
         <textarea
           ref={textarea}
           className="input chat-footer__input"
@@ -246,6 +288,8 @@ export const ChatFooter = ({
           aria-label={t('chat.messageLabel')}
           aria-describedby={length >= COUNTER_FROM ? `${hintId} ${counterId}` : hintId}
           aria-invalid={tooLong || undefined}
+          aria-controls={driver?.controls}
+          aria-activedescendant={driver?.activeDescendant}
           rows={1}
           disabled={loading}
           onChange={(event) => {

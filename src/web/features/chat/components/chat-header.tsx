@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Job, Receiver, Role } from '../../../../shared/models.js';
 import { Avatar } from '../../../components/avatar.js';
@@ -19,6 +20,8 @@ interface ChatHeaderProps {
   online: boolean;
   /** When they were last online (null: online, hidden or never seen). */
   lastSeenAt: string | null;
+  /** At the header's end: what the viewer can do with the conversation (its menu). */
+  actions?: ReactNode;
 }
 
 /** True once the deadline's day is over, in the viewer's calendar. */
@@ -39,6 +42,7 @@ export const ChatHeader = ({
   onBack,
   online,
   lastSeenAt,
+  actions,
 }: ChatHeaderProps) => {
   const { t, i18n } = useTranslation();
   const isCandidateViewer = viewerRole === 'candidate';
@@ -86,6 +90,8 @@ export const ChatHeader = ({
           ) : null}
         </div>
       </div>
+      {/* after the job on wide screens, beside the name on narrow ones (chat.css) */}
+      {actions ? <div className="chat-header__actions">{actions}</div> : null}
       <div className="chat-header__job">
         <h2
           className={`chat-header__title truncate${job?.title ? '' : ' is-none'}`}

@@ -1,12 +1,26 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuthUser, Job } from '../../../../shared/models.js';
+import { EDIT_WINDOW_SECONDS_DEFAULT } from '../../../../shared/working-faster-paths.js';
 import { isApiError } from '../../../lib/api-client.js';
+import { useServices } from '../../../lib/services.js';
 import { useThread } from '../api/get-messages.js';
 import { useSendTyping } from '../api/send-typing.js';
+import { useChangeableMessages } from '../hooks/use-changeable-messages.js';
 import { useDraftFiles } from '../hooks/use-draft-files.js';
+import { useMessageFocus, type MessageFocusRequest } from '../hooks/use-message-focus.js';
 import { unconfirmed, useSendMessage } from '../hooks/use-send-message.js';
 import { collectChats, type ThreadKeyParts } from '../utils/thread-cache.js';
+import type { ComposerTools } from '../../../lib/composer-tool.js';
 import { ChatFooter } from './chat-footer.js';
 import { ChatHeader } from './chat-header.js';
 import { ChatPlaceholder } from './chat-placeholder.js';
@@ -25,6 +39,8 @@ export interface OpenConversation extends ThreadKeyParts {
   lastSeenAt?: string | null;
   /** The other party is typing. */
   typing?: boolean;
+  /** The viewer blocked the other party. */
+  blocked?: boolean;
 }
 
 interface ChatPaneProps {
@@ -37,6 +53,20 @@ interface ChatPaneProps {
    * accepts input, unless the user is typing in another field by then. 0: never.
    */
   composerFocusRequest?: number;
+  /** At the end of the chat header: what the viewer can do with the conversation (its menu). */
+  headerActions?: ReactNode;
+  /**
+   * Said in place of the composer when the viewer may not write here (blocked, suspended); null:
+   * the composer. A conversation whose other party was erased says so instead.
+   */
+  composerNotice?: ReactNode;
+  /**
+   * A message of this conversation to show (a search result opened): older history is loaded until
+   * it is there, then it is scrolled into view, focused and highlighted for a few seconds.
+   */
+  focusMessage?: MessageFocusRequest | null;
+  /** Tools of the composer (saved replies), given the message box. */
+  composerTools?: ComposerTools | undefined;
 }
 
 /** The placeholder, or the open conversation: header, messages and the footer. */
@@ -45,6 +75,10 @@ export const ChatPane = ({
   conversation,
   onBack,
   composerFocusRequest = 0,
+  headerActions,
+  composerNotice,
+  focusMessage = null,
+  composerTools,
 }: ChatPaneProps) =>
   conversation ? (
     <OpenChat
@@ -53,6 +87,10 @@ export const ChatPane = ({
       conversation={conversation}
       onBack={onBack}
       composerFocusRequest={composerFocusRequest}
+      headerActions={headerActions}
+      composerNotice={composerNotice}
+      focusMessage={focusMessage}
+      composerTools={composerTools}
     />
   ) : (
     <ChatPlaceholder />
@@ -70,6 +108,10 @@ const OpenChat = ({
   conversation,
   onBack,
   composerFocusRequest,
+  headerActions,
+  composerNotice,
+  focusMessage = null,
+  composerTools,
 }: ChatPaneProps & { conversation: OpenConversation; composerFocusRequest: number }) => {
   const { t } = useTranslation();
   const headingId = useId();
@@ -84,16 +126,23 @@ const OpenChat = ({
   const chats = useMemo(() => collectChats(thread.data), [thread.data]);
   const latest = thread.data?.pages[0];
   const loading = thread.isPending && thread.fetchStatus !== 'idle';
-  const { send, retry, sending, failed, outgoing, failedAttachments, stillFailedFile } =
+  const { send, retry, sending, failed, refusal, outgoing, failedAttachments, stillFailedFile } =
     useSendMessage(parts, viewer.id);
+  const writable = !conversation.closed && !composerNotice;
   // after a reload, the draft's files (and a failed message's) are back in the composer
   const { uploads, expiredNames } = useDraftFiles(viewer.id, conversationId, failedAttachments);
-  const canAttach = !conversation.closed && !loading && !(thread.isError && !thread.data);
+  const canAttach = writable && !loading && !(thread.isError && !thread.data);
   const drop = useFileDrop(canAttach, uploads.add);
   const pending = useMemo(() => unconfirmed(outgoing, chats), [outgoing, chats]);
   const { fetchNextPage, hasNextPage, isFetchingNextPage } = thread;
   const loadOlder = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   const onTyping = useSendTyping(conversationId);
+  // the viewer's own recent messages offer Edit and Delete while they may write here
+  const { config } = useServices();
+  const editWindowMs = (config.edit_window_seconds ?? EDIT_WINDOW_SECONDS_DEFAULT) * 1000;
+  const changeable = useChangeableMessages(chats, viewer.id, writable ? editWindowMs : 0);
+  const edits = useMemo(() => ({ changeable, threadParts: parts }), [changeable, parts]);
+  const focus = useMessageFocus(parts, thread.data, chats, focusMessage);
 
   useEffect(() => {
     if (composerFocusRequest === handledFocusRequest.current) return;
@@ -102,6 +151,18 @@ const OpenChat = ({
     handledFocusRequest.current = composerFocusRequest;
     if (!isTypingElsewhere(composer)) composer.focus();
   }, [composerFocusRequest, loading, thread.isError]);
+
+  // The composer coming back in place of a notice (an unblock from it) takes the focus the
+  // notice's button had (that button is gone).
+  const hadNotice = useRef(Boolean(composerNotice));
+  useEffect(() => {
+    const had = hadNotice.current;
+    hadNotice.current = Boolean(composerNotice);
+    if (!had || composerNotice) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    sectionRef.current?.querySelector('textarea')?.focus();
+  }, [composerNotice]);
 
   // the message list is named by the heading (the job); the whole chat by the other party
   const partyName = latest?.receiver.user.name ?? conversation.name;
@@ -131,6 +192,8 @@ const OpenChat = ({
         onBack={onBack}
         online={conversation.online ?? false}
         lastSeenAt={conversation.lastSeenAt ?? null}
+        // a conversation that could not be loaded offers nothing to do with it
+        actions={thread.isError && !thread.data ? null : headerActions}
       />
       {thread.isError && !thread.data ? (
         <ChatLoadError
@@ -148,15 +211,18 @@ const OpenChat = ({
             viewerId={viewer.id}
             loading={loading}
             hasOlder={hasNextPage}
-            loadingOlder={isFetchingNextPage}
+            loadingOlder={isFetchingNextPage || focus.seeking}
             onLoadOlder={loadOlder}
             labelledBy={headingId}
             pending={pending}
+            edits={edits}
+            focusTarget={focus.focusTarget}
+            highlightedId={focus.highlightedId}
           />
           <p className="chat__typing" data-testid="typing-indicator" role="status">
             {conversation.typing && partyName ? t('chat.typing', { name: partyName }) : ''}
           </p>
-          {expiredNames.length > 0 && !conversation.closed ? (
+          {expiredNames.length > 0 && writable ? (
             <p
               className="chat-footer__draft-expired"
               data-testid="draft-files-expired"
@@ -172,11 +238,14 @@ const OpenChat = ({
             <p className="chat__closed" data-testid="conversation-closed" role="note">
               {t('chat.closedDeleted')}
             </p>
+          ) : composerNotice ? (
+            composerNotice
           ) : (
             <ChatFooter
               loading={loading}
               sending={sending}
               failed={failed}
+              refusal={refusal}
               draftOf={{ viewerId: viewer.id, conversationId }}
               uploads={uploads}
               failedAttachments={failedAttachments}
@@ -184,6 +253,7 @@ const OpenChat = ({
               onSend={send}
               onRetry={retry}
               stillFailedFile={stillFailedFile}
+              tools={composerTools}
             />
           )}
         </>

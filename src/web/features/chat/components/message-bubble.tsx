@@ -1,4 +1,4 @@
-import { memo, type ReactNode } from 'react';
+import { memo, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat, ChatAttachment } from '../../../../shared/models.js';
 import { hasBidiControl, isolateBidiControls } from '../../../../shared/text.js';
@@ -6,12 +6,22 @@ import { formatFullDateTime, formatMessageTime, shownName } from '../../../lib/f
 import { LineIcon } from '../../../components/line-icon.js';
 import { formatFileSize, kindLabel } from '../utils/file-kind.js';
 import { linkify } from '../utils/linkify.js';
+import type { ThreadKeyParts } from '../utils/thread-cache.js';
+import { useOwnMessageChanges } from './own-message-changes.js';
 
 interface MessageBubbleProps {
   chat: Chat;
   own: boolean;
   /** Continues a run of the same sender: no name/time header (the time stays as a tooltip and for screen readers). */
   continued?: boolean;
+  /** The viewer may still edit or delete it (their own, within the edit window). */
+  changeable?: boolean;
+  /** The open conversation's thread (where a deletion is recorded); without it nothing is offered. */
+  threadParts?: ThreadKeyParts | undefined;
+  /** Shown highlighted (and current): the message a search result opened. */
+  highlighted?: boolean;
+  /** Takes the focus from script (the message a search result opened). */
+  focusable?: boolean;
 }
 
 /**
@@ -47,6 +57,7 @@ const BubbleFrame = ({
   continued,
   extraClass = '',
   children,
+  liRef,
   ...attributes
 }: {
   own: boolean;
@@ -56,8 +67,13 @@ const BubbleFrame = ({
   'data-testid': string;
   'data-chat-id'?: number;
   'aria-busy'?: boolean;
+  liRef?: Ref<HTMLLIElement>;
+  'aria-current'?: 'true';
+  'data-highlighted'?: 'true';
+  tabIndex?: number;
 }) => (
   <li
+    ref={liRef}
     className={`message ${own ? 'message--own' : 'message--other'}${continued ? ' message--continued' : ''}${extraClass}`}
     {...attributes}
   >
@@ -73,13 +89,43 @@ export const MessageBubble = memo(function MessageBubble({
   chat,
   own,
   continued = false,
+  changeable = false,
+  threadParts,
+  highlighted = false,
+  focusable = false,
 }: MessageBubbleProps) {
   const { t, i18n } = useTranslation();
   const time = formatMessageTime(chat.created_at, chat.messaging_time, i18n.language);
   const fullTime = formatFullDateTime(chat.created_at, i18n.language);
+  const deleted = Boolean(chat.deleted_at);
+  const changes = useOwnMessageChanges(chat, changeable, threadParts);
+  const edited =
+    chat.edited_at && !deleted ? (
+      <span
+        className="message__edited"
+        data-testid="message-edited"
+        title={formatFullDateTime(chat.edited_at, i18n.language)}
+      >
+        {t('messageEdits.edited')}
+      </span>
+    ) : null;
   return (
-    <BubbleFrame own={own} continued={continued} data-testid="chat-message" data-chat-id={chat.id}>
-      <div className="message__bubble" title={continued ? fullTime : undefined}>
+    <BubbleFrame
+      own={own}
+      continued={continued}
+      extraClass={`${deleted ? ' message--deleted' : ''}${changes.extraClass}${highlighted ? ' message--highlighted' : ''}`}
+      data-testid="chat-message"
+      data-chat-id={chat.id}
+      liRef={changes.frameRef}
+      {...(highlighted ? { 'aria-current': 'true', 'data-highlighted': 'true' } : {})}
+      {...(focusable ? { tabIndex: -1 } : {})}
+    >
+      {changes.actions}
+      <div
+        className="message__bubble"
+        title={continued ? fullTime : undefined}
+        {...changes.bubbleHandlers}
+      >
         {continued ? (
           <time className="visually-hidden" dateTime={chat.created_at}>
             {time}
@@ -96,11 +142,20 @@ export const MessageBubble = memo(function MessageBubble({
             <time className="message__time" dateTime={chat.created_at} title={fullTime}>
               {time}
             </time>
+            {edited}
           </p>
         )}
-        {chat.message ? <MessageText text={chat.message} /> : null}
-        {chat.attachments.length > 0 ? <MessageFiles files={chat.attachments} /> : null}
+        {deleted ? (
+          <p className="message__deleted" data-testid="message-deleted">
+            {t('messageEdits.deleted')}
+          </p>
+        ) : (
+          (changes.editor ?? (chat.message ? <MessageText text={chat.message} /> : null))
+        )}
+        {continued && edited ? <p className="message__edited-line">{edited}</p> : null}
+        {chat.attachments.length > 0 && !deleted ? <MessageFiles files={chat.attachments} /> : null}
       </div>
+      {changes.overlays}
     </BubbleFrame>
   );
 });

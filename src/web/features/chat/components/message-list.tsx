@@ -15,7 +15,7 @@ import { Spinner } from '../../../components/spinner.js';
 import { formatDateSeparator, formatFullDateTime, localCalendarDate } from '../../../lib/format.js';
 import type { OutgoingMessage } from '../hooks/use-send-message.js';
 import { continuesRun, RUN_GAP_MS } from '../utils/message-runs.js';
-import { groupChatsByDate } from '../utils/thread-cache.js';
+import { groupChatsByDate, type ThreadKeyParts } from '../utils/thread-cache.js';
 import { MessageBubble, PendingBubble } from './message-bubble.js';
 
 /** Older messages start loading when the view is this close to the top. */
@@ -35,6 +35,12 @@ interface MessageListProps {
   labelledBy: string;
   /** Own messages sent but not confirmed yet, in the order they were written. */
   pending?: readonly OutgoingMessage[];
+  /** The viewer's messages they may still edit or delete, and the thread they are in. */
+  edits?: { changeable: ReadonlySet<number>; threadParts: ThreadKeyParts };
+  /** A loaded message to scroll into view (centered) and focus, once per `request`. */
+  focusTarget?: { messageId: number; request: number } | null;
+  /** The message shown highlighted (a search result opened). */
+  highlightedId?: number | null;
 }
 
 interface ScrollSnapshot {
@@ -62,6 +68,9 @@ export const MessageList = ({
   onLoadOlder,
   labelledBy,
   pending = NO_PENDING,
+  edits,
+  focusTarget = null,
+  highlightedId = null,
 }: MessageListProps) => {
   const { t, i18n } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -126,6 +135,22 @@ export const MessageList = ({
     snapshot.current = { threadKey, firstId, lastId, pendingCount };
     rememberDistance();
   }, [threadKey, firstId, lastId, pendingCount, chats, viewerId, rememberDistance]);
+
+  // a message asked for (a search result) is centered and takes the focus, once per request; after
+  // the scroll kept above, so that it wins over staying at the bottom
+  const focusedRequest = useRef(0);
+  const focusId = focusTarget?.messageId;
+  const focusRequest = focusTarget?.request ?? 0;
+  useLayoutEffect(() => {
+    if (!focusRequest || focusRequest === focusedRequest.current) return;
+    const bubble = scrollRef.current?.querySelector<HTMLElement>(`[data-chat-id="${focusId}"]`);
+    if (!bubble) return;
+    focusedRequest.current = focusRequest;
+    bubble.scrollIntoView({ block: 'center' });
+    bubble.focus({ preventScroll: true });
+    rememberDistance();
+    setNewBelow(false);
+  }, [focusId, focusRequest, chats, loading, rememberDistance]);
 
   const jumpToNewest = () => {
     const element = scrollRef.current;
@@ -210,6 +235,10 @@ export const MessageList = ({
                         chat={chat}
                         own={chat.sender_id === viewerId}
                         continued={continuesRun(group.chats[index - 1], chat)}
+                        changeable={edits?.changeable.has(chat.id) ?? false}
+                        threadParts={edits?.threadParts}
+                        highlighted={chat.id === highlightedId}
+                        focusable={chat.id === focusId}
                       />
                       {chat.id === latestOwnId && pending.length === 0 ? (
                         <ReadReceipt seenAt={chat.seen_at} />

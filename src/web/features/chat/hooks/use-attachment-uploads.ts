@@ -14,6 +14,8 @@ export type UploadFailure =
   | { reason: 'tooLarge' }
   | { reason: 'kind'; kind: string }
   | { reason: 'refused'; message: string }
+  /** 403: the other party blocked the viewer, or the account is suspended (the server's words). */
+  | { reason: 'forbidden'; message: string }
   | { reason: 'rateLimited' }
   | { reason: 'failed' };
 
@@ -42,6 +44,7 @@ const failureOf = (error: unknown): UploadFailure => {
   if (!isApiError(error)) return { reason: 'failed' };
   if (error.status === 413) return { reason: 'tooLarge' };
   if (error.status === 429) return { reason: 'rateLimited' };
+  if (error.status === 403) return { reason: 'forbidden', message: error.message };
   if (error.status === 422) {
     const message = error.errors?.file?.[0] ?? error.message;
     // the server's 422 names the kind it found (the wording is shared: src/shared/api.ts)

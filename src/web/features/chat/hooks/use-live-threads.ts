@@ -5,6 +5,7 @@ import { useLiveEvent } from '../../../lib/realtime.js';
 import { getLatestMessages } from '../api/get-messages.js';
 import {
   applyChatMessageToThread,
+  applyMessageUpdateToThread,
   applyPresenceToThread,
   markOwnSeen,
   mergeLatestPage,
@@ -18,7 +19,8 @@ const threadsOf = (conversationId: number) => ({ queryKey: [...threadKeys.all, c
 
 /**
  * Keeps the cached threads current from live events, without fetching: a stored message joins its
- * conversation's thread (the send's answer comes the same way), a read receipt marks the viewer's
+ * conversation's thread (the send's answer comes the same way), an edited or deleted message
+ * replaces its loaded copy (an edit's answer and a deletion come the same way), a read receipt marks the viewer's
  * messages seen, a partner's presence shows on the conversation record. After a (re)subscription
  * the open conversation's latest page is fetched and merged (nothing missed stays missing).
  */
@@ -29,6 +31,11 @@ export const useLiveThreads = (open: ThreadKeyParts | null, viewerId: number | u
   useLiveEvent('ChatMessage', ({ chatMessage, messengerUser }) =>
     queryClient.setQueriesData<ThreadData>(threadsOf(chatMessage.messenger_user_id), (data) =>
       applyChatMessageToThread(data, chatMessage, messengerUser),
+    ),
+  );
+  useLiveEvent('MessageUpdated', ({ message, messengerUser }) =>
+    queryClient.setQueriesData<ThreadData>(threadsOf(message.messenger_user_id), (data) =>
+      applyMessageUpdateToThread(data, message, messengerUser),
     ),
   );
   useLiveEvent('MessagesSeen', (event) =>

@@ -43,6 +43,8 @@ export const useSendMessage = (parts: ThreadKeyParts, viewerId: number) => {
     () => readDraft(viewerId, parts.conversationId).failed,
   );
   const failedRef = useRef(failed);
+  /** Why the server refused the failed message (403: blocked by the other party, or suspended). */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const queue = useRef<QueuedMessage[]>([]);
   const [outgoing, setOutgoing] = useState<readonly OutgoingMessage[]>([]);
   const running = useRef(false);
@@ -82,6 +84,7 @@ export const useSendMessage = (parts: ThreadKeyParts, viewerId: number) => {
         return true;
       } catch (error) {
         console.error('Message not sent', error);
+        setRefusal(isApiError(error) && error.status === 403 ? error.message : null);
         const refused = isApiError(error) && error.status === 422;
         // a validation error will fail again: a new attempt gets a new client_id
         const clientId = refused ? createUuid() : item.clientId;
@@ -122,6 +125,7 @@ export const useSendMessage = (parts: ThreadKeyParts, viewerId: number) => {
     (message: OutgoingMessage, first = false): Promise<boolean> =>
       new Promise<boolean>((settle) => {
         const item = { ...message, settle };
+        setRefusal(null);
         queue.current = first ? [item, ...queue.current] : [...queue.current, item];
         publishQueue();
         void pump();
@@ -168,6 +172,8 @@ export const useSendMessage = (parts: ThreadKeyParts, viewerId: number) => {
     sending: outgoing.length > 0,
     outgoing,
     failed: failed !== null,
+    /** The server's reason for refusing the failed message (403), said beside "Not sent". */
+    refusal: failed === null ? null : refusal,
     failedText: failed?.text ?? null,
     /** The files of the failed message: Retry sends them again. */
     failedAttachments: failed?.attachments ?? NO_FILES,

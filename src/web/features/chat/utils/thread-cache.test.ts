@@ -2,6 +2,7 @@ import type { GetMessageResponse } from '../../../../shared/api.js';
 import type { Chat } from '../../../../shared/models.js';
 import { candidateScenario, makeChat, users } from '../../../test/fixtures.js';
 import {
+  applyBlockedToThread,
   appendChat,
   collectChats,
   groupChatsByDate,
@@ -51,5 +52,20 @@ describe('thread cache', () => {
     const merged = mergeLatestPage(data, page([chat(60), chat(61)], true));
     expect(ids(merged)).toEqual([60, 61]);
     expect(merged.pages[0]?.has_more).toBe(true);
+  });
+});
+
+describe('a block shown on a thread', () => {
+  it('the thread with that person says so; a thread with someone else is left as it is', () => {
+    const data: ThreadData = { pages: [page([chat(1)], false)], pageParams: [undefined] };
+    const blocked = applyBlockedToThread(data, users.acme.id, true, users.sara.id);
+    expect(blocked?.pages[0]?.messengerUser.blocked).toBe(true);
+    expect(ids(blocked)).toEqual([1]);
+    expect(applyBlockedToThread(data, users.nile.id, true, users.sara.id)).toBe(data);
+    expect(
+      applyBlockedToThread(blocked, users.acme.id, false, users.sara.id)?.pages[0]?.messengerUser
+        .blocked,
+    ).toBe(false);
+    expect(applyBlockedToThread(undefined, users.acme.id, true, users.sara.id)).toBeUndefined();
   });
 });

@@ -105,24 +105,43 @@ export const applyChatMessageToThread = (
 };
 
 /**
- * A `PresenceChanged` event for a thread whose other party is that user: its conversation record
- * shows it (the chat header reads it when the list's loaded pages do not hold the conversation).
+ * A change about a user (`userId`) for a thread whose other party is that user: its conversation
+ * record takes it (the chat header reads it when the list's loaded pages do not hold the
+ * conversation); other threads are left as they are.
  */
-export const applyPresenceToThread = (
+const changeThreadParty = (
   data: ThreadData | undefined,
-  event: { user_id: number; online: boolean; last_seen_at: string | null },
+  userId: number,
   viewerId: number,
+  change: (record: MessengerUser) => MessengerUser,
 ): ThreadData | undefined => {
   const record = data?.pages[0]?.messengerUser;
   if (!record) return data;
   const other = record.candidate_id === viewerId ? record.company_id : record.candidate_id;
-  if (other !== event.user_id) return data;
-  return setThreadConversation(data, {
+  if (other !== userId) return data;
+  return setThreadConversation(data, change(record));
+};
+
+/** A `PresenceChanged` event: the thread with that user shows whether they are online. */
+export const applyPresenceToThread = (
+  data: ThreadData | undefined,
+  event: { user_id: number; online: boolean; last_seen_at: string | null },
+  viewerId: number,
+): ThreadData | undefined =>
+  changeThreadParty(data, event.user_id, viewerId, (record) => ({
     ...record,
     other_online: event.online,
     other_last_seen_at: event.online ? null : event.last_seen_at,
-  });
-};
+  }));
+
+/** The viewer blocked (or unblocked) `userId`: the thread with them says so. */
+export const applyBlockedToThread = (
+  data: ThreadData | undefined,
+  userId: number,
+  blocked: boolean,
+  viewerId: number,
+): ThreadData | undefined =>
+  changeThreadParty(data, userId, viewerId, (record) => ({ ...record, blocked }));
 
 /**
  * Merges a freshly fetched latest page (after a reconnect or the tab coming back) so that
@@ -186,4 +205,48 @@ export const markOwnSeen = (
       messages: page.messages.map((group) => ({ ...group, chats: group.chats.map(seen) })),
     })),
   };
+};
+
+/**
+ * Whether `incoming` says less than `current` about the same message: a deletion is final, and an
+ * older edit must not bring back an older text (an answer and a live event can cross).
+ */
+const isStaleVersion = (incoming: Chat, current: Chat): boolean => {
+  if (current.deleted_at) return !incoming.deleted_at;
+  if (incoming.deleted_at) return false;
+  return Date.parse(incoming.edited_at ?? '') < Date.parse(current.edited_at ?? '');
+};
+
+/**
+ * A message edited or deleted (a live `MessageUpdated`, an edit's answer or a delete made here):
+ * it replaces the cached message of that id, wherever it is loaded; a message the thread does not
+ * hold is not added. The conversation record is taken as for a stored message (unless older).
+ */
+export const applyMessageUpdateToThread = (
+  data: ThreadData | undefined,
+  chat: Chat,
+  record: MessengerUser,
+): ThreadData | undefined => {
+  if (!data || !hasChat(data, chat.id)) return data;
+  const replace = (current: Chat): Chat =>
+    current.id !== chat.id || isStaleVersion(chat, current) ? current : chat;
+  const replaced: ThreadData = {
+    ...data,
+    pages: data.pages.map((page) =>
+      page.messages.some((group) => group.chats.some((current) => current.id === chat.id))
+        ? {
+            ...page,
+            messages: page.messages.map((group) => ({
+              ...group,
+              chats: group.chats.map(replace),
+            })),
+          }
+        : page,
+    ),
+  };
+  const current = replaced.pages[0]?.messengerUser;
+  const older =
+    current !== undefined &&
+    Date.parse(record.last_message_at ?? '') < Date.parse(current.last_message_at ?? '');
+  return older ? replaced : setThreadConversation(replaced, record);
 };

@@ -16,7 +16,12 @@ const manyConversations = (count: number): Scenario => ({
   auth: users.sara,
   jobs: [jobs.robotics],
   conversations: Array.from({ length: count }, (_, i) => {
-    const company: AuthUser = { id: 1_000 + i, role: 'company', name: `Company ${i + 1}` };
+    const company: AuthUser = {
+      id: 1_000 + i,
+      role: 'company',
+      name: `Company ${i + 1}`,
+      suspended: false,
+    };
     return makeConversation({
       id: i + 1,
       candidate: users.sara,
@@ -43,7 +48,12 @@ describe('the conversation list, a page at a time', () => {
     const page = await renderMessagesPage({ scenario: manyConversations(120) });
     // conversation 100 is not on the first page
     const far = page.fake.state.conversations.find((item) => item.id === 100)!;
-    const company: AuthUser = { id: far.company_id, role: 'company', name: 'Company 100' };
+    const company: AuthUser = {
+      id: far.company_id,
+      role: 'company',
+      name: 'Company 100',
+      suspended: false,
+    };
     act(() => page.realtime.emit(makeChat(far, company, 'From far away', { id: 9100 })));
     await waitFor(() =>
       expect(screen.getByTestId('unread-total')).toHaveTextContent('13 unread messages'),

@@ -146,7 +146,12 @@ describe('conversation panel', () => {
       makeConversation({
         id: index + 1,
         candidate: users.sara,
-        company: { id: 20_000 + index, role: 'company', name: `Company ${index + 1}` },
+        company: {
+          id: 20_000 + index,
+          role: 'company',
+          name: `Company ${index + 1}`,
+          suspended: false,
+        },
         job: jobs.robotics,
       }),
     );

@@ -2,9 +2,12 @@ import {
   Suspense,
   useDeferredValue,
   useMemo,
+  useRef,
   useState,
   type ComponentProps,
   type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Job, MessengerUser, Role } from '../../../../shared/models.js';
@@ -28,6 +31,20 @@ export interface LoadedList {
   loadMore: () => void;
 }
 
+/**
+ * The search box's switch between the conversations (names, job titles: the list narrows) and the
+ * messages (the server's full-text search: results take the lists' place).
+ */
+export interface MessageSearchControls {
+  mode: 'conversations' | 'messages';
+  onModeChange: (mode: 'conversations' | 'messages') => void;
+  /** The box's text in messages mode (the conversations mode keeps `search`). */
+  query: string;
+  onQueryChange: (value: string) => void;
+  /** Drawn in place of the lists (null: the lists). */
+  results: ReactNode;
+}
+
 interface ConversationPanelProps {
   viewerRole: Role;
   jobs: readonly Job[];
@@ -47,6 +64,8 @@ interface ConversationPanelProps {
   onToggleArchive: (item: MessengerUser, archive: boolean) => void;
   /** In the small-screen drawer the dialog carries the title and the archived heading reads differently. */
   inDrawer?: boolean;
+  /** Searching messages: the switch beside the box, and the results (none: conversations only). */
+  messageSearch?: MessageSearchControls;
 }
 
 /** Heading, search, job filter, the active list and the archived section. */
@@ -66,6 +85,7 @@ export const ConversationPanel = ({
   onSelect,
   onToggleArchive,
   inDrawer = false,
+  messageSearch,
 }: ConversationPanelProps) => {
   const { t } = useTranslation();
   const now = useNow(60_000);
@@ -81,10 +101,30 @@ export const ConversationPanel = ({
     [archivedList.items, deferredSearch, viewerRole],
   );
   const countIsExact = activeList.complete && archivedList.complete;
-  const searchPlaceholder =
-    viewerRole === 'candidate'
+  const searchingMessages = messageSearch?.mode === 'messages';
+  const searchPlaceholder = searchingMessages
+    ? t('messageSearch.placeholder')
+    : viewerRole === 'candidate'
       ? t('conversations.searchCompany')
       : t('conversations.searchCandidates');
+  const messageResults = searchingMessages ? messageSearch.results : null;
+  const resultsRef = useRef<HTMLDivElement>(null);
+  // In messages mode Down goes to the first result (a focusable `[data-search-result]`); Escape
+  // empties the box (the list comes back), then goes back to conversations
+  const onSearchKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (!messageSearch || !searchingMessages) return;
+    if (event.key === 'ArrowDown') {
+      const first = resultsRef.current?.querySelector<HTMLElement>('[data-search-result]');
+      if (!first) return;
+      event.preventDefault();
+      first.focus();
+      return;
+    }
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    if (messageSearch.query) messageSearch.onQueryChange('');
+    else messageSearch.onModeChange('conversations');
+  };
   const hasArchived = archived.length > 0;
   // Filter (or Enter in the search box) applies the typed search and the chosen job together: the
   // list is reloaded for that job and the result is counted; the count goes once either changes.
@@ -97,6 +137,7 @@ export const ConversationPanel = ({
     submitted.jobFilter === jobFilter;
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (searchingMessages) return; // the messages are searched as the text is typed
     const applied = { search, jobFilter };
     setFiltering(true);
     try {
@@ -157,16 +198,58 @@ export const ConversationPanel = ({
         role="search"
         onSubmit={(event) => void onSubmit(event)}
       >
+        {messageSearch ? (
+          <div
+            className="search-mode"
+            role="radiogroup"
+            aria-label={t('messageSearch.modeLabel')}
+            data-testid="search-mode"
+          >
+            {(['conversations', 'messages'] as const).map((mode) => (
+              <button
+                key={mode}
+                type="button"
+                role="radio"
+                className="search-mode__option"
+                aria-checked={messageSearch.mode === mode}
+                // one Tab stop for the pair; the arrow keys switch, as radio buttons do
+                tabIndex={messageSearch.mode === mode ? 0 : -1}
+                onClick={() => messageSearch.onModeChange(mode)}
+                onKeyDown={(event) => {
+                  if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(event.key))
+                    return;
+                  event.preventDefault();
+                  const other = mode === 'messages' ? 'conversations' : 'messages';
+                  messageSearch.onModeChange(other);
+                  const sibling =
+                    event.currentTarget.nextElementSibling ??
+                    event.currentTarget.previousElementSibling;
+                  if (sibling instanceof HTMLElement) sibling.focus();
+                }}
+              >
+                {mode === 'messages'
+                  ? t('messageSearch.modeMessages')
+                  : t('messageSearch.modeConversations')}
+              </button>
+            ))}
+          </div>
+        ) : null}
         <input
           type="search"
           className="input"
-          value={search}
+          value={searchingMessages ? messageSearch.query : search}
           placeholder={searchPlaceholder}
           aria-label={searchPlaceholder}
           autoComplete="off"
-          onChange={(event) => onSearchChange(event.target.value)}
+          data-testid="search-input"
+          onKeyDown={onSearchKeyDown}
+          onChange={(event) =>
+            searchingMessages
+              ? messageSearch.onQueryChange(event.target.value)
+              : onSearchChange(event.target.value)
+          }
         />
-        <div className="conversation-panel__filter-row">
+        <div className={`conversation-panel__filter-row${searchingMessages ? ' is-hidden' : ''}`}>
           <select
             className="input select"
             data-testid="job-filter"
@@ -187,7 +270,7 @@ export const ConversationPanel = ({
             <span>{t('conversations.filter')}</span>
           </button>
         </div>
-        {showResult ? (
+        {showResult && !searchingMessages ? (
           <p className="conversation-panel__result" role="status" data-testid="filter-result">
             {countIsExact
               ? t('conversations.filterResult', { count: active.length + archived.length })
@@ -196,47 +279,55 @@ export const ConversationPanel = ({
         ) : null}
       </form>
 
-      {loading && active.length === 0 ? (
-        <div className="conversation-panel__status">
-          <Spinner label={t('conversations.loading')} />
+      {messageResults ? (
+        <div ref={resultsRef} className="conversation-panel__search-results">
+          {messageResults}
         </div>
-      ) : null}
+      ) : (
+        <>
+          {loading && active.length === 0 ? (
+            <div className="conversation-panel__status">
+              <Spinner label={t('conversations.loading')} />
+            </div>
+          ) : null}
 
-      <Suspense
-        fallback={
-          <div className="conversation-panel__status">
-            <Spinner label={t('conversations.loading')} />
-          </div>
-        }
-      >
-        {pagedList(activeList, active, {
-          archived: false,
-          label: t('conversations.listLabel'),
-          testId: 'conversation-list',
-          maxHeight: hasArchived ? ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE : ACTIVE_LIST_MAX_HEIGHT,
-        })}
-        {!loading && active.length === 0 ? (
-          <p className="conversation-panel__empty">
-            {search.trim() ? t('conversations.noMatch') : t('conversations.empty')}
-          </p>
-        ) : null}
-
-        {hasArchived ? (
-          <section className="archived-section" aria-labelledby={archivedHeadingId}>
-            <h3 className="archived-section__heading" id={archivedHeadingId}>
-              {inDrawer
-                ? t('conversations.archivedHeadingDrawer')
-                : t('conversations.archivedHeading')}
-            </h3>
-            {pagedList(archivedList, archived, {
-              archived: true,
-              label: t('conversations.archivedListLabel'),
-              testId: 'archived-list',
-              maxHeight: ARCHIVED_LIST_MAX_HEIGHT,
+          <Suspense
+            fallback={
+              <div className="conversation-panel__status">
+                <Spinner label={t('conversations.loading')} />
+              </div>
+            }
+          >
+            {pagedList(activeList, active, {
+              archived: false,
+              label: t('conversations.listLabel'),
+              testId: 'conversation-list',
+              maxHeight: hasArchived ? ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE : ACTIVE_LIST_MAX_HEIGHT,
             })}
-          </section>
-        ) : null}
-      </Suspense>
+            {!loading && active.length === 0 ? (
+              <p className="conversation-panel__empty">
+                {search.trim() ? t('conversations.noMatch') : t('conversations.empty')}
+              </p>
+            ) : null}
+
+            {hasArchived ? (
+              <section className="archived-section" aria-labelledby={archivedHeadingId}>
+                <h3 className="archived-section__heading" id={archivedHeadingId}>
+                  {inDrawer
+                    ? t('conversations.archivedHeadingDrawer')
+                    : t('conversations.archivedHeading')}
+                </h3>
+                {pagedList(archivedList, archived, {
+                  archived: true,
+                  label: t('conversations.archivedListLabel'),
+                  testId: 'archived-list',
+                  maxHeight: ARCHIVED_LIST_MAX_HEIGHT,
+                })}
+              </section>
+            ) : null}
+          </Suspense>
+        </>
+      )}
     </div>
   );
 };

@@ -79,6 +79,12 @@ export const ConversationRow = memo(function ConversationRow({
                 {t('conversations.rowNameUnread', { name, unread: unreadText })}
               </span>
             ) : null}
+            {item.blocked === true ? (
+              // the visible word is the row's accessible text too ("Sara Haddad Blocked …")
+              <span className="blocked-badge" data-testid="blocked-badge">
+                {t('conversations.blocked')}
+              </span>
+            ) : null}
             {when ? <span className="conversation-row__time">{when}</span> : null}
           </span>
           <span className="conversation-row__details">

@@ -3,6 +3,7 @@ import type { InitialDataResponse } from '../../../../shared/api.js';
 import type { MessengerUser } from '../../../../shared/models.js';
 import { candidateScenario, makeChat, users } from '../../../test/fixtures.js';
 import {
+  applyBlockedToLists,
   applyChatEventToLists,
   conversationKeys,
   listItems,
@@ -211,5 +212,25 @@ describe('conversation cache: counters', () => {
     replaceCachedConversation(queryClient, old, { ...old, candidate_archive: 1 });
     expect(counts(queryClient)?.archived_count).toBe(1);
     expect(ids(queryClient)).toEqual([11, 13]);
+  });
+});
+
+describe('a block shown on the lists', () => {
+  it('marks every cached conversation with that person, whatever the job and list, and leaves the rest and the order alone', () => {
+    const queryClient = new QueryClient();
+    // Sara and Acme about two jobs; Nile about one; one of Acme's archived
+    const acmeAgain = { ...first, id: 7, job_id: null, job: null };
+    cache(queryClient, ACTIVE, [pageOf([first, second])]);
+    cache(queryClient, ARCHIVED, [pageOf([{ ...acmeAgain, candidate_archive: 1 }])]);
+    applyBlockedToLists(queryClient, first.company_id, true);
+    expect(list(queryClient).map((item) => [item.id, item.blocked])).toEqual([
+      [first.id, true],
+      [second.id, false],
+    ]);
+    expect(list(queryClient, ARCHIVED).map((item) => item.blocked)).toEqual([true]);
+
+    applyBlockedToLists(queryClient, first.company_id, false);
+    expect(list(queryClient).map((item) => item.blocked)).toEqual([false, false]);
+    expect(list(queryClient, ARCHIVED).map((item) => item.blocked)).toEqual([false]);
   });
 });

@@ -308,18 +308,19 @@ export const refetchFirstPages = async (
 };
 
 /**
- * A partner came online or went offline (`PresenceChanged`): every cached row whose other party
- * is that user shows it. Rows keep their place; nothing is fetched.
+ * A change about a user (`userId`): every cached row whose other party is that user takes it. Rows
+ * keep their place; nothing is fetched.
  */
-export const applyPresenceToLists = (
+const changeRowsWithParty = (
   queryClient: QueryClient,
-  event: { user_id: number; online: boolean; last_seen_at: string | null },
+  userId: number,
+  change: (item: MessengerUser) => MessengerUser,
 ): void => {
   for (const list of cachedLists(queryClient)) {
     const concerned = (item: MessengerUser) =>
       item.candidate_id !== list.viewerId
-        ? item.candidate_id === event.user_id
-        : item.company_id === event.user_id;
+        ? item.candidate_id === userId
+        : item.company_id === userId;
     if (!list.data.pages.some((page) => page.messengerUsers.some(concerned))) continue;
     queryClient.setQueryData<CachedList>(list.key, (data) =>
       data
@@ -328,17 +329,58 @@ export const applyPresenceToLists = (
             pages: data.pages.map((page) => ({
               ...page,
               messengerUsers: page.messengerUsers.map((item) =>
-                concerned(item)
-                  ? {
-                      ...item,
-                      other_online: event.online,
-                      other_last_seen_at: event.online ? null : event.last_seen_at,
-                    }
-                  : item,
+                concerned(item) ? change(item) : item,
               ),
             })),
           }
         : data,
     );
   }
+};
+
+/** A partner came online or went offline (`PresenceChanged`): their rows show it. */
+export const applyPresenceToLists = (
+  queryClient: QueryClient,
+  event: { user_id: number; online: boolean; last_seen_at: string | null },
+): void =>
+  changeRowsWithParty(queryClient, event.user_id, (item) => ({
+    ...item,
+    other_online: event.online,
+    other_last_seen_at: event.online ? null : event.last_seen_at,
+  }));
+
+/**
+ * The viewer blocked (or unblocked) `userId`: every conversation with them says so (a block is of
+ * the person, whatever the job).
+ */
+export const applyBlockedToLists = (
+  queryClient: QueryClient,
+  userId: number,
+  blocked: boolean,
+): void => changeRowsWithParty(queryClient, userId, (item) => ({ ...item, blocked }));
+
+/**
+ * A message edited or deleted (a live `MessageUpdated`, or the page's own edit or deletion): the
+ * conversation's cached rows take the record's preview and unread count, in place. An edit is not
+ * new activity: no row moves, and a conversation no cached list holds is not added. A record older
+ * than the cached row (see `isOlderRecord`) changes nothing. The unread counter moves by the
+ * difference.
+ */
+export const applyMessageUpdateToLists = (
+  queryClient: QueryClient,
+  record: MessengerUser,
+): void => {
+  const lists = cachedLists(queryClient);
+  const before = findIn(lists, record.id);
+  if (!before || isOlderRecord(record, before)) return;
+  for (const list of lists) {
+    const current = findInList(list.data, record.id);
+    if (!current || isOlderRecord(record, current)) continue;
+    setPages(
+      queryClient,
+      list,
+      mapInPages(list.data.pages, record.id, (item) => ({ ...item, ...messageFieldsOf(record) })),
+    );
+  }
+  adjustCounts(queryClient, record.is_seen_messages_count - before.is_seen_messages_count, 0);
 };

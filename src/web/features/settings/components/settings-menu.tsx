@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserSettings } from '../../../../shared/integration.js';
 import { Spinner } from '../../../components/spinner.js';
 import { useServices } from '../../../lib/services.js';
+import { useOutsideDismiss } from '../../../lib/use-outside-dismiss.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../lib/use-media-query.js';
 import { useSettings } from '../hooks/use-settings.js';
 
@@ -86,21 +87,8 @@ export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
     });
   };
 
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (event.target instanceof Node && !rootRef.current?.contains(event.target)) setOpen(false);
-    };
-    const onFocusIn = (event: FocusEvent) => {
-      if (event.target instanceof Node && !rootRef.current?.contains(event.target)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('focusin', onFocusIn);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('focusin', onFocusIn);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useOutsideDismiss(open, rootRef, close);
 
   const toggle = () => {
     setOpened(true);

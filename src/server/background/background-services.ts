@@ -1,0 +1,154 @@
+import type { Config } from '../config.js';
+import { unsubscribeSecret } from '../db/app-settings.js';
+import type { Db } from '../db/database.js';
+import type { LimitStore } from '../lib/limit-store.js';
+import { createAttachmentStorage } from '../modules/attachments/attachment-storage.js';
+import { createAttachmentsRepository } from '../modules/attachments/attachments.repository.js';
+import {
+  createAttachmentsService,
+  type AttachmentsService,
+} from '../modules/attachments/attachments.service.js';
+import { createUploadSweeper } from '../modules/attachments/upload-sweeper.js';
+import { createMailer } from '../modules/notifications/mailer.js';
+import { createNotificationsRepository } from '../modules/notifications/notifications.repository.js';
+import {
+  createNotificationsService,
+  emailAttemptTimeoutMs,
+  type NotificationsService,
+  type NotificationsServiceOptions,
+} from '../modules/notifications/notifications.service.js';
+import { createWebhookSender } from '../modules/notifications/webhook-sender.js';
+import type { SettingsService } from '../modules/settings/settings.service.js';
+import type { Outbox } from '../outbox/outbox.js';
+import { createOutboxWorker, type OutboxOutcome } from '../outbox/outbox-worker.js';
+
+/**
+ * The pieces of the service graph that background work needs, made from the configuration in one
+ * place: `createServices` (the request thread) and background-thread.ts (the background thread)
+ * both build them with these.
+ */
+
+/** What background work logs with (Fastify's logger in the request thread, pino in the other). */
+export interface BackgroundLogger {
+  warn: (details: object, message: string) => void;
+  error: (details: object, message: string) => void;
+}
+
+export interface NotificationsFromConfigOptions {
+  config: Config;
+  db: Db;
+  outbox: Outbox;
+  settings: SettingsService;
+  presence: NonNullable<NotificationsServiceOptions['presence']>;
+  logger: BackgroundLogger;
+}
+
+/** E-mails and webhooks for people who are not on the page (docs/notifications.md). */
+export const createNotificationsFromConfig = ({
+  config,
+  db,
+  outbox,
+  settings,
+  presence,
+  logger,
+}: NotificationsFromConfigOptions): NotificationsService =>
+  createNotificationsService({
+    db,
+    repository: createNotificationsRepository(db),
+    outbox,
+    settingsService: settings,
+    mailer: createMailer({
+      smtpUrl: config.notifications.smtpUrl,
+      from: config.notifications.mailFrom,
+      mailDir: config.notifications.mailDir,
+      attemptTimeoutMs: emailAttemptTimeoutMs(config.outbox.leaseMs),
+      logger,
+    }),
+    webhook: config.webhook ? createWebhookSender(config.webhook) : undefined,
+    unsubscribeSecret: () => unsubscribeSecret(db.kysely),
+    publicUrl: config.publicUrl,
+    siteName: config.notifications.siteName,
+    enabled: config.notifications.enabled,
+    emailDelayMs: config.notifications.emailDelayMs,
+    emailMinIntervalMs: config.notifications.emailMinIntervalMs,
+    leaseMs: config.outbox.leaseMs,
+    logger,
+    presence,
+  });
+
+/** Attachments, stored where STORAGE_URL says. */
+export const createAttachmentsFromConfig = ({
+  config,
+  db,
+  limits,
+}: {
+  config: Config;
+  db: Db;
+  limits: LimitStore;
+}): AttachmentsService =>
+  createAttachmentsService({
+    db: db.kysely,
+    repository: createAttachmentsRepository(db),
+    storage: createAttachmentStorage(config.storage.url, config.storage.credentials),
+    limits,
+  });
+
+export interface BackgroundServicesOptions {
+  config: Config;
+  outbox: Outbox;
+  notifications: NotificationsService;
+  attachments: AttachmentsService;
+  logger: BackgroundLogger;
+  /** Told how each outbox attempt ended (metrics). */
+  onOutboxOutcome: (kind: string, outcome: OutboxOutcome) => void;
+}
+
+/**
+ * The background work of one server process: the outbox worker with the notification handlers
+ * (e-mails, webhooks; ADR 013) and the upload sweeper. Runs in the background thread (ADR 017), or
+ * in the request thread when the app is built `inline` (the API tests).
+ */
+export const createBackgroundServices = ({
+  config,
+  outbox,
+  notifications,
+  attachments,
+  logger,
+  onOutboxOutcome,
+}: BackgroundServicesOptions) => {
+  const outboxWorker = createOutboxWorker({
+    outbox,
+    pollMs: config.outbox.pollMs,
+    leaseMs: config.outbox.leaseMs,
+    backoff: { baseMs: config.outbox.retryBaseMs, capMs: 3_600_000 },
+    retentionMs: config.outbox.retentionMs,
+    concurrency: config.outbox.concurrency,
+    logger,
+    onOutcome: onOutboxOutcome,
+  });
+  notifications.registerHandlers(outboxWorker);
+  const uploadSweeper = createUploadSweeper({
+    attachmentsService: attachments,
+    uploadTempDir: config.storage.uploadTempDir,
+    everyMs: config.storage.sweepMs,
+    logger,
+  });
+  return {
+    outboxWorker,
+    /** The outbox worker polls (unless `pollOutbox` is false: tests drive it with `runOnce`), the sweeper sweeps. */
+    start({ pollOutbox = true }: { pollOutbox?: boolean } = {}) {
+      if (pollOutbox) outboxWorker.start();
+      uploadSweeper.start();
+    },
+    /**
+     * No new work; running handlers get a bounded time, those still running then are cut short
+     * and their tasks handed back (the database is still open).
+     */
+    async stop() {
+      await outboxWorker.close();
+      await uploadSweeper.stop();
+    },
+  };
+};
+
+export type BackgroundServices = ReturnType<typeof createBackgroundServices>;

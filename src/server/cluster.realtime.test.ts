@@ -1,0 +1,123 @@
+/**
+ * WEB_CONCURRENCY workers sharing the port (docs/operations.md): a user's sockets land on
+ * different workers (the cluster hands connections out in turn) and everything live behaves as
+ * with one process; `/metrics` sums the workers; a stop stops them all and exits 0; without Redis
+ * the start refuses, saying why.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ACME, OMAR, SARA } from '../../test-support/accounts.js';
+import { freshServerDatabase, type ServerDatabase } from '../../test-support/databases.js';
+import { signInOverHttp, type HttpSession } from '../../test-support/http-session.js';
+import { conversationWith, rowWith, sendMessage } from '../../test-support/messaging.js';
+import { listenForChats, type ChatListener } from '../../test-support/pusher-js.js';
+import {
+  freePort,
+  startServer,
+  uniqueAppId,
+  type ServerProcess,
+} from '../../test-support/server-process.js';
+import { serverEnvironment, settings } from '../../test-support/settings.js';
+import { sleep, until, within } from '../../test-support/wait.js';
+import { metricValue } from '../../test-support/metrics-text.js';
+
+const WORKERS = 2;
+
+describe.each(['sqlite', 'postgres'] as const)('%s: two workers on one port', (dialect) => {
+  let database: ServerDatabase | undefined;
+  let server: ServerProcess | undefined;
+  const tabs: ChatListener[] = [];
+  afterAll(async () => {
+    tabs.forEach((tab) => tab.disconnect());
+    await server?.kill();
+    await database?.drop();
+  });
+
+  it('delivers to every socket of a user whichever worker holds it, sums the metrics, and stops all workers', async () => {
+    database = await freshServerDatabase(dialect, 'cluster');
+    const metricsPort = await freePort();
+    server = await startServer({
+      env: {
+        WEB_CONCURRENCY: String(WORKERS),
+        REDIS_URL: settings.redisUrl,
+        PUSHER_APP_ID: uniqueAppId('cluster'),
+        DATABASE_URL: database.url,
+        DEMO_SEED: 'on',
+        METRICS_PORT: String(metricsPort),
+        PRESENCE_GRACE_SECONDS: '0',
+      },
+      timeoutMs: 60_000,
+    });
+    expect(server.output()).toContain(`(${WORKERS} workers)`);
+    const url = server.url;
+    const live = async (session: HttpSession) => {
+      const tab = await listenForChats(url, session);
+      tabs.push(tab);
+      return tab;
+    };
+    const [sara, acme, omar] = await Promise.all(
+      [SARA, ACME, OMAR].map((account) => signInOverHttp(url, account.email)),
+    );
+    if (!sara || !acme || !omar) throw new Error('sign-in failed');
+    // Connections are handed to the workers in turn: four tabs are two on each.
+    const saraTabs = [await live(sara), await live(sara), await live(sara), await live(sara)];
+    const [acmeSending, acmeOther] = [await live(acme), await live(acme)];
+    const omarTab = await live(omar);
+
+    // Sara is online for Acme, whichever worker Acme's request reaches.
+    for (let ask = 0; ask < WORKERS; ask += 1)
+      expect((await rowWith(acme, sara)).other_online).toBe(true);
+
+    const outcome = await sendMessage(acme, await conversationWith(acme, sara.userId), 'hello', {
+      socketId: acmeSending.socketId(),
+    });
+    if (!outcome.ok) throw new Error(`send answered ${outcome.status}: ${outcome.body}`);
+    for (const tab of saraTabs)
+      expect((await tab.waitFor(1)).map((chat) => chat.id)).toEqual([outcome.chat.id]);
+    expect((await acmeOther.waitFor(1)).map((chat) => chat.id)).toEqual([outcome.chat.id]);
+    await sleep(300); // a second copy, or one to the sending tab, would be here by now
+    for (const tab of saraTabs) expect(tab.received).toHaveLength(1);
+    expect(acmeOther.received).toHaveLength(1);
+    expect(acmeSending.received).toEqual([]);
+    expect(omarTab.received).toEqual([]);
+
+    // Every tab of Sara's gone, on both workers: she is offline for Acme.
+    saraTabs.forEach((tab) => tab.disconnect());
+    await until(async () => !(await rowWith(acme, sara)).other_online, 'Sara offline', 10_000);
+
+    // One figure for the instance: the sum over its workers.
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    await until(
+      async () =>
+        metricValue(await (await fetch(metricsUrl)).text(), 'messenger_live_connections') === 3,
+      'three live connections summed over the workers',
+      10_000,
+    );
+    const text = await (await fetch(metricsUrl)).text();
+    expect(metricValue(text, 'messenger_messages_sent_total')).toBe(1);
+
+    // A stop sent to the primary alone stops every worker; all stopped cleanly: 0.
+    expect(await within(server.stop(), 'the stop', 30_000)).toBe(0);
+  });
+});
+
+describe('WEB_CONCURRENCY above 1 without Redis', () => {
+  it('refuses to start, saying that it needs REDIS_URL', async () => {
+    const child = spawn(process.execPath, [resolve('dist/server/main.js')], {
+      env: serverEnvironment({ WEB_CONCURRENCY: '2', REDIS_URL: '', PORT: '0' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await within(
+      new Promise<number | null>((done) => child.once('exit', done)),
+      'the refusal',
+      10_000,
+    );
+    expect(code).toBe(1);
+    expect(output).toContain('WEB_CONCURRENCY=2 (2 workers) needs REDIS_URL');
+    expect(output).not.toContain('running at');
+  });
+});

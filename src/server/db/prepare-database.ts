@@ -1,0 +1,24 @@
+import type { Config } from '../config.js';
+import { migrateToLatest, type Db } from './database.js';
+import { decideDemoSeed, isDemoMode, seedDemo } from './seed.js';
+
+/**
+ * What a start does to the database before serving, once per deployment unit (the only process,
+ * or a cluster's primary): migrate to the latest schema, seed the demo when DEMO_SEED asks for it.
+ * Says whether this is a demo and, when it was not seeded though it could have been, why not.
+ */
+export const prepareDatabase = async (
+  config: Config,
+  db: Db,
+): Promise<{ demo: boolean; notSeeded: string | undefined }> => {
+  await migrateToLatest(db);
+  const decision = await decideDemoSeed(config, db);
+  if (decision.seed) {
+    if (decision.warning) console.warn(`\n*** WARNING: ${decision.warning} ***\n`);
+    await seedDemo(db);
+  }
+  return {
+    demo: await isDemoMode(config, db),
+    notSeeded: !decision.seed && config.demoSeed !== 'off' ? decision.reason : undefined,
+  };
+};

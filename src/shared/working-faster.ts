@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { idSchema, storableText } from './api.js';
+import { chatSchema, messengerUserSchema } from './models.js';
+import {
+  SEARCH_LIMIT_DEFAULT,
+  SEARCH_LIMIT_MAX,
+  SEARCH_QUERY_MAX_LENGTH,
+  SEARCH_QUERY_MIN_LENGTH,
+} from './search-text.js';
+import { MESSAGE_MAX_LENGTH } from './paths.js';
+import { TEMPLATE_BODY_MAX_LENGTH, TEMPLATE_NAME_MAX_LENGTH } from './working-faster-paths.js';
+
+/**
+ * Working faster (contract Part 3): saved replies, searching messages, editing and deleting. The
+ * paths and limits are zod-free in `working-faster-paths.ts` and `search-text.ts`.
+ */
+export * from './working-faster-paths.js';
+export * from './search-text.js';
+
+// ---- Saved replies ----
+export const templateSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  body: z.string(),
+  updated_at: z.string(),
+});
+export type Template = z.infer<typeof templateSchema>;
+export const templatesResponseSchema = z.object({ templates: z.array(templateSchema) });
+export type TemplatesResponse = z.infer<typeof templatesResponseSchema>;
+export const templateResponseSchema = z.object({ template: templateSchema });
+export type TemplateResponse = z.infer<typeof templateResponseSchema>;
+
+const templateName = storableText('name')
+  .transform((value) => value.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'The name field is required.')
+      .max(
+        TEMPLATE_NAME_MAX_LENGTH,
+        `The name may not be greater than ${TEMPLATE_NAME_MAX_LENGTH} characters.`,
+      ),
+  );
+const templateBody = storableText('body')
+  .transform((value) => value.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'The body field is required.')
+      .max(
+        TEMPLATE_BODY_MAX_LENGTH,
+        `The body may not be greater than ${TEMPLATE_BODY_MAX_LENGTH} characters.`,
+      ),
+  );
+/** `POST /user/templates` → 201 `{template}`. */
+export const createTemplateBodySchema = z.object({ name: templateName, body: templateBody });
+export type CreateTemplateBody = z.input<typeof createTemplateBodySchema>;
+/** `PATCH /user/templates/{id}` → 200 `{template}`: either or both. */
+export const updateTemplateBodySchema = z
+  .object({ name: templateName.optional(), body: templateBody.optional() })
+  .refine((body) => body.name !== undefined || body.body !== undefined, {
+    message: 'The name or the body is required.',
+    path: ['name'],
+  });
+export type UpdateTemplateBody = z.input<typeof updateTemplateBodySchema>;
+export const templateParamsSchema = z.object({ id: idSchema });
+
+// ---- Searching messages ----
+export const searchMessagesQuerySchema = z.object({
+  q: z
+    .string({ error: 'The q field is required.' })
+    .transform((value) => value.trim())
+    .pipe(
+      z
+        .string()
+        .min(
+          SEARCH_QUERY_MIN_LENGTH,
+          `The q must be at least ${SEARCH_QUERY_MIN_LENGTH} characters.`,
+        )
+        .max(
+          SEARCH_QUERY_MAX_LENGTH,
+          `The q may not be greater than ${SEARCH_QUERY_MAX_LENGTH} characters.`,
+        ),
+    ),
+  // A query string's digits, or a number (a caller building the query); as text in the
+  // document, which is what a query string carries.
+  limit: z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\d{1,3}$/)
+          .transform(Number),
+      ],
+      {
+        error: `The limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}.`,
+      },
+    )
+    .pipe(
+      z
+        .number()
+        .int(`The limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}.`)
+        .min(1, `The limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}.`)
+        .max(SEARCH_LIMIT_MAX, `The limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}.`),
+    )
+    .default(SEARCH_LIMIT_DEFAULT),
+  /** Opaque: the `next_cursor` of the previous page. */
+  cursor: z.string().max(200).optional(),
+});
+export type SearchMessagesQuery = z.input<typeof searchMessagesQuerySchema>;
+export const searchResultSchema = z.object({
+  message: chatSchema,
+  /** The conversation as the viewer sees it in their list. */
+  messenger_user: messengerUserSchema,
+  /** Plain text around the first match (at most 200 characters). */
+  snippet: z.string(),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+export const searchMessagesResponseSchema = z.object({
+  results: z.array(searchResultSchema),
+  next_cursor: z.string().nullable(),
+});
+export type SearchMessagesResponse = z.infer<typeof searchMessagesResponseSchema>;
+
+// ---- Editing and deleting ----
+export const messageParamsSchema = z.object({ id: idSchema });
+/**
+ * `PATCH /user/messages/{id}` `{message}`: the send's text rules (trimmed, at most 5000, no NUL);
+ * empty only when the message has files (the service checks, 422 on `message`).
+ */
+export const editMessageBodySchema = z.object({
+  message: storableText('message')
+    .transform((value) => value.trim())
+    .pipe(
+      z
+        .string()
+        .max(
+          MESSAGE_MAX_LENGTH,
+          `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`,
+        ),
+    ),
+});
+export type EditMessageBody = z.input<typeof editMessageBodySchema>;
+/** 200: the updated message in the shape the send answers with. */
+export const editMessageResponseSchema = z.object({
+  message: chatSchema,
+  messengerUser: messengerUserSchema,
+});
+export type EditMessageResponse = z.infer<typeof editMessageResponseSchema>;

@@ -1,0 +1,291 @@
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Template } from '../../../../shared/working-faster.js';
+import { fillTemplate, type TemplateValues } from '../../../../shared/working-faster-paths.js';
+import { LineIcon } from '../../../components/line-icon.js';
+import type { Composer } from '../../../lib/composer-tool.js';
+import { useOutsideDismiss } from '../../../lib/use-outside-dismiss.js';
+import { useTemplates } from '../api/get-templates.js';
+
+/** How the picker was opened: its own search field (the button), or `/` in an empty message box. */
+type Mode = 'search' | 'slash';
+
+/** How much of a body an option shows (the rest is cut, with an ellipsis). */
+const PREVIEW_LENGTH = 90;
+
+const preview = (body: string): string => {
+  const flat = body.replace(/\s+/gu, ' ').trim();
+  return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH).trimEnd()}…` : flat;
+};
+
+/** The replies whose name or body holds the query (ignoring case); all of them for none. */
+export const filterTemplates = (templates: readonly Template[], query: string): Template[] => {
+  const wanted = query.trim().toLocaleLowerCase();
+  if (wanted === '') return [...templates];
+  return templates.filter(
+    (item) =>
+      item.name.toLocaleLowerCase().includes(wanted) ||
+      item.body.toLocaleLowerCase().includes(wanted),
+  );
+};
+
+/** A filled reply at the end of what the box holds (a space between when needed). */
+const appended = (current: string, filled: string): string =>
+  current === '' || /\s$/u.test(current) ? `${current}${filled}` : `${current} ${filled}`;
+
+export interface SavedRepliesPickerProps {
+  composer: Composer;
+  /** The open conversation's values of the variables. */
+  values: TemplateValues;
+  /** Opens the screen to add, edit and delete saved replies. */
+  onManage: () => void;
+}
+
+/**
+ * The composer's saved replies: a button that opens a searchable list (its own search field, a
+ * combobox), and `/` typed first in an empty message box, which opens the same list filtered by
+ * what follows the `/` (the box keeps the focus and drives the list). Arrow keys move, Enter
+ * inserts the highlighted reply with its variables filled (never sends it), Escape closes and the
+ * message box has the focus. The number of matches is said politely.
+ */
+export const SavedRepliesPicker = ({ composer, values, onManage }: SavedRepliesPickerProps) => {
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<Mode | null>(null);
+  const [search, setSearch] = useState('');
+  const [active, setActive] = useState(0);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const listboxId = useId();
+  const popupId = useId();
+  const optionId = useId();
+  const templates = useTemplates(mode !== null);
+
+  const { text, drive } = composer;
+  const query = mode === 'slash' ? text.slice(1) : search;
+  const matches = filterTemplates(templates.data ?? [], query);
+  const activeIndex = Math.min(active, Math.max(0, matches.length - 1));
+  const activeTemplate = matches[activeIndex];
+
+  // `/` typed first in an empty box opens the list; once the text no longer starts with `/`, it closes
+  const previousText = useRef(text);
+  useEffect(() => {
+    const before = previousText.current;
+    previousText.current = text;
+    if (mode === 'slash' && !text.startsWith('/')) setMode(null);
+    else if (mode === null && before === '' && text.startsWith('/') && !text.includes('\n')) {
+      setMode('slash');
+      setActive(0);
+    }
+  }, [text, mode]);
+
+  const close = useCallback(() => setMode(null), []);
+  useOutsideDismiss(mode === 'search', rootRef, close);
+
+  const closeToComposer = () => {
+    setMode(null);
+    composer.focus();
+  };
+
+  const insert = (template: Template) => {
+    const filled = fillTemplate(template.body, values);
+    setMode(null);
+    composer.replaceText(mode === 'slash' ? filled : appended(text, filled));
+  };
+
+  /** The list's keys, from its search field or from the message box; true: handled. */
+  const onListKey = (event: KeyboardEvent<HTMLElement>): boolean => {
+    if (event.nativeEvent.isComposing) return false;
+    const count = matches.length;
+    switch (event.key) {
+      case 'ArrowDown':
+        if (count > 0) setActive((activeIndex + 1) % count);
+        break;
+      case 'ArrowUp':
+        if (count > 0) setActive((activeIndex - 1 + count) % count);
+        break;
+      case 'Home':
+        if (mode !== 'search') return false;
+        setActive(0);
+        break;
+      case 'End':
+        if (mode !== 'search') return false;
+        setActive(Math.max(0, count - 1));
+        break;
+      case 'Enter':
+        if (event.shiftKey) return false;
+        // with nothing to insert, Enter in the message box sends what it holds
+        if (!activeTemplate) return mode === 'search';
+        insert(activeTemplate);
+        break;
+      case 'Escape':
+        closeToComposer();
+        break;
+      case 'Tab':
+        if (mode === 'slash') setMode(null);
+        return false;
+      default:
+        return false;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    return true;
+  };
+
+  // the message box drives the list while it is open by `/`
+  const onListKeyRef = useRef(onListKey);
+  useEffect(() => {
+    onListKeyRef.current = onListKey;
+  });
+  const activeId = activeTemplate ? `${optionId}-${activeTemplate.id}` : undefined;
+  useEffect(() => {
+    if (mode !== 'slash') return;
+    drive({
+      onKeyDown: (event) => onListKeyRef.current(event),
+      controls: popupId,
+      activeDescendant: activeId,
+    });
+  }, [mode, drive, popupId, activeId]);
+  useEffect(() => {
+    if (mode !== 'slash') return;
+    return () => drive(null);
+  }, [mode, drive]);
+
+  useEffect(() => {
+    if (mode === 'search') searchRef.current?.focus();
+  }, [mode]);
+
+  const openFromButton = () => {
+    if (mode === 'search') {
+      closeToComposer();
+      return;
+    }
+    setSearch('');
+    setActive(0);
+    setMode('search');
+  };
+
+  const manage = () => {
+    setMode(null);
+    onManage();
+  };
+
+  const status = templates.isPending
+    ? t('templates.loading')
+    : templates.isError
+      ? t('templates.loadFailed')
+      : (templates.data?.length ?? 0) === 0
+        ? t('templates.noneYet')
+        : matches.length === 0
+          ? t('templates.noMatches')
+          : t('templates.matches', { count: matches.length });
+
+  return (
+    <div className="saved-replies" ref={rootRef}>
+      <button
+        type="button"
+        className="icon-button saved-replies__button"
+        title={t('templates.button')}
+        aria-expanded={mode !== null}
+        aria-controls={mode !== null ? popupId : undefined}
+        disabled={composer.disabled}
+        data-testid="saved-replies-button"
+        onClick={openFromButton}
+      >
+        <LineIcon path="M5 4h14v16l-7-4-7 4z M9 9h6 M9 12h4" />
+        <span className="visually-hidden">{t('templates.button')}</span>
+      </button>
+      {mode !== null ? (
+        <div className="saved-replies__popup" id={popupId} data-testid="saved-replies-picker">
+          <p className="saved-replies__title">{t('templates.title')}</p>
+          {mode === 'search' ? (
+            <input
+              ref={searchRef}
+              className="input saved-replies__search"
+              type="search"
+              role="combobox"
+              aria-label={t('templates.search')}
+              placeholder={t('templates.searchPlaceholder')}
+              aria-expanded="true"
+              aria-controls={listboxId}
+              aria-autocomplete="list"
+              aria-activedescendant={activeId}
+              autoComplete="off"
+              value={search}
+              onChange={(event) => {
+                setSearch(event.target.value);
+                setActive(0);
+              }}
+              onKeyDown={(event) => void onListKey(event)}
+            />
+          ) : (
+            <p className="saved-replies__hint">{t('templates.slashHint')}</p>
+          )}
+          {matches.length > 0 ? (
+            <ul
+              className="saved-replies__list"
+              id={listboxId}
+              role="listbox"
+              aria-label={t('templates.title')}
+            >
+              {matches.map((item, index) => (
+                <li
+                  key={item.id}
+                  id={`${optionId}-${item.id}`}
+                  className={`saved-replies__option${index === activeIndex ? ' is-active' : ''}`}
+                  role="option"
+                  aria-selected={index === activeIndex}
+                  // the focus stays in the search field or the message box
+                  onMouseDown={(event) => event.preventDefault()}
+                  onMouseMove={() => {
+                    if (index !== activeIndex) setActive(index);
+                  }}
+                  onClick={() => insert(item)}
+                >
+                  <span className="saved-replies__name" dir="auto">
+                    {item.name}
+                  </span>
+                  <span className="saved-replies__preview" dir="auto">
+                    {preview(item.body)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="saved-replies__empty">
+              {templates.isSuccess && templates.data.length === 0
+                ? t('templates.emptyHelp')
+                : status}
+            </p>
+          )}
+          {templates.isError ? (
+            <button
+              type="button"
+              className="button button--link"
+              onClick={() => void templates.refetch()}
+            >
+              {t('templates.retry')}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="button button--secondary saved-replies__manage"
+            onMouseDown={(event) => {
+              if (mode === 'slash') event.preventDefault();
+            }}
+            onClick={manage}
+          >
+            {t('templates.manage')}
+          </button>
+          <div
+            className="visually-hidden"
+            aria-live="polite"
+            aria-atomic="true"
+            data-testid="saved-replies-status"
+          >
+            {status}
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+};
