@@ -125,6 +125,8 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   metrics.watch({
     liveConnections: () => realtime.connectionCount(),
     liveDeliveries: () => realtime.deliveredCount(),
+    fanoutReceived: () => realtime.fanoutReceivedCount(),
+    routedChannels: () => realtime.routedChannelCount(),
     outboxBacklog: () => services.outbox.outbox.backlog(),
   });
   app.addHook('onReady', async () => services.start());

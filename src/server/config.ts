@@ -16,6 +16,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().default('sqlite:./data/messenger.db'),
   REDIS_URL: z.string().optional(),
+  REALTIME_ROUTING: z.enum(['per-user', 'broadcast']).default('per-user'),
   APP_KEY: z.string().min(1).default('local-app-key'),
   PUSHER_APP_ID: z.string().min(1).default('local-app'),
   PUSHER_KEY: z.string().min(1).default('local-pusher-key'),
@@ -111,6 +112,8 @@ export interface Config {
   allowedOrigins: string[];
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** With Redis: live events go only to the instances holding the user (`per-user`), or to all. */
+  realtimeRouting: 'per-user' | 'broadcast';
   appKey: string;
   pusher: {
     appId: string;
@@ -354,6 +357,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     allowedOrigins: [...new Set([...ownOrigins, ...extraOrigins])],
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL || undefined,
+    realtimeRouting: env.REALTIME_ROUTING,
     appKey: env.APP_KEY,
     pusher: {
       appId: env.PUSHER_APP_ID,

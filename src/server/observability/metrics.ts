@@ -8,6 +8,10 @@ export interface MetricsSources {
   liveConnections(): number;
   /** Frames delivered to live sockets so far (a count that only grows). */
   liveDeliveries(): number;
+  /** Event messages received from the Redis fan-out so far (a count that only grows). */
+  fanoutReceived(): number;
+  /** Channels whose events are routed to this instance (per-user routing), or null. */
+  routedChannels(): number | null;
   /** Outbox tasks not done, and how long the earliest due one has waited. */
   outboxBacklog(): Promise<{ pending: number; oldestDueSeconds: number }>;
 }
@@ -84,6 +88,25 @@ export const createMetrics = () => {
       const now = sources?.liveDeliveries() ?? 0;
       if (now > deliveriesCounted) this.inc(now - deliveriesCounted);
       deliveriesCounted = now;
+    },
+  });
+  let fanoutCounted = 0;
+  new Counter({
+    name: 'messenger_fanout_received_total',
+    help: 'Event messages this instance received from the Redis fan-out (delivered or dropped).',
+    registers,
+    collect() {
+      const now = sources?.fanoutReceived() ?? 0;
+      if (now > fanoutCounted) this.inc(now - fanoutCounted);
+      fanoutCounted = now;
+    },
+  });
+  new Gauge({
+    name: 'messenger_fanout_routed_channels',
+    help: 'Channels whose events Redis routes to this instance (per-user routing).',
+    registers,
+    collect() {
+      this.set(sources?.routedChannels() ?? 0);
     },
   });
   new Gauge({

@@ -101,6 +101,8 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       close: async () => undefined,
       connectionCount: () => 0,
       deliveredCount: () => 0,
+      fanoutReceivedCount: () => 0,
+      routedChannelCount: () => null,
       ready: async () => undefined,
       onOccupancy: () => undefined,
     };
@@ -154,12 +156,14 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
     fanout = new RedisFanout({
       url: options.redisUrl,
       channel: `${redisPrefix}:fanout`,
+      routing: options.routing ?? 'per-user',
       onMessage,
       logger,
       // Events published while the subscription was down never reached this instance's sockets:
       // make them reconnect, so that every page catches up (the server keeps no history).
       onResubscribed: () => resyncSockets('the fan-out subscription was restored'),
     });
+    if (fanout.routes) endpoint.useRoutes(fanout.routes);
     signatures = sharedSignatureMemory(new SeenSignatures(), fanout, `${redisPrefix}:trigger-sig:`);
     const redisBroadcaster = new RedisBroadcaster(fanout);
     broadcaster = redisBroadcaster;
@@ -208,6 +212,8 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
     },
     connectionCount: () => endpoint.connectionCount(),
     deliveredCount: () => endpoint.deliveredFrames,
+    fanoutReceivedCount: () => fanout?.receivedEvents ?? 0,
+    routedChannelCount: () => fanout?.routes?.activeCount() ?? null,
     ready: async () => {
       await fanout?.ready();
     },

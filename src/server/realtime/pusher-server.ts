@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { clientAddressResolver } from '../lib/client-address.js';
 import { safeEqual } from '../lib/crypto.js';
+import type { ChannelRoutes } from './channel-routes.js';
 import { ChannelRegistry, type OccupancyListener, type Subscriber } from './channel-registry.js';
 import { createConnectionCounter, type ConnectionAdmission } from './connection-admission.js';
 import { FrameBudget } from './frame-budget.js';
@@ -148,9 +149,22 @@ export class PusherServer {
   private readonly sockets = new Set<WebSocket>();
   private readonly registry = new ChannelRegistry<Connection>();
 
+  private occupancyListener: OccupancyListener | undefined;
+  /** With per-user routing: opened and closed with the channels held here. */
+  private routes: ChannelRoutes | undefined;
+
   /** Told when a channel gets its first socket on this instance and when it loses its last. */
   set onOccupancy(listener: OccupancyListener | undefined) {
-    this.registry.onOccupancy = listener;
+    this.occupancyListener = listener;
+  }
+
+  /**
+   * Routes a channel's events to this instance while it holds a socket on it; a subscription is
+   * confirmed once the route is open, so that a page that loads after the confirmation misses
+   * nothing published since.
+   */
+  useRoutes(routes: ChannelRoutes): void {
+    this.routes = routes;
   }
   private readonly sessions = new Map<string, Set<Connection>>();
   private readonly attachments = new Map<
@@ -182,6 +196,11 @@ export class PusherServer {
     this.addressOf = clientAddressResolver(options.trustProxy ?? false);
     this.logger = options.logger;
     this.activityTimeoutSeconds = options.activityTimeoutSeconds;
+    this.registry.onOccupancy = (channel, occupied) => {
+      if (occupied) this.routes?.open(channel);
+      else this.routes?.close(channel);
+      this.occupancyListener?.(channel, occupied);
+    };
     this.wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -489,7 +508,7 @@ export class PusherServer {
 
     if (conn.channels.has(channel)) {
       // Already subscribed: confirm again, change nothing.
-      return conn.send(this.subscriptionSucceeded(channel, kind === 'presence'));
+      return this.confirmSubscription(conn, channel, kind === 'presence');
     }
     if (conn.channels.size >= MAX_CHANNELS_PER_CONNECTION) {
       return conn.send(
@@ -529,7 +548,7 @@ export class PusherServer {
         conn.unauthorizedSince = undefined;
         conn.channels.set(channel, userId);
         const { added } = this.registry.addPresence(channel, conn, userId, userInfo);
-        conn.send(this.subscriptionSucceeded(channel, true));
+        this.confirmSubscription(conn, channel, true);
         if (added) {
           const frame = encodeEvent(
             'pusher_internal:member_added',
@@ -549,7 +568,17 @@ export class PusherServer {
     }
     conn.channels.set(channel, undefined);
     this.registry.add(channel, conn);
-    conn.send(this.subscriptionSucceeded(channel, false));
+    this.confirmSubscription(conn, channel, false);
+  }
+
+  /** `subscription_succeeded` once the channel's events reach this instance. */
+  private confirmSubscription(conn: Connection, channel: string, presence: boolean): void {
+    const routed = this.routes?.whenOpen(channel);
+    if (!routed) return conn.send(this.subscriptionSucceeded(channel, presence));
+    void routed.then(() => {
+      if (!conn.closed && conn.channels.has(channel))
+        conn.send(this.subscriptionSucceeded(channel, presence));
+    });
   }
 
   private subscriptionSucceeded(channel: string, presence: boolean): string {

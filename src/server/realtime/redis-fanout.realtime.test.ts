@@ -8,6 +8,7 @@ import { settings } from '../../../test-support/settings.js';
 import { pusherCredentials } from '../../../test-support/server-process.js';
 import { useRealtimeInstances, type Instance } from '../../../test-support/test-app.js';
 import { sleep, until, within } from '../../../test-support/wait.js';
+import { RawSocket } from '../../../test-support/raw-socket.js';
 import { TcpProxy } from '../../../test-support/tcp-proxy.js';
 import { createRealtime } from './create-realtime.js';
 
@@ -84,6 +85,113 @@ describe('multi-instance fan-out through Redis', () => {
     expect(onA.eventsOn('private-chat.12').map((f) => f.event)).toEqual(
       all.filter((_, i) => i % 2 === 0),
     );
+  });
+
+  it('routes a channel only to the instances holding a socket on it, and stops once the last one leaves', async () => {
+    const shared = {
+      ...pusherCredentials(),
+      redisUrl: settings.redisUrl,
+      redisPrefix: `${runPrefix}:${randomUUID()}`,
+    };
+    const [a, b, c] = [await start(shared), await start(shared), await start(shared)];
+    const onA = await subscriber(a, 'private-chat.31');
+    const alsoOnA = await subscriber(a, 'private-chat.32');
+    const onB = await subscriber(b, 'private-chat.32');
+    expect([a, b, c].map((each) => each.realtime.routedChannelCount())).toEqual([2, 1, 0]);
+
+    await c.realtime.broadcaster.publish(['private-chat.31'], 'first', {});
+    await onA.next((f) => f.event === 'first');
+    // Redis serves one publisher's commands in order: once the second event is on B, B would
+    // already have had the first, had it been sent there.
+    await c.realtime.broadcaster.publish(['private-chat.32'], 'second', {});
+    await onB.next((f) => f.event === 'second');
+    await alsoOnA.next((f) => f.event === 'second');
+    expect([a, b, c].map((each) => each.realtime.fanoutReceivedCount())).toEqual([2, 1, 0]);
+
+    // A's last socket on chat.31 leaves: A no longer receives that channel.
+    await onA.close();
+    await until(() => a.realtime.routedChannelCount() === 1, 'A closed the route of chat.31');
+    await c.realtime.broadcaster.publish(['private-chat.31'], 'nobody', {});
+    await c.realtime.broadcaster.publish(['private-chat.32'], 'third', {});
+    await alsoOnA.next((f) => f.event === 'third');
+    await onB.next((f) => f.event === 'third');
+    expect([a, b, c].map((each) => each.realtime.fanoutReceivedCount())).toEqual([3, 2, 0]);
+  });
+
+  it('confirms a subscription once its route is open: an event published right after arrives', async () => {
+    const [a, b] = await startPair();
+    for (let user = 40; user < 60; user += 1) {
+      const channel = `private-chat.${user}`;
+      const socket = await subscriber(a, channel);
+      await b.realtime.broadcaster.publish([channel], CHAT_EVENT, { user });
+      expect((await socket.next((f) => f.event === CHAT_EVENT)).channel).toBe(channel);
+      await socket.close();
+    }
+  });
+
+  it('holds the confirmation of a subscription while its route waits for Redis, so the page misses nothing', async () => {
+    const proxy = await TcpProxy.start(Number(new URL(settings.redisUrl).port || 6379));
+    try {
+      const prefix = `${runPrefix}:${randomUUID()}`;
+      const a = await start({
+        ...pusherCredentials(),
+        redisUrl: `redis://127.0.0.1:${proxy.port}`,
+        redisPrefix: prefix,
+      });
+      const b = await start({
+        ...pusherCredentials(),
+        redisUrl: settings.redisUrl,
+        redisPrefix: prefix,
+      });
+      const socket = track(await RawSocket.open(a.socketUrl()));
+      // A's Redis link stalls: its SSUBSCRIBE waits on the way.
+      await proxy.freeze();
+      const flowsAgain = sleep(300).then(() => proxy.up());
+      const channel = 'private-chat.62';
+      const answer = await socket.subscribe(
+        channel,
+        a.realtime.authorizeChannel(socket.socketId, channel).auth,
+      );
+      expect(answer.event).toBe('pusher_internal:subscription_succeeded');
+      // What a page does once subscribed: load, then count on live events for what follows.
+      await b.realtime.broadcaster.publish([channel], CHAT_EVENT, { after: 'confirmation' });
+      expect((await socket.next((f) => f.event === CHAT_EVENT)).channel).toBe(channel);
+      await flowsAgain;
+    } finally {
+      await proxy.down();
+    }
+  });
+
+  it('keeps a channel routed when its last socket leaves and another joins at once', async () => {
+    const [a, b] = await startPair();
+    for (let round = 0; round < 10; round += 1) {
+      const leaving = await subscriber(a, 'private-chat.61');
+      await leaving.close();
+      await until(() => a.realtime.connectionCount() === 0, 'the socket left');
+      const joining = await subscriber(a, 'private-chat.61');
+      await b.realtime.broadcaster.publish(['private-chat.61'], CHAT_EVENT, { round });
+      expect((await joining.next((f) => f.event === CHAT_EVENT)).data).toBe(
+        JSON.stringify({ round }),
+      );
+      await joining.close();
+      await until(() => a.realtime.connectionCount() === 0, 'the socket left');
+    }
+  });
+
+  it('with broadcast routing, every instance receives every event (the routing before per-user)', async () => {
+    const shared = {
+      ...pusherCredentials(),
+      redisUrl: settings.redisUrl,
+      redisPrefix: `${runPrefix}:${randomUUID()}`,
+      routing: 'broadcast' as const,
+    };
+    const [a, b] = [await start(shared), await start(shared)];
+    const onA = await subscriber(a, 'private-chat.71');
+    expect(a.realtime.routedChannelCount()).toBeNull();
+    await b.realtime.broadcaster.publish(['private-chat.71'], CHAT_EVENT, {});
+    await onA.next((f) => f.event === CHAT_EVENT);
+    await until(() => b.realtime.fanoutReceivedCount() === 1, 'B received the event too');
+    expect(a.realtime.fanoutReceivedCount()).toBe(1);
   });
 
   it('closeSessionSockets through B closes a socket on A that was authorized through B', async () => {

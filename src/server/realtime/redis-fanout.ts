@@ -1,7 +1,8 @@
 import { jsonOrUndefined } from '../lib/json.js';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { RealtimeLogger } from './types.js';
+import { ShardedChannelRoutes, type ChannelRoutes } from './channel-routes.js';
+import type { FanoutRouting, RealtimeLogger } from './types.js';
 
 /** What instances tell each other over Redis pub/sub. */
 export const fanoutMessageSchema = z.discriminatedUnion('t', [
@@ -27,8 +28,14 @@ export type FanoutMessage = z.infer<typeof fanoutMessageSchema>;
 
 export interface RedisFanoutOptions {
   url: string;
-  /** Pub/sub channel name shared by every instance of one deployment. */
+  /**
+   * Pub/sub channel name shared by every instance of one deployment: the control messages, and
+   * every event with `broadcast` routing. With `per-user` routing a Pusher channel's events go to
+   * the shard channel `{channel}:{pusher channel}`.
+   */
   channel: string;
+  /** Default `per-user`. */
+  routing?: FanoutRouting;
   onMessage: (message: FanoutMessage) => void;
   logger?: RealtimeLogger | undefined;
   /** How long a publish waits for a (re)connecting publisher before it fails. Default 1000 ms. */
@@ -43,8 +50,11 @@ export interface RedisFanoutOptions {
 /**
  * Redis pub/sub fan-out with two connections: a publisher that fails fast when Redis is down (no
  * offline queue, no retried publishes, so nothing is delivered twice) and a subscriber that
- * reconnects and re-subscribes by itself (ioredis). Every instance, the publisher's included,
- * delivers from its subscription, so one publish reaches each socket once.
+ * reconnects and re-subscribes by itself (ioredis), its shard channels included. Every instance,
+ * the publisher's included, delivers from its subscriptions, so one publish reaches each socket
+ * once. With `per-user` routing an event is published once per Pusher channel, with `SPUBLISH` to
+ * that channel's shard channel, which only the instances holding a socket on it subscribe to: on
+ * Redis Cluster each shard channel lives on the node that owns its slot.
  */
 export class RedisFanout {
   private readonly publisher: Redis;
@@ -61,6 +71,10 @@ export class RedisFanout {
    * authorize again: a session that ended meanwhile is refused).
    */
   private resyncing = false;
+  /** With `per-user` routing: the shard channels this instance subscribes to. */
+  readonly routes: (ChannelRoutes & { activeCount(): number; stop(): void }) | undefined;
+  /** Event messages received from Redis (delivered to this instance's sockets or dropped). */
+  receivedEvents = 0;
 
   constructor(private readonly options: RedisFanoutOptions) {
     this.channel = options.channel;
@@ -82,6 +96,17 @@ export class RedisFanout {
     this.subscriber.on('message', (channel: string, payload: string) => {
       if (channel === this.channel) this.receive(payload);
     });
+    if ((options.routing ?? 'per-user') === 'per-user') {
+      const subscriber = this.subscriber;
+      this.routes = new ShardedChannelRoutes(
+        {
+          subscribe: (channel) => subscriber.ssubscribe(this.shardChannel(channel)),
+          unsubscribe: (channel) => subscriber.sunsubscribe(this.shardChannel(channel)),
+        },
+        options.logger,
+      );
+      this.subscriber.on('smessage', (_channel: string, payload: string) => this.receive(payload));
+    }
     this.subscribed = this.subscriber.subscribe(this.channel).then(() => undefined);
     // ready() reports it; keep an unobserved failure (closing before connecting) from being "unhandled".
     this.subscribed.catch(() => undefined);
@@ -95,7 +120,19 @@ export class RedisFanout {
   async publish(message: FanoutMessage): Promise<void> {
     try {
       await this.readyPublisher();
-      await this.publisher.publish(this.channel, JSON.stringify(message));
+      if (message.t === 'event' && this.routes) {
+        // One shard channel per Pusher channel: each reaches only the instances that hold it.
+        await Promise.all(
+          message.channels.map((channel) =>
+            this.publisher.spublish(
+              this.shardChannel(channel),
+              JSON.stringify({ ...message, channels: [channel] }),
+            ),
+          ),
+        );
+      } else {
+        await this.publisher.publish(this.channel, JSON.stringify(message));
+      }
     } catch (error) {
       // An event that never went out: once Redis is back, every page has to catch up.
       if (message.t === 'event' && !this.closed) this.missedEvents = true;
@@ -127,7 +164,12 @@ export class RedisFanout {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.routes?.stop();
     await Promise.all([quit(this.publisher), quit(this.subscriber)]);
+  }
+
+  private shardChannel(channel: string): string {
+    return `${this.channel}:${channel}`;
   }
 
   private receive(payload: string): void {
@@ -140,6 +182,7 @@ export class RedisFanout {
       );
       return;
     }
+    if (parsed.data.t === 'event') this.receivedEvents += 1;
     try {
       this.options.onMessage(parsed.data);
     } catch (error) {

@@ -19,6 +19,14 @@ export interface ExternalPusherOptions {
   cluster: string;
 }
 
+/**
+ * How an event reaches the instances: `per-user` sends it only to the instances holding a socket on
+ * its channel (Redis sharded pub/sub, one shard channel per Pusher channel, and every product
+ * channel is one user's); `broadcast` sends every event to every instance, which drops those for
+ * sockets it does not hold (the routing before issue 30, kept to compare).
+ */
+export type FanoutRouting = 'per-user' | 'broadcast';
+
 export interface RealtimeOptions {
   appId: string;
   key: string;
@@ -33,6 +41,11 @@ export interface RealtimeOptions {
   redisUrl?: string | undefined;
   /** Redis pub/sub channel prefix (default `realtime:{appId}`); instances of one deployment must share it. */
   redisPrefix?: string | undefined;
+  /**
+   * With Redis: `per-user` (default) sends a channel's events only to the instances holding a
+   * socket on it; `broadcast` sends every event to every instance.
+   */
+  routing?: FanoutRouting | undefined;
   /** When set: publish through the official `pusher` package to a hosted/compatible service; no embedded endpoint. */
   external?: ExternalPusherOptions | undefined;
   /** Largest incoming websocket frame in bytes (default 10 240); bigger frames close the socket with 1009. */
@@ -89,6 +102,10 @@ export interface Realtime {
   connectionCount(): number;
   /** Event frames delivered to sockets on this instance so far (0 with a hosted service). */
   deliveredCount(): number;
+  /** Event messages received from the Redis fan-out so far (0 without Redis). */
+  fanoutReceivedCount(): number;
+  /** Channels routed to this instance by per-user routing; null without it. */
+  routedChannelCount(): number | null;
   /** Resolves once the instance can deliver (Redis connected and subscribed); immediately without Redis. */
   ready(): Promise<void>;
   /**
