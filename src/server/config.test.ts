@@ -27,6 +27,26 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...redis, WEB_CONCURRENCY: 'many' })).toThrow();
   });
 
+  it('routes live events per user by default, through REDIS_URL unless REALTIME_REDIS_URL names a cluster', () => {
+    const redis = { REDIS_URL: 'redis://127.0.0.1:6379' };
+    expect(loadConfig({ ...redis, REALTIME_ROUTING: undefined }).realtimeRouting).toBe('per-user');
+    expect(loadConfig({ ...redis, REALTIME_ROUTING: 'broadcast' }).realtimeRouting).toBe(
+      'broadcast',
+    );
+    expect(() => loadConfig({ ...redis, REALTIME_ROUTING: 'sideways' })).toThrow();
+    expect(loadConfig({ ...redis, REALTIME_REDIS_URL: undefined }).realtimeRedisUrl).toBe(
+      redis.REDIS_URL,
+    );
+    const clustered = 'redis-cluster://10.0.0.1:7000,10.0.0.2:7000';
+    expect(loadConfig({ ...redis, REALTIME_REDIS_URL: clustered }).realtimeRedisUrl).toBe(
+      clustered,
+    );
+    expect(() => loadConfig({ REDIS_URL: clustered })).toThrow(/REALTIME_REDIS_URL/);
+    expect(() => loadConfig({ REDIS_URL: '', REALTIME_REDIS_URL: clustered })).toThrow(
+      /needs REDIS_URL/,
+    );
+  });
+
   it('builds the public address from HOST and PORT unless PUBLIC_URL says otherwise', () => {
     expect(
       loadConfig({ HOST: '127.0.0.1', PORT: '4000', PUBLIC_URL: undefined }).publicUrl.href,

@@ -17,6 +17,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().default('sqlite:./data/messenger.db'),
   REDIS_URL: z.string().optional(),
   REALTIME_ROUTING: z.enum(['per-user', 'broadcast']).default('per-user'),
+  REALTIME_REDIS_URL: z.string().optional(),
   APP_KEY: z.string().min(1).default('local-app-key'),
   PUSHER_APP_ID: z.string().min(1).default('local-app'),
   PUSHER_KEY: z.string().min(1).default('local-pusher-key'),
@@ -114,6 +115,11 @@ export interface Config {
   redisUrl: string | undefined;
   /** With Redis: live events go only to the instances holding the user (`per-user`), or to all. */
   realtimeRouting: 'per-user' | 'broadcast';
+  /**
+   * The Redis of the live events' fan-out (default `redisUrl`): may be a Redis Cluster,
+   * `redis-cluster://host:port,…`, while `redisUrl` stays one Redis (limits, presence, sign-ins).
+   */
+  realtimeRedisUrl: string | undefined;
   appKey: string;
   pusher: {
     appId: string;
@@ -337,6 +343,16 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       `WEB_CONCURRENCY=${env.WEB_CONCURRENCY} (${webConcurrency} workers) needs REDIS_URL: the workers share live events, presence and limits through Redis. Set REDIS_URL, or WEB_CONCURRENCY=1.`,
     );
   }
+  if (env.REDIS_URL?.startsWith('redis-cluster://')) {
+    throw new Error(
+      'REDIS_URL must be one Redis (limits, presence and sign-ins use it): a Redis Cluster can carry the live events, as REALTIME_REDIS_URL=redis-cluster://host:port,….',
+    );
+  }
+  if (env.REALTIME_REDIS_URL && !env.REDIS_URL) {
+    throw new Error(
+      'REALTIME_REDIS_URL needs REDIS_URL too: the instances share limits, presence and sign-ins through it.',
+    );
+  }
   if (webConcurrency > 1 && /^sqlite:(:memory:)?$/.test(env.DATABASE_URL)) {
     throw new Error(
       `WEB_CONCURRENCY=${env.WEB_CONCURRENCY} needs a database the workers share: SQLite in memory is one per process. Use a file (sqlite:./data/messenger.db) or PostgreSQL.`,
@@ -358,6 +374,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL || undefined,
     realtimeRouting: env.REALTIME_ROUTING,
+    realtimeRedisUrl: env.REALTIME_REDIS_URL || env.REDIS_URL || undefined,
     appKey: env.APP_KEY,
     pusher: {
       appId: env.PUSHER_APP_ID,

@@ -18,7 +18,9 @@ export const realtimeOptions = (
   trustProxy: config.trustProxy,
   authTimeoutSeconds: config.websocket.authTimeoutSeconds,
   frameRate: config.websocket.frameRate,
-  ...(config.redisUrl ? { redisUrl: config.redisUrl, routing: config.realtimeRouting } : {}),
+  ...(config.realtimeRedisUrl
+    ? { redisUrl: config.realtimeRedisUrl, routing: config.realtimeRouting }
+    : {}),
   ...(config.pusher.external ? { external: config.pusher.external } : {}),
   logger,
 });

@@ -9,6 +9,7 @@ import { pusherCredentials } from '../../../test-support/server-process.js';
 import { useRealtimeInstances, type Instance } from '../../../test-support/test-app.js';
 import { sleep, until, within } from '../../../test-support/wait.js';
 import { RawSocket } from '../../../test-support/raw-socket.js';
+import { startRedisCluster, type LocalRedisCluster } from '../../../test-support/redis-cluster.js';
 import { TcpProxy } from '../../../test-support/tcp-proxy.js';
 import { createRealtime } from './create-realtime.js';
 
@@ -370,5 +371,54 @@ describe('multi-instance fan-out through Redis', () => {
     });
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('5');
+  });
+});
+
+describe('per-user routing on a Redis Cluster', () => {
+  let cluster: LocalRedisCluster;
+  beforeAll(async () => {
+    cluster = await startRedisCluster(3);
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('each user channel is subscribed on the node owning its slot, and events reach only its instances', async () => {
+    const shared = {
+      ...pusherCredentials(),
+      redisUrl: cluster.url,
+      redisPrefix: `${runPrefix}:${randomUUID()}`,
+    };
+    const [a, b, c] = [await start(shared), await start(shared), await start(shared)];
+    const users = Array.from({ length: 12 }, (_, index) => 101 + index);
+    const onA = new Map<number, Awaited<ReturnType<typeof subscriber>>>();
+    for (const user of users) onA.set(user, await subscriber(a, `private-chat.${user}`));
+    const onB = await subscriber(b, 'private-chat.105');
+    expect([a, b, c].map((each) => each.realtime.routedChannelCount())).toEqual([12, 1, 0]);
+
+    // The shard channels are spread over the nodes, each on the one owning its slot.
+    const perNode = await Promise.all(
+      cluster.ports.map(async (port) => {
+        const node = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 0 });
+        try {
+          return (
+            (await node.call('PUBSUB', 'SHARDCHANNELS', `${shared.redisPrefix}*`)) as string[]
+          ).length;
+        } finally {
+          node.disconnect();
+        }
+      }),
+    );
+    expect(perNode.reduce((sum, count) => sum + count, 0)).toBe(12);
+    expect(perNode.filter((count) => count > 0).length).toBeGreaterThan(1);
+
+    for (const user of users)
+      await c.realtime.broadcaster.publish([`private-chat.${user}`], CHAT_EVENT, { user });
+    for (const user of users)
+      expect((await onA.get(user)!.next((f) => f.event === CHAT_EVENT)).data).toBe(
+        JSON.stringify({ user }),
+      );
+    await onB.next((f) => f.event === CHAT_EVENT);
+    expect([a, b, c].map((each) => each.realtime.fanoutReceivedCount())).toEqual([12, 1, 0]);
   });
 });

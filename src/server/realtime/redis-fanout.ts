@@ -1,5 +1,6 @@
 import { jsonOrUndefined } from '../lib/json.js';
-import { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+import { redisForPubSub } from '../lib/redis.js';
 import { z } from 'zod';
 import { ShardedChannelRoutes, type ChannelRoutes } from './channel-routes.js';
 import type { FanoutRouting, RealtimeLogger } from './types.js';
@@ -57,8 +58,8 @@ export interface RedisFanoutOptions {
  * Redis Cluster each shard channel lives on the node that owns its slot.
  */
 export class RedisFanout {
-  private readonly publisher: Redis;
-  private readonly subscriber: Redis;
+  private readonly publisher: Redis | Cluster;
+  private readonly subscriber: Redis | Cluster;
   private readonly channel: string;
   private readonly publishWaitMs: number;
   /** Some event failed to publish since the last announcement (see `resync`). */
@@ -80,13 +81,14 @@ export class RedisFanout {
     this.channel = options.channel;
     this.publishWaitMs = options.publishWaitMs ?? 1_000;
     const name = options.channel.replace(/[^A-Za-z0-9_.:-]/g, '_').slice(0, 100);
-    this.publisher = new Redis(options.url, {
+    this.publisher = redisForPubSub(options.url, {
       connectionName: `realtime-pub:${name}`,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
     });
-    this.subscriber = new Redis(options.url, {
+    this.subscriber = redisForPubSub(options.url, {
       connectionName: `realtime-sub:${name}`,
+      enableOfflineQueue: true,
       maxRetriesPerRequest: null,
     });
     this.watch(this.publisher, 'publisher');
@@ -264,7 +266,7 @@ export class RedisFanout {
   }
 
   /** Logs a connection's trouble once per outage, and its recovery. */
-  private watch(client: Redis, role: string): void {
+  private watch(client: Redis | Cluster, role: string): void {
     let down = false;
     client.on('error', (error: Error) => {
       if (down || this.closed) return;
@@ -282,7 +284,7 @@ export class RedisFanout {
   }
 }
 
-const quit = async (client: Redis): Promise<void> => {
+const quit = async (client: Redis | Cluster): Promise<void> => {
   if (client.status === 'ready') {
     try {
       await client.quit();
