@@ -75,6 +75,10 @@ const workersAsked = (env: Record<string, string>): Record<string, string> =>
   settings.serverWorkers > 1 && env.WEB_CONCURRENCY === undefined && env.REDIS_URL !== ''
     ? {
         WEB_CONCURRENCY: String(settings.serverWorkers),
+        // each worker has its own pools (requests, background thread): the tests' servers together
+        // stay under PostgreSQL's 100 connections
+        DATABASE_POOL_SIZE: '4',
+        OUTBOX_CONCURRENCY: '3',
         REDIS_URL: settings.redisUrl,
         PUSHER_APP_ID: uniqueAppId('workers'),
       }

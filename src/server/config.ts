@@ -18,6 +18,7 @@ const envSchema = z.object({
   REDIS_URL: z.string().optional(),
   REALTIME_ROUTING: z.enum(['per-user', 'broadcast']).default('per-user'),
   REALTIME_REDIS_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   APP_KEY: z.string().min(1).default('local-app-key'),
   PUSHER_APP_ID: z.string().min(1).default('local-app'),
   PUSHER_KEY: z.string().min(1).default('local-pusher-key'),
@@ -112,6 +113,8 @@ export interface Config {
   /** Origins allowed to open the live socket (the product's own first). */
   allowedOrigins: string[];
   databaseUrl: string;
+  /** PostgreSQL connections of each process's request pool (each worker has its own). */
+  databasePoolSize: number;
   redisUrl: string | undefined;
   /** With Redis: live events go only to the instances holding the user (`per-user`), or to all. */
   realtimeRouting: 'per-user' | 'broadcast';
@@ -373,6 +376,7 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     allowedOrigins: [...new Set([...ownOrigins, ...extraOrigins])],
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL || undefined,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     realtimeRouting: env.REALTIME_ROUTING,
     realtimeRedisUrl: env.REALTIME_REDIS_URL || env.REDIS_URL || undefined,
     appKey: env.APP_KEY,

@@ -62,6 +62,7 @@ export const serveInstance = async (config: Config, { role }: ServeInstanceOptio
   // the server's log once it exists; stderr before
   let warn = (message: string) => console.warn(message);
   const db = openDatabase(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
     checkpointInBackground: true,
     onBackgroundProblem: (message) => warn(message),
   });
