@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { settings } from './test-support/settings.js';
 
 /**
  * Projects:
@@ -111,6 +112,9 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // Servers of several workers (TEST_SERVER_WORKERS) are four processes or more each: a
+          // file's concurrent tests two at a time, so that two cores start them in time.
+          ...(settings.serverWorkers > 1 ? { maxConcurrency: 2 } : {}),
         },
       },
       {

@@ -127,10 +127,12 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
     }),
   );
   await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start in time:\n${output}`)),
-      options.timeoutMs ?? 20_000,
-    );
+    const timer = setTimeout(() => {
+      // not left running (with its workers) to load the machine for the tests after it
+      if (child.pid !== undefined) spawnSync('pkill', ['-KILL', '-P', String(child.pid)]);
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${output}`));
+    }, options.timeoutMs ?? 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Messenger is running at')) {
