@@ -20,7 +20,7 @@ import {
   type RedisCounters,
 } from '../lib/scale-out-counters.js';
 import type { Scope } from '../lib/scope.js';
-import type { BenchServer } from '../lib/server.js';
+import { readCommandCpuSeconds, readCpuSeconds, type BenchServer } from '../lib/server.js';
 import {
   atMost,
   bySize,
@@ -32,10 +32,10 @@ import {
 } from '../lib/types.js';
 
 const SIZES = {
-  tiny: { pairs: 8, rate: 20, seconds: 1, warmupSeconds: 0.5 },
+  tiny: { pairs: 8, rate: 20, seconds: 1, warmupSeconds: 0.5, idleSeconds: 0.5 },
   // 2 cores for up to 4 instances, the client process, PostgreSQL and Redis: a rate that leaves
   // the machine unsaturated, so that CPU per message is the work's, not the queueing's.
-  full: { pairs: 1000, rate: 150, seconds: 12, warmupSeconds: 3 },
+  full: { pairs: 1000, rate: 100, seconds: 15, warmupSeconds: 5, idleSeconds: 3 },
 };
 
 const INSTANCE_COUNTS = [1, 2, 4] as const;
@@ -60,6 +60,10 @@ export interface PhaseFigures {
   windowSeconds: number;
   /** Share of the machine's CPU that was busy over the window (0–1). */
   busy: number;
+  /** CPU seconds over the window: the machine's busy time, and that of PostgreSQL, Redis and the client process. */
+  cpu: { machine: number; postgres: number; redis: number; clients: number };
+  /** Each instance's CPU per second with its clients connected and nothing sent, just before the window. */
+  idleCpuPerSecond: number[];
   /** How long the counters took to stand still before the window (presence announcements of the connects). */
   settleMs: number;
   /** PresenceChanged events the clients heard during the window (none: the users hide their presence). */
@@ -93,7 +97,26 @@ const figuresOf = (phase: PhaseFigures) => {
   );
   const measuredCpu = cpuPerDelivery.filter((value): value is number => value !== null);
   const publishes = (phase.redis.calls.publish ?? 0) + (phase.redis.calls.spublish ?? 0);
+  // Each instance's CPU less what it would have used idle over the window.
+  const netPerDelivery = phase.perInstance.map((each, i) =>
+    each.deliveries > 0
+      ? (Math.max(0, each.cpuSeconds - (phase.idleCpuPerSecond[i] ?? 0) * phase.windowSeconds) *
+          1e6) /
+        each.deliveries
+      : null,
+  );
+  const measuredNet = netPerDelivery.filter((value): value is number => value !== null);
   return {
+    idleMsPerSecond:
+      (phase.idleCpuPerSecond.reduce((sum, value) => sum + value, 0) * 1000) /
+      Math.max(1, phase.idleCpuPerSecond.length),
+    cpuPerDeliveryNetMean:
+      measuredNet.length === phase.perInstance.length && measuredNet.length > 0
+        ? measuredNet.reduce((sum, value) => sum + value, 0) / measuredNet.length
+        : null,
+    instancesCpuSeconds: cpuSeconds,
+    redisCpuPerSend: per(phase.cpu.redis * 1e6),
+    postgresCpuPerSend: per(phase.cpu.postgres * 1e6),
     sends,
     fanoutReceived,
     deliveries,
@@ -143,6 +166,22 @@ const settle = async (metricsPorts: number[]): Promise<number> => {
   return Math.round(performance.now() - started);
 };
 
+/** Jiffies per second in /proc/stat. */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds so far of the processes beside the instances: PostgreSQL's, Redis's, the client process's. */
+interface ProcessCpu {
+  postgres: number;
+  redis: number;
+  clients: number;
+}
+
+const readProcessCpu = (clientPid: number): ProcessCpu => ({
+  postgres: readCommandCpuSeconds('postgres'),
+  redis: readCommandCpuSeconds('redis-server'),
+  clients: readCpuSeconds(clientPid),
+});
+
 /** Instance `index % instances` of each user, in the order of the clients (candidate, company, …). */
 const instanceOfUser = (pairs: SeededPair[], instances: number): Map<number, number> =>
   new Map(
@@ -162,6 +201,7 @@ const runScalePhase = (
   redis: Redis,
   routing: Routing,
   instances: number,
+  idleSeconds: number,
 ): Promise<PhaseFigures> =>
   scope.phase(async (phaseScope) => {
     const appId = uniqueAppId(`scale-${routing}`);
@@ -188,7 +228,9 @@ const runScalePhase = (
         instances: InstanceCounters[];
         redis: Awaited<ReturnType<typeof readRedisCounters>>;
         machine: MachineCpu;
+        processes: ProcessCpu;
         settleMs: number;
+        idleCpuPerSecond: number[];
         started: number;
       };
       window?: WindowFigures;
@@ -202,13 +244,22 @@ const runScalePhase = (
           const settleMs = await settle(metricsPorts);
           // Presence events heard so far are the connects'; the window's are counted after it.
           await harness.worker.call('takePresence');
+          // What each instance uses with its sockets open and nothing sent (timers, heartbeats).
+          const idleFrom = await Promise.all(metricsPorts.map(scrapeInstance));
+          const idleStarted = performance.now();
+          await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
           const counters = await Promise.all(metricsPorts.map(scrapeInstance));
+          const idleFor = (performance.now() - idleStarted) / 1000;
           const redisBefore = await readRedisCounters(redis, 'before');
           read.before = {
             instances: counters,
             redis: redisBefore,
             machine: readMachineCpu(),
+            processes: readProcessCpu(harness.worker.pid),
             settleMs,
+            idleCpuPerSecond: counters.map(
+              (each, i) => (each.cpuSeconds - idleFrom[i]!.cpuSeconds) / idleFor,
+            ),
             started: performance.now(),
           };
         },
@@ -217,6 +268,7 @@ const runScalePhase = (
           if (!opened) throw new Error('the window closed before it opened');
           const windowSeconds = (performance.now() - opened.started) / 1000;
           const machine = readMachineCpu();
+          const processes = readProcessCpu(harness.worker.pid);
           const redisAfter = await readRedisCounters(redis, 'after');
           const counters = await Promise.all(metricsPorts.map(scrapeInstance));
           const presence = await harness.worker.call<unknown[]>('takePresence');
@@ -226,6 +278,13 @@ const runScalePhase = (
             redis: redisDelta(opened.redis, redisAfter),
             windowSeconds,
             busy: machineBusy(opened.machine, machine),
+            cpu: {
+              machine: (machine.busy - opened.machine.busy) / CLOCK_TICKS,
+              postgres: processes.postgres - opened.processes.postgres,
+              redis: processes.redis - opened.processes.redis,
+              clients: processes.clients - opened.processes.clients,
+            },
+            idleCpuPerSecond: opened.idleCpuPerSecond,
             settleMs: opened.settleMs,
           };
         },
@@ -277,7 +336,14 @@ export const scaleOut: Scenario = {
         log(
           `${phaseLabel(routing, instances)}: ${config.pairs * 2} clients, ${config.rate} sends/s for ${config.seconds} s`,
         );
-        const phase = await runScalePhase(scope, harness, redis, routing, instances);
+        const phase = await runScalePhase(
+          scope,
+          harness,
+          redis,
+          routing,
+          instances,
+          config.idleSeconds,
+        );
         const figures = figuresOf(phase);
         log(
           `  Redis messages per send ${round(figures.messagesPerSend ?? 0)}, CPU per delivered message ` +
@@ -311,7 +377,14 @@ export const scaleOut: Scenario = {
               .map((each) => `${round(each.cpuSeconds * 1000, 0)} ms / ${each.deliveries}`)
               .join(
                 ', ',
-              )}; all instances ${f.cpuPerSend === null ? '–' : round(f.cpuPerSend, 0)} µs per send`,
+              )}; all instances ${f.cpuPerSend === null ? '–' : round(f.cpuPerSend, 0)} µs per send; ` +
+            `idle ${round(f.idleMsPerSecond, 1)} ms/s per instance, net of it ${f.cpuPerDeliveryNetMean === null ? '–' : round(f.cpuPerDeliveryNetMean, 0)} µs`,
+        ),
+        info(
+          `${label}: Redis CPU per send`,
+          f.redisCpuPerSend === null ? null : round(f.redisCpuPerSend, 0),
+          'µs',
+          `redis-server's CPU over the window (shared with whatever else uses it); PostgreSQL ${f.postgresCpuPerSend === null ? '–' : round(f.postgresCpuPerSend, 0)} µs per send`,
         ),
         info(
           `${label}: Redis commands per send`,
@@ -363,6 +436,7 @@ export const scaleOut: Scenario = {
       }).join(', ');
     const messages = (f: ReturnType<typeof figuresOf>) => f.messagesPerSend;
     const cpu = (f: ReturnType<typeof figuresOf>) => f.cpuPerDeliveryMean;
+    const netCpu = (f: ReturnType<typeof figuresOf>) => f.cpuPerDeliveryNetMean;
     rows.push(
       atMost(
         'per-user: Redis messages per send, 4 ÷ 1 instances',
@@ -379,6 +453,12 @@ export const scaleOut: Scenario = {
         figureNote('per-user', cpu, 'µs'),
       ),
       info(
+        'per-user: instance CPU per delivered message net of idle, 4 ÷ 1 instances',
+        growth('per-user', netCpu),
+        '×',
+        figureNote('per-user', netCpu, 'µs'),
+      ),
+      info(
         'broadcast: Redis messages per send, 4 ÷ 1 instances',
         growth('broadcast', messages),
         '×',
@@ -389,6 +469,12 @@ export const scaleOut: Scenario = {
         growth('broadcast', cpu),
         '×',
         figureNote('broadcast', cpu, 'µs'),
+      ),
+      info(
+        'broadcast: instance CPU per delivered message net of idle, 4 ÷ 1 instances',
+        growth('broadcast', netCpu),
+        '×',
+        figureNote('broadcast', netCpu, 'µs'),
       ),
     );
     const total = (pick: (m: DeliveryPhaseResult['measured']) => number) =>
@@ -425,13 +511,16 @@ export const scaleOut: Scenario = {
       `Counters are read just before the measured sends (once the instances' event counters stood still) and after ` +
         `their deliveries drained: CPU is prom-client's process_cpu_seconds_total of each instance (all its threads: ` +
         `HTTP, PostgreSQL client, fan-out, background thread), so CPU per delivered message includes the send's own work ` +
-        `and each instance's idle cost. Redis commands and bytes are INFO commandstats / stats deltas over the window ` +
+        `and each instance's idle cost (measured over ${config.idleSeconds} s with the clients connected and nothing sent, just before the window; 'net of idle' takes it off). Redis commands and bytes are INFO commandstats / stats deltas over the window ` +
         `(INFO itself left out); Redis is shared with whatever else runs on the machine.`,
       `Per phase: ${phases
         .map(
           (phase) =>
-            `${phaseLabel(phase.routing, phase.instances)} machine ${round(phase.busy * 100, 0)} % busy, ` +
-            `counters still after ${phase.settleMs} ms`,
+            `${phaseLabel(phase.routing, phase.instances)} machine ${round(phase.busy * 100, 0)} % busy ` +
+            `(CPU s: instances ${round(figuresOf(phase).instancesCpuSeconds, 1)}, PostgreSQL ${round(phase.cpu.postgres, 1)}, ` +
+            `Redis ${round(phase.cpu.redis, 1)}, clients ${round(phase.cpu.clients, 1)}, anything else ` +
+            `${round(Math.max(0, phase.cpu.machine - figuresOf(phase).instancesCpuSeconds - phase.cpu.postgres - phase.cpu.redis - phase.cpu.clients), 1)} ` +
+            `of ${round(phase.cpu.machine, 1)} busy), counters still after ${phase.settleMs} ms`,
         )
         .join('; ')}.`,
     ];
