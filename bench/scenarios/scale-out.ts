@@ -31,11 +31,16 @@ import {
   type Scenario,
 } from '../lib/types.js';
 
+/**
+ * rate × seconds is a whole number of rounds both ways over the pairs (2 × pairs sends), so that
+ * every instance makes and receives the same share of the sends: with N instances the candidates
+ * sit on the even ones and the companies on the odd ones.
+ */
 const SIZES = {
-  tiny: { pairs: 8, rate: 20, seconds: 1, warmupSeconds: 0.5, idleSeconds: 0.5 },
+  tiny: { pairs: 5, rate: 20, seconds: 1, warmupSeconds: 0.5, idleSeconds: 0.5 },
   // 2 cores for up to 4 instances, the client process, PostgreSQL and Redis: a rate that leaves
   // the machine unsaturated, so that CPU per message is the work's, not the queueing's.
-  full: { pairs: 1000, rate: 100, seconds: 15, warmupSeconds: 5, idleSeconds: 3 },
+  full: { pairs: 1000, rate: 100, seconds: 20, warmupSeconds: 5, idleSeconds: 3 },
 };
 
 const INSTANCE_COUNTS = [1, 2, 4] as const;
