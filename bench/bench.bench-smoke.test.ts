@@ -16,6 +16,7 @@ import { dataScale } from './scenarios/data-scale.js';
 import { notifications } from './scenarios/notifications.js';
 import { pageWeight } from './scenarios/page-weight.js';
 import { presence } from './scenarios/presence.js';
+import { phaseKey, scaleOut } from './scenarios/scale-out.js';
 import { sendThroughput } from './scenarios/send-throughput.js';
 import { sendToDeliver } from './scenarios/send-to-deliver.js';
 import { twoInstances } from './scenarios/two-instances.js';
@@ -69,6 +70,7 @@ describe('benchmarks at tiny size', () => {
       'send-to-deliver',
       'send-throughput',
       'two-instances',
+      'scale-out',
       'connections',
       'data-scale',
       'page-weight',
@@ -108,6 +110,33 @@ describe('benchmarks at tiny size', () => {
     expect(c.singleDelivered).toBe(c.singleSent);
     expect(c.singleDuplicates).toBe(0);
     expectDeliveredOnce(c);
+  });
+
+  it('scale-out: every send delivered once in every phase; per-user routing sends each event to its user only, broadcast to every instance', async () => {
+    const c = await checksOf(scaleOut);
+    for (const instances of [1, 2, 4]) {
+      for (const routing of ['broadcast', 'per-user'] as const) {
+        const key = phaseKey(routing, instances);
+        expect(c[`${key}Instances`]).toBe(instances);
+        expectDeliveredOnce(c, key);
+        // one frame per send (the receiver's), the sender's own socket excluded; no presence noise
+        expect(c[`${key}Deliveries`]).toBe(c[`${key}Accepted`]);
+        expect(c[`${key}PresenceHeard`]).toBe(0);
+        // every send publishes two events (the receiver's channel, the sender's): Redis is shared,
+        // so at least those
+        expect(c[`${key}Publishes`]).toBeGreaterThanOrEqual(2 * (c[`${key}Accepted`] as number));
+      }
+      const perUser = phaseKey('per-user', instances);
+      const broadcast = phaseKey('broadcast', instances);
+      // per-user: each event reaches only the instance holding its user, however many there are
+      expect(c[`${perUser}FanoutReceived`]).toBe(2 * (c[`${perUser}Accepted`] as number));
+      expect(c[`${perUser}RoutedChannels`]).toBe(c.clients);
+      // broadcast: every instance receives every event, N × what one instance receives
+      expect(c[`${broadcast}FanoutReceived`]).toBe(
+        instances * 2 * (c[`${broadcast}Accepted`] as number),
+      );
+      expect(c[`${broadcast}RoutedChannels`]).toBe(0);
+    }
   });
 
   it('connections: every connection held and still receiving', async () => {

@@ -97,6 +97,8 @@ export interface SendRequest {
   /** http: POST /user/send/message; relay: a frame to the relay; socketio: the peer's POST /send. */
   via: 'http' | 'relay' | 'socketio';
   httpUrl?: string;
+  /** The base URL each sender's calls go to, by user id, where it differs from `httpUrl` (an instance each). */
+  httpUrlOf?: Record<string, string>;
   /** Query string of every call (`key=…&token=`). */
   query?: string;
   conversations: ConversationSpec[];
@@ -577,7 +579,7 @@ const send = async (request: SendRequest): Promise<SendResult> => {
     if (request.excludeSenderSocket && socketId) headers['x-socket-id'] = socketId;
     const callStarted = performance.now();
     const call = postJson(
-      request.httpUrl ?? '',
+      request.httpUrlOf?.[from.id] ?? request.httpUrl ?? '',
       peer ? '/send' : `${paths.sendMessage}?${request.query ?? ''}`,
       peer ? { ...body, sender_id: from.id } : body,
       headers,

@@ -66,6 +66,13 @@ export interface DeliveryPhaseOptions {
   mode: DeliveryMode;
   /** Where sends go (our server, or the Socket.IO peer) — omitted for the relay. */
   httpUrl?: string;
+  /** Where each sender's sends go, by user id (over `httpUrl`): each through its own instance. */
+  httpUrlOf?: Record<string, string>;
+  /**
+   * Called just before the measured sends and just after them (their deliveries drained): what a
+   * scenario reads around the measured window (counters of the servers, of Redis).
+   */
+  window?: { before: () => Promise<void>; after: () => Promise<void> };
   conversations: ConversationSpec[];
   direction: SendRequest['direction'];
   rate: number;
@@ -129,6 +136,7 @@ export const runDeliveryPhase = async (
   const base: Omit<SendRequest, 'rate' | 'count'> = {
     via: VIA[options.mode],
     ...(options.httpUrl ? { httpUrl: options.httpUrl } : {}),
+    ...(options.httpUrlOf ? { httpUrlOf: options.httpUrlOf } : {}),
     query: callQuery,
     conversations: options.conversations,
     direction: options.direction,
@@ -144,11 +152,13 @@ export const runDeliveryPhase = async (
     },
     120_000,
   );
+  await options.window?.before();
   const measured = await worker.call<SendResult>(
     'send',
     { ...base, rate: options.rate, count: Math.max(1, Math.round(options.rate * options.seconds)) },
     300_000,
   );
+  await options.window?.after();
   await worker.call('closeAll');
   const latency = summarizeEncoded(measured.latency);
   options.log(
@@ -165,6 +175,8 @@ export const runDeliveryPhase = async (
 export interface DeliveryHarness {
   bench: BenchDatabase;
   pairs: SeededPair[];
+  /** The client process that holds every user's socket (its `stats`, `takePresence`, …). */
+  worker: WorkerHandle;
   /**
    * One delivery phase over every seeded pair: a client per user on the endpoint `wsUrlOf` picks
    * (`httpUrl`: where the sends go), the scenario's rate, duration, warm-up and direction.
@@ -172,7 +184,9 @@ export interface DeliveryHarness {
   runPhase: (options: {
     mode: DeliveryMode;
     httpUrl?: string;
+    httpUrlOf?: Record<string, string>;
     wsUrlOf: (user: SeededUser) => string;
+    window?: DeliveryPhaseOptions['window'];
   }) => Promise<DeliveryPhaseResult>;
 }
 
@@ -194,11 +208,14 @@ export const deliveryHarness = async (
   return {
     bench,
     pairs,
-    runPhase: ({ mode, httpUrl, wsUrlOf }) =>
+    worker,
+    runPhase: ({ mode, httpUrl, httpUrlOf, wsUrlOf, window }) =>
       runDeliveryPhase(worker, {
         clients: clientSpecs(pairs, wsUrlOf),
         mode,
         ...(httpUrl ? { httpUrl } : {}),
+        ...(httpUrlOf ? { httpUrlOf } : {}),
+        ...(window ? { window } : {}),
         conversations,
         direction,
         rate: config.rate,

@@ -5,6 +5,7 @@ import { dataScale } from './data-scale.js';
 import { notifications } from './notifications.js';
 import { pageWeight } from './page-weight.js';
 import { presence } from './presence.js';
+import { scaleOut } from './scale-out.js';
 import { sendThroughput } from './send-throughput.js';
 import { sendToDeliver } from './send-to-deliver.js';
 import { twoInstances } from './two-instances.js';
@@ -15,6 +16,7 @@ export const SCENARIOS: Scenario[] = [
   sendToDeliver,
   sendThroughput,
   twoInstances,
+  scaleOut,
   connections,
   dataScale,
   pageWeight,

@@ -1,0 +1,536 @@
+import { Redis } from 'ioredis';
+import { freePort, uniqueAppId } from '../../test-support/server-process.js';
+import { settings } from '../../test-support/settings.js';
+import { chunks, type SeededPair } from '../lib/database.js';
+import {
+  deliveryChecks,
+  deliveryHarness,
+  type DeliveryHarness,
+  type DeliveryPhaseResult,
+} from '../lib/delivery.js';
+import {
+  instanceDelta,
+  machineBusy,
+  readMachineCpu,
+  readRedisCounters,
+  redisDelta,
+  scrapeInstance,
+  type InstanceCounters,
+  type MachineCpu,
+  type RedisCounters,
+} from '../lib/scale-out-counters.js';
+import type { Scope } from '../lib/scope.js';
+import { readCommandCpuSeconds, readCpuSeconds, type BenchServer } from '../lib/server.js';
+import {
+  atMost,
+  bySize,
+  exactly,
+  info,
+  type Checks,
+  type ResultRow,
+  type Scenario,
+} from '../lib/types.js';
+
+/**
+ * rate × seconds is a whole number of rounds both ways over the pairs (2 × pairs sends), so that
+ * every instance makes and receives the same share of the sends: with N instances the candidates
+ * sit on the even ones and the companies on the odd ones.
+ */
+const SIZES = {
+  tiny: { pairs: 5, rate: 20, seconds: 1, warmupSeconds: 0.5, idleSeconds: 0.5 },
+  // 2 cores for up to 4 instances, the client process, PostgreSQL and Redis: a rate that leaves
+  // the machine unsaturated, so that CPU per message is the work's, not the queueing's.
+  full: { pairs: 1000, rate: 100, seconds: 20, warmupSeconds: 5, idleSeconds: 3 },
+};
+
+const INSTANCE_COUNTS = [1, 2, 4] as const;
+const ROUTINGS = ['broadcast', 'per-user'] as const;
+type Routing = (typeof ROUTINGS)[number];
+
+/** Issue 30: with per-user routing, 4 instances within +10 % of 1. */
+const GROWTH_LIMIT = 1.1;
+
+/** How long the counters must stand still before the window opens, and the longest wait for it. */
+const SETTLE_POLL_MS = 250;
+const SETTLE_LIMIT_MS = 15_000;
+
+/** What one phase (one routing, one instance count) measured over its window. */
+export interface PhaseFigures {
+  routing: Routing;
+  instances: number;
+  delivery: DeliveryPhaseResult;
+  /** Each instance's counters over the window (deltas; routed channels as at the end). */
+  perInstance: InstanceCounters[];
+  redis: RedisCounters & { totalCalls: number };
+  windowSeconds: number;
+  /** Share of the machine's CPU that was busy over the window (0–1). */
+  busy: number;
+  /** CPU seconds over the window: the machine's busy time, and that of PostgreSQL, Redis and the client process. */
+  cpu: { machine: number; postgres: number; redis: number; clients: number };
+  /** Each instance's CPU per second with its clients connected and nothing sent, just before the window. */
+  idleCpuPerSecond: number[];
+  /** How long the counters took to stand still before the window (presence announcements of the connects). */
+  settleMs: number;
+  /** PresenceChanged events the clients heard during the window (none: the users hide their presence). */
+  presenceHeard: number;
+}
+
+/** The key of a phase in checks: `broadcast1`, `perUser4`. */
+export const phaseKey = (routing: Routing, instances: number): string =>
+  `${routing === 'per-user' ? 'perUser' : 'broadcast'}${instances}`;
+
+const phaseLabel = (routing: Routing, instances: number): string =>
+  `${routing}, ${instances} instance${instances === 1 ? '' : 's'}`;
+
+const round = (value: number, digits = 2): number => {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+};
+
+const ratioOf = (a: number | null, b: number | null): number | null =>
+  a !== null && b !== null && b > 0 ? round(a / b, 3) : null;
+
+/** Derived figures of a phase. */
+const figuresOf = (phase: PhaseFigures) => {
+  const sends = phase.delivery.measured.ok;
+  const per = (value: number): number | null => (sends > 0 ? value / sends : null);
+  const fanoutReceived = phase.perInstance.reduce((sum, each) => sum + each.fanoutReceived, 0);
+  const cpuSeconds = phase.perInstance.reduce((sum, each) => sum + each.cpuSeconds, 0);
+  const deliveries = phase.perInstance.reduce((sum, each) => sum + each.deliveries, 0);
+  const cpuPerDelivery = phase.perInstance.map((each) =>
+    each.deliveries > 0 ? (each.cpuSeconds * 1e6) / each.deliveries : null,
+  );
+  const measuredCpu = cpuPerDelivery.filter((value): value is number => value !== null);
+  const publishes = (phase.redis.calls.publish ?? 0) + (phase.redis.calls.spublish ?? 0);
+  // Each instance's CPU less what it would have used idle over the window.
+  const netPerDelivery = phase.perInstance.map((each, i) =>
+    each.deliveries > 0
+      ? (Math.max(0, each.cpuSeconds - (phase.idleCpuPerSecond[i] ?? 0) * phase.windowSeconds) *
+          1e6) /
+        each.deliveries
+      : null,
+  );
+  const measuredNet = netPerDelivery.filter((value): value is number => value !== null);
+  return {
+    idleMsPerSecond:
+      (phase.idleCpuPerSecond.reduce((sum, value) => sum + value, 0) * 1000) /
+      Math.max(1, phase.idleCpuPerSecond.length),
+    cpuPerDeliveryNetMean:
+      measuredNet.length === phase.perInstance.length && measuredNet.length > 0
+        ? measuredNet.reduce((sum, value) => sum + value, 0) / measuredNet.length
+        : null,
+    instancesCpuSeconds: cpuSeconds,
+    redisCpuPerSend: per(phase.cpu.redis * 1e6),
+    postgresCpuPerSend: per(phase.cpu.postgres * 1e6),
+    sends,
+    fanoutReceived,
+    deliveries,
+    messagesPerSend: per(fanoutReceived),
+    cpuPerDeliveryMean:
+      measuredCpu.length === phase.perInstance.length && measuredCpu.length > 0
+        ? measuredCpu.reduce((sum, value) => sum + value, 0) / measuredCpu.length
+        : null,
+    cpuPerDeliveryMax: measuredCpu.length > 0 ? Math.max(...measuredCpu) : null,
+    cpuPerDelivery,
+    cpuPerSend: per(cpuSeconds * 1e6),
+    publishesPerSend: per(publishes),
+    commandsPerSend: per(phase.redis.totalCalls),
+    inputBytesPerSend: per(phase.redis.inputBytes),
+    outputBytesPerSend: per(phase.redis.outputBytes),
+  };
+};
+
+/** The commands Redis ran most over a window, for a note: `evalsha 3.01, publish 2`. */
+const topCommands = (calls: Record<string, number>, sends: number, count = 5): string =>
+  Object.entries(calls)
+    .sort(([, a], [, b]) => b - a)
+    .slice(0, count)
+    .map(([command, calls]) => `${command} ${sends > 0 ? round(calls / sends) : calls}`)
+    .join(', ');
+
+/** Sum of the counters that move while events still flow (fan-out received, frames delivered). */
+const activity = (counters: InstanceCounters[]): number =>
+  counters.reduce((sum, each) => sum + each.fanoutReceived + each.deliveries, 0);
+
+/**
+ * Waits until the instances' event counters stand still over two polls: the presence
+ * announcements of the connects (done in each server's background thread) are over, so that the
+ * window counts the measured sends' events only.
+ */
+const settle = async (metricsPorts: number[]): Promise<number> => {
+  const started = performance.now();
+  const read = () => Promise.all(metricsPorts.map(scrapeInstance));
+  let last = activity(await read());
+  let still = 0;
+  while (still < 2 && performance.now() - started < SETTLE_LIMIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    const now = activity(await read());
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  return Math.round(performance.now() - started);
+};
+
+/** Jiffies per second in /proc/stat. */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds so far of the processes beside the instances: PostgreSQL's, Redis's, the client process's. */
+interface ProcessCpu {
+  postgres: number;
+  redis: number;
+  clients: number;
+}
+
+const readProcessCpu = (clientPid: number): ProcessCpu => ({
+  postgres: readCommandCpuSeconds('postgres'),
+  redis: readCommandCpuSeconds('redis-server'),
+  clients: readCpuSeconds(clientPid),
+});
+
+/** Instance `index % instances` of each user, in the order of the clients (candidate, company, …). */
+const instanceOfUser = (pairs: SeededPair[], instances: number): Map<number, number> =>
+  new Map(
+    pairs
+      .flatMap(({ candidate, company }) => [candidate, company])
+      .map((user, index) => [user.id, index % instances]),
+  );
+
+/**
+ * One phase: `instances` fresh servers of one routing sharing an app id (their Redis prefix), each
+ * user's socket on instance `index % instances`, each send made through its sender's instance;
+ * every counter read just before and just after the measured sends.
+ */
+const runScalePhase = (
+  scope: Scope,
+  harness: DeliveryHarness,
+  redis: Redis,
+  routing: Routing,
+  instances: number,
+  idleSeconds: number,
+): Promise<PhaseFigures> =>
+  scope.phase(async (phaseScope) => {
+    const appId = uniqueAppId(`scale-${routing}`);
+    const servers: { server: BenchServer; metricsPort: number }[] = [];
+    for (let i = 0; i < instances; i += 1) {
+      const metricsPort = await freePort();
+      const server = await phaseScope.server(harness.bench, {
+        redisUrl: settings.redisUrl,
+        appId,
+        env: { REALTIME_ROUTING: routing, METRICS_PORT: String(metricsPort) },
+      });
+      servers.push({ server, metricsPort });
+    }
+    const metricsPorts = servers.map((each) => each.metricsPort);
+    const placement = instanceOfUser(harness.pairs, instances);
+    const serverOf = (userId: number) => servers[placement.get(userId) ?? 0]!.server;
+    const httpUrlOf = Object.fromEntries(
+      [...placement.keys()].map((userId) => [String(userId), serverOf(userId).url]),
+    );
+
+    type WindowFigures = Omit<PhaseFigures, 'routing' | 'instances' | 'delivery'>;
+    const read: {
+      before?: {
+        instances: InstanceCounters[];
+        redis: Awaited<ReturnType<typeof readRedisCounters>>;
+        machine: MachineCpu;
+        processes: ProcessCpu;
+        settleMs: number;
+        idleCpuPerSecond: number[];
+        started: number;
+      };
+      window?: WindowFigures;
+    } = {};
+    const delivery = await harness.runPhase({
+      mode: 'pusher',
+      httpUrlOf,
+      wsUrlOf: (user) => serverOf(user.id).wsUrl,
+      window: {
+        before: async () => {
+          const settleMs = await settle(metricsPorts);
+          // Presence events heard so far are the connects'; the window's are counted after it.
+          await harness.worker.call('takePresence');
+          // What each instance uses with its sockets open and nothing sent (timers, heartbeats).
+          const idleFrom = await Promise.all(metricsPorts.map(scrapeInstance));
+          const idleStarted = performance.now();
+          await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+          const counters = await Promise.all(metricsPorts.map(scrapeInstance));
+          const idleFor = (performance.now() - idleStarted) / 1000;
+          const redisBefore = await readRedisCounters(redis, 'before');
+          read.before = {
+            instances: counters,
+            redis: redisBefore,
+            machine: readMachineCpu(),
+            processes: readProcessCpu(harness.worker.pid),
+            settleMs,
+            idleCpuPerSecond: counters.map(
+              (each, i) => (each.cpuSeconds - idleFrom[i]!.cpuSeconds) / idleFor,
+            ),
+            started: performance.now(),
+          };
+        },
+        after: async () => {
+          const opened = read.before;
+          if (!opened) throw new Error('the window closed before it opened');
+          const windowSeconds = (performance.now() - opened.started) / 1000;
+          const machine = readMachineCpu();
+          const processes = readProcessCpu(harness.worker.pid);
+          const redisAfter = await readRedisCounters(redis, 'after');
+          const counters = await Promise.all(metricsPorts.map(scrapeInstance));
+          const presence = await harness.worker.call<unknown[]>('takePresence');
+          read.window = {
+            presenceHeard: presence.length,
+            perInstance: counters.map((after, i) => instanceDelta(opened.instances[i]!, after)),
+            redis: redisDelta(opened.redis, redisAfter),
+            windowSeconds,
+            busy: machineBusy(opened.machine, machine),
+            cpu: {
+              machine: (machine.busy - opened.machine.busy) / CLOCK_TICKS,
+              postgres: processes.postgres - opened.processes.postgres,
+              redis: processes.redis - opened.processes.redis,
+              clients: processes.clients - opened.processes.clients,
+            },
+            idleCpuPerSecond: opened.idleCpuPerSecond,
+            settleMs: opened.settleMs,
+          };
+        },
+      },
+    });
+    if (!read.window) throw new Error('the measured window was not read');
+    return { routing, instances, delivery, ...read.window };
+  });
+
+/**
+ * Issue 30's scale-out: 1, 2 and 4 instances sharing PostgreSQL and Redis, the same users and send
+ * rate spread over them, each instance count with the old routing (every instance receives every
+ * event) and the new one (an event reaches only the instances holding its user): Redis messages and
+ * instance CPU per message, Redis commands and bytes per send.
+ */
+export const scaleOut: Scenario = {
+  name: 'scale-out',
+  title: 'Scale-out: 1, 2, 4 instances through Redis, broadcast vs per-user routing (PostgreSQL)',
+  run: async ({ size, log, scope }) => {
+    const config = bySize(size, SIZES);
+    const harness = await deliveryHarness(scope, 'postgres', 'scaleout', config, 'alternate', log);
+    // Every user hides being online: no PresenceChanged announcements (of the connects, done in
+    // the background after them) fall into a window, whose Redis messages are then the sends' own.
+    const now = new Date().toISOString();
+    const userIds = harness.pairs.flatMap(({ candidate, company }) => [candidate.id, company.id]);
+    for (const slice of chunks(userIds, 500))
+      await harness.bench.db.kysely
+        .insertInto('user_settings')
+        .values(
+          slice.map((userId) => ({
+            user_id: userId,
+            email_notifications: 1,
+            read_receipts: 1,
+            show_online: 0,
+            browser_notifications: 0,
+            locale: null,
+            time_zone: null,
+            updated_at: now,
+          })),
+        )
+        .execute();
+    await harness.bench.close();
+    const redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
+    scope.defer(() => redis.quit());
+
+    const phases: PhaseFigures[] = [];
+    for (const instances of INSTANCE_COUNTS)
+      for (const routing of ROUTINGS) {
+        log(
+          `${phaseLabel(routing, instances)}: ${config.pairs * 2} clients, ${config.rate} sends/s for ${config.seconds} s`,
+        );
+        const phase = await runScalePhase(
+          scope,
+          harness,
+          redis,
+          routing,
+          instances,
+          config.idleSeconds,
+        );
+        const figures = figuresOf(phase);
+        log(
+          `  Redis messages per send ${round(figures.messagesPerSend ?? 0)}, CPU per delivered message ` +
+            `${round(figures.cpuPerDeliveryMean ?? 0, 0)} µs (max ${round(figures.cpuPerDeliveryMax ?? 0, 0)}), ` +
+            `Redis commands per send ${round(figures.commandsPerSend ?? 0)}, machine busy ${round(phase.busy * 100, 0)} %`,
+        );
+        phases.push(phase);
+      }
+
+    const find = (routing: Routing, instances: number) =>
+      phases.find((phase) => phase.routing === routing && phase.instances === instances)!;
+    const rows: ResultRow[] = [];
+    const checks: Checks = {};
+    for (const phase of phases) {
+      const label = phaseLabel(phase.routing, phase.instances);
+      const f = figuresOf(phase);
+      const m = phase.delivery.measured;
+      rows.push(
+        info(
+          `${label}: Redis messages per send`,
+          f.messagesPerSend === null ? null : round(f.messagesPerSend),
+          '',
+          `${f.fanoutReceived} received by the instances over ${f.sends} sends`,
+        ),
+        info(
+          `${label}: instance CPU per delivered message (mean)`,
+          f.cpuPerDeliveryMean === null ? null : round(f.cpuPerDeliveryMean, 0),
+          'µs',
+          `max ${f.cpuPerDeliveryMax === null ? '–' : round(f.cpuPerDeliveryMax, 0)} µs; ` +
+            `per instance ${phase.perInstance
+              .map((each) => `${round(each.cpuSeconds * 1000, 0)} ms / ${each.deliveries}`)
+              .join(
+                ', ',
+              )}; all instances ${f.cpuPerSend === null ? '–' : round(f.cpuPerSend, 0)} µs per send; ` +
+            `idle ${round(f.idleMsPerSecond, 1)} ms/s per instance, net of it ${f.cpuPerDeliveryNetMean === null ? '–' : round(f.cpuPerDeliveryNetMean, 0)} µs`,
+        ),
+        info(
+          `${label}: Redis CPU per send`,
+          f.redisCpuPerSend === null ? null : round(f.redisCpuPerSend, 0),
+          'µs',
+          `redis-server's CPU over the window (shared with whatever else uses it); PostgreSQL ${f.postgresCpuPerSend === null ? '–' : round(f.postgresCpuPerSend, 0)} µs per send`,
+        ),
+        info(
+          `${label}: Redis commands per send`,
+          f.commandsPerSend === null ? null : round(f.commandsPerSend),
+          '',
+          `publish + spublish ${f.publishesPerSend === null ? '–' : round(f.publishesPerSend)}; ` +
+            `most: ${topCommands(phase.redis.calls, f.sends)}`,
+        ),
+        info(
+          `${label}: Redis bytes per send (in + out)`,
+          f.inputBytesPerSend === null || f.outputBytesPerSend === null
+            ? null
+            : round(f.inputBytesPerSend + f.outputBytesPerSend, 0),
+          'B',
+          `in ${round(f.inputBytesPerSend ?? 0, 0)} B, out ${round(f.outputBytesPerSend ?? 0, 0)} B`,
+        ),
+        info(
+          `${label}: send → ChatMessage p99`,
+          phase.delivery.latency.p99,
+          'ms',
+          `p50 ${phase.delivery.latency.p50} ms; machine CPU ${round(phase.busy * 100, 0)} % busy over the ${round(phase.windowSeconds, 1)} s window`,
+        ),
+      );
+      const key = phaseKey(phase.routing, phase.instances);
+      Object.assign(checks, deliveryChecks(m, key));
+      checks[`${key}Instances`] = phase.instances;
+      checks[`${key}PresenceHeard`] = phase.presenceHeard;
+      checks[`${key}FanoutReceived`] = f.fanoutReceived;
+      checks[`${key}Deliveries`] = f.deliveries;
+      checks[`${key}RoutedChannels`] = phase.perInstance.reduce(
+        (sum, each) => sum + each.routedChannels,
+        0,
+      );
+      checks[`${key}Publishes`] =
+        (phase.redis.calls.publish ?? 0) + (phase.redis.calls.spublish ?? 0);
+    }
+    checks.clients = config.pairs * 2;
+
+    const growth = (routing: Routing, pick: (f: ReturnType<typeof figuresOf>) => number | null) =>
+      ratioOf(pick(figuresOf(find(routing, 4))), pick(figuresOf(find(routing, 1))));
+    const figureNote = (
+      routing: Routing,
+      pick: (f: ReturnType<typeof figuresOf>) => number | null,
+      unit: string,
+    ) =>
+      INSTANCE_COUNTS.map((n) => {
+        const value = pick(figuresOf(find(routing, n)));
+        return `${n}: ${value === null ? '–' : round(value, unit === 'µs' ? 0 : 2)}${unit ? ` ${unit}` : ''}`;
+      }).join(', ');
+    const messages = (f: ReturnType<typeof figuresOf>) => f.messagesPerSend;
+    const cpu = (f: ReturnType<typeof figuresOf>) => f.cpuPerDeliveryMean;
+    const netCpu = (f: ReturnType<typeof figuresOf>) => f.cpuPerDeliveryNetMean;
+    rows.push(
+      atMost(
+        'per-user: Redis messages per send, 4 ÷ 1 instances',
+        growth('per-user', messages),
+        GROWTH_LIMIT,
+        '×',
+        figureNote('per-user', messages, ''),
+      ),
+      atMost(
+        'per-user: instance CPU per delivered message, 4 ÷ 1 instances',
+        growth('per-user', cpu),
+        GROWTH_LIMIT,
+        '×',
+        figureNote('per-user', cpu, 'µs'),
+      ),
+      info(
+        'per-user: instance CPU per delivered message net of idle, 4 ÷ 1 instances',
+        growth('per-user', netCpu),
+        '×',
+        figureNote('per-user', netCpu, 'µs'),
+      ),
+      info(
+        'broadcast: Redis messages per send, 4 ÷ 1 instances',
+        growth('broadcast', messages),
+        '×',
+        figureNote('broadcast', messages, ''),
+      ),
+      info(
+        'broadcast: instance CPU per delivered message, 4 ÷ 1 instances',
+        growth('broadcast', cpu),
+        '×',
+        figureNote('broadcast', cpu, 'µs'),
+      ),
+      info(
+        'broadcast: instance CPU per delivered message net of idle, 4 ÷ 1 instances',
+        growth('broadcast', netCpu),
+        '×',
+        figureNote('broadcast', netCpu, 'µs'),
+      ),
+    );
+    const total = (pick: (m: DeliveryPhaseResult['measured']) => number) =>
+      phases.reduce((sum, phase) => sum + pick(phase.delivery.measured), 0);
+    rows.push(
+      exactly(
+        'every phase: sends refused or failed',
+        total((m) => m.failed),
+        0,
+      ),
+      exactly(
+        'every phase: lost',
+        total((m) => m.lost),
+        0,
+      ),
+      exactly(
+        'every phase: doubled',
+        total((m) => m.duplicates),
+        0,
+      ),
+      exactly(
+        "every phase: copies at the sender's excluded socket or anyone else's",
+        total((m) => m.echoes + m.misdelivered),
+        0,
+      ),
+    );
+
+    const notes = [
+      `Each phase starts fresh instances (one app id, so one Redis prefix, per phase; all of one routing), ` +
+        `${config.pairs * 2} clients of ${config.pairs} conversations on one PostgreSQL database, each user's socket on instance ` +
+        `index % N and each send made through its sender's instance, ${config.rate} sends/s in both directions for ` +
+        `${config.seconds} s after a ${config.warmupSeconds} s warm-up. Each send publishes two events (the receiver's ` +
+        `channel and the sender's own, whose socket is excluded): 2 Redis messages per send on one instance.`,
+      `Counters are read just before the measured sends (once the instances' event counters stood still) and after ` +
+        `their deliveries drained: CPU is prom-client's process_cpu_seconds_total of each instance (all its threads: ` +
+        `HTTP, PostgreSQL client, fan-out, background thread), so CPU per delivered message includes the send's own work ` +
+        `and each instance's idle cost (measured over ${config.idleSeconds} s with the clients connected and nothing sent, just before the window; 'net of idle' takes it off). Redis commands and bytes are INFO commandstats / stats deltas over the window ` +
+        `(INFO itself left out); Redis is shared with whatever else runs on the machine.`,
+      `Per phase: ${phases
+        .map(
+          (phase) =>
+            `${phaseLabel(phase.routing, phase.instances)} machine ${round(phase.busy * 100, 0)} % busy ` +
+            `(CPU s: instances ${round(figuresOf(phase).instancesCpuSeconds, 1)}, PostgreSQL ${round(phase.cpu.postgres, 1)}, ` +
+            `Redis ${round(phase.cpu.redis, 1)}, clients ${round(phase.cpu.clients, 1)}, anything else ` +
+            `${round(Math.max(0, phase.cpu.machine - figuresOf(phase).instancesCpuSeconds - phase.cpu.postgres - phase.cpu.redis - phase.cpu.clients), 1)} ` +
+            `of ${round(phase.cpu.machine, 1)} busy), counters still after ${phase.settleMs} ms`,
+        )
+        .join('; ')}.`,
+    ];
+    const errors = phases.flatMap((phase) => phase.delivery.measured.errors);
+    if (errors.length > 0) notes.push(`send errors: ${errors.slice(0, 3).join('; ')}`);
+    return { rows, checks, notes };
+  },
+};
