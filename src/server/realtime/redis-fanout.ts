@@ -93,6 +93,7 @@ export class RedisFanout {
     });
     this.watch(this.publisher, 'publisher');
     this.publisher.on('ready', () => this.announceMissedEvents());
+    if (this.routes) this.publisher.once('ready', () => void this.checkShardedPubSub());
     this.watch(this.subscriber, 'subscriber');
     this.watchSubscription();
     this.subscriber.on('message', (channel: string, payload: string) => {
@@ -168,6 +169,20 @@ export class RedisFanout {
     this.closed = true;
     this.routes?.stop();
     await Promise.all([quit(this.publisher), quit(this.subscriber)]);
+  }
+
+  /** Per-user routing needs Redis 7 (`SPUBLISH`/`SSUBSCRIBE`): an older one is said at once. */
+  private async checkShardedPubSub(): Promise<void> {
+    try {
+      const version = redisVersionOf(String(await this.publisher.info('server')));
+      if (version !== undefined && version.major < 7)
+        this.options.logger?.warn(
+          { redisVersion: version.text },
+          `realtime: Redis ${version.text} has no sharded pub/sub, so no live event can be delivered: upgrade to Redis 7 or set REALTIME_ROUTING=broadcast`,
+        );
+    } catch {
+      // unknown: the publishes themselves will say it
+    }
   }
 
   private shardChannel(channel: string): string {
@@ -294,4 +309,10 @@ const quit = async (client: Redis | Cluster): Promise<void> => {
     }
   }
   client.disconnect();
+};
+
+/** `redis_version` of an `INFO server` answer. */
+export const redisVersionOf = (info: string): { text: string; major: number } | undefined => {
+  const text = /^redis_version:([0-9][^\r\n]*)/m.exec(info)?.[1]?.trim();
+  return text === undefined ? undefined : { text, major: Number.parseInt(text, 10) };
 };
