@@ -135,7 +135,8 @@ describe('benchmarks at tiny size', () => {
       expect(c[`${broadcast}FanoutReceived`]).toBe(
         instances * 2 * (c[`${broadcast}Accepted`] as number),
       );
-      expect(c[`${broadcast}RoutedChannels`]).toBe(0);
+      // the shard channels are kept with either routing (a rolling switch between them loses nothing)
+      expect(c[`${broadcast}RoutedChannels`]).toBe(c.clients);
     }
   });
 

@@ -42,6 +42,9 @@ describe('configuration', () => {
       clustered,
     );
     expect(() => loadConfig({ REDIS_URL: clustered })).toThrow(/REALTIME_REDIS_URL/);
+    expect(() => loadConfig({ ...redis, REALTIME_REDIS_URL: 'redis-cluster://' })).toThrow(
+      /at least one node/,
+    );
     expect(() => loadConfig({ REDIS_URL: '', REALTIME_REDIS_URL: clustered })).toThrow(
       /needs REDIS_URL/,
     );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EDIT_WINDOW_SECONDS_DEFAULT } from '../shared/working-faster-paths.js';
+import { clusterAddressOf } from './lib/redis-address.js';
 
 /** Secrets published in earlier versions' defaults: never accepted, in any environment. */
 const WELL_KNOWN_PUSHER_SECRETS = new Set(['local-pusher-secret']);
@@ -346,7 +347,9 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       `WEB_CONCURRENCY=${env.WEB_CONCURRENCY} (${webConcurrency} workers) needs REDIS_URL: the workers share live events, presence and limits through Redis. Set REDIS_URL, or WEB_CONCURRENCY=1.`,
     );
   }
-  if (env.REDIS_URL?.startsWith('redis-cluster://')) {
+  // a malformed cluster address fails here, at start, not when the first socket connects
+  if (env.REALTIME_REDIS_URL) clusterAddressOf(env.REALTIME_REDIS_URL);
+  if (env.REDIS_URL && clusterAddressOf(env.REDIS_URL)) {
     throw new Error(
       'REDIS_URL must be one Redis (limits, presence and sign-ins use it): a Redis Cluster can carry the live events, as REALTIME_REDIS_URL=redis-cluster://host:port,….',
     );

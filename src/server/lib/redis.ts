@@ -1,4 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { clusterAddressOf } from './redis-address.js';
 
 /**
  * A Redis connection for short commands on a request's path (limits, presence): a command is never
@@ -22,40 +23,24 @@ export const redisForCommands = (
   return redis;
 };
 
-/** A Redis Cluster address: `redis-cluster://host:port,host:port` (any of its nodes; the rest are found). */
-export const clusterNodesOf = (url: string): { host: string; port: number }[] | undefined => {
-  if (!url.startsWith('redis-cluster://')) return undefined;
-  const nodes = url
-    .slice('redis-cluster://'.length)
-    .split('/')[0]!
-    .split(',')
-    .filter((node) => node.length > 0)
-    .map((node) => {
-      const at = node.lastIndexOf(':');
-      const host = at < 0 ? node : node.slice(0, at);
-      const port = at < 0 ? 6379 : Number(node.slice(at + 1));
-      if (host.length === 0 || !Number.isInteger(port) || port <= 0 || port > 65_535)
-        throw new TypeError(`Invalid Redis Cluster node: ${JSON.stringify(node)}`);
-      return { host, port };
-    });
-  if (nodes.length === 0)
-    throw new TypeError('A redis-cluster:// address needs at least one node.');
-  return nodes;
-};
-
 /**
- * One connection (or, for `redis-cluster://…`, one cluster client) for pub/sub: with a cluster,
+ * One connection (or, for a cluster address, one cluster client) for pub/sub: with a cluster,
  * shard channels are subscribed on the node that owns their slot (`shardedSubscribers`).
  */
 export const redisForPubSub = (
   url: string,
   options: RedisOptions & { enableOfflineQueue: boolean },
 ): Redis | Cluster => {
-  const nodes = clusterNodesOf(url);
-  if (!nodes) return new Redis(url, options);
-  return new Cluster(nodes, {
+  const cluster = clusterAddressOf(url);
+  if (!cluster) return new Redis(url, options);
+  return new Cluster(cluster.nodes, {
     shardedSubscribers: true,
     enableOfflineQueue: options.enableOfflineQueue,
-    redisOptions: options,
+    redisOptions: {
+      ...options,
+      ...(cluster.username === undefined ? {} : { username: cluster.username }),
+      ...(cluster.password === undefined ? {} : { password: cluster.password }),
+      ...(cluster.tls ? { tls: {} } : {}),
+    },
   });
 };

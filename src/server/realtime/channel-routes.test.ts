@@ -60,18 +60,54 @@ describe('per-user channel routes', () => {
     expect(sent).toEqual([]);
   });
 
-  it('confirms anyway, without a retry, when the broker refuses (a lost connection resyncs every socket)', async () => {
+  it('tries a refused subscribe again, and lets its sockets wait until it is open', async () => {
     const warnings: string[] = [];
+    /** Whether the sockets had been confirmed when each refusal was said. */
+    const confirmedAtRefusals: boolean[] = [];
+    let confirmed = false;
+    let refusals = 2;
+    let subscribes = 0;
     const routes = new ShardedChannelRoutes(
       {
-        subscribe: () => Promise.reject(new Error('Connection is closed.')),
+        subscribe: () => {
+          subscribes += 1;
+          if (refusals === 0) return Promise.resolve(1);
+          refusals -= 1;
+          return Promise.reject(new Error("ERR unknown command 'ssubscribe'"));
+        },
         unsubscribe: () => Promise.resolve(1),
       },
-      { info: () => undefined, warn: (_details, message) => warnings.push(message ?? '') },
+      {
+        info: () => undefined,
+        warn: (_details, message) => {
+          warnings.push(message ?? '');
+          confirmedAtRefusals.push(confirmed);
+        },
+      },
+      5,
     );
     routes.open('private-chat.3');
-    await routes.whenOpen('private-chat.3');
+    await routes.whenOpen('private-chat.3')!.then(() => (confirmed = true));
+    expect(subscribes).toBe(3);
+    expect(routes.activeCount()).toBe(1);
+    expect(confirmedAtRefusals).toEqual([false, false]);
+    expect(warnings[0]).toMatch(/could not open a channel's route/);
+  });
+
+  it('lets the waiting sockets go when the channel is left while its subscribe is refused', async () => {
+    const routes = new ShardedChannelRoutes(
+      {
+        subscribe: () => Promise.reject(new Error('NOPERM')),
+        unsubscribe: () => Promise.resolve(1),
+      },
+      undefined,
+      60_000,
+    );
+    routes.open('private-chat.4');
+    const waiting = routes.whenOpen('private-chat.4');
+    await new Promise((resolve) => setImmediate(resolve));
+    routes.close('private-chat.4');
+    await waiting;
     expect(routes.activeCount()).toBe(0);
-    expect(warnings).toEqual(["realtime: could not open a channel's route"]);
   });
 });

@@ -163,7 +163,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
       // make them reconnect, so that every page catches up (the server keeps no history).
       onResubscribed: () => resyncSockets('the fan-out subscription was restored'),
     });
-    if (fanout.routes) endpoint.useRoutes(fanout.routes);
+    endpoint.useRoutes(fanout.routes);
     signatures = sharedSignatureMemory(new SeenSignatures(), fanout, `${redisPrefix}:trigger-sig:`);
     const redisBroadcaster = new RedisBroadcaster(fanout);
     broadcaster = redisBroadcaster;
@@ -213,7 +213,7 @@ export const createRealtime = (options: RealtimeOptions): Realtime => {
     connectionCount: () => endpoint.connectionCount(),
     deliveredCount: () => endpoint.deliveredFrames,
     fanoutReceivedCount: () => fanout?.receivedEvents ?? 0,
-    routedChannelCount: () => fanout?.routes?.activeCount() ?? null,
+    routedChannelCount: () => fanout?.routes.activeCount() ?? null,
     ready: async () => {
       await fanout?.ready();
     },

@@ -61,6 +61,8 @@ const isAuthorizedChannel = (channel: string): boolean => {
 class Connection implements Subscriber {
   /** channel → presence user id (undefined for non-presence channels). */
   readonly channels = new Map<string, string | undefined>();
+  /** channel → the latest subscribe waiting for its route: only that one is confirmed. */
+  readonly awaitedConfirmations = new Map<string, number>();
   readonly sessions = new Set<string>();
   userId: string | undefined;
   lastSeen = Date.now();
@@ -574,8 +576,16 @@ export class PusherServer {
   /** `subscription_succeeded` once the channel's events reach this instance. */
   private confirmSubscription(conn: Connection, channel: string, presence: boolean): void {
     const routed = this.routes?.whenOpen(channel);
-    if (!routed) return conn.send(this.subscriptionSucceeded(channel, presence));
+    if (!routed) {
+      conn.awaitedConfirmations.delete(channel);
+      return conn.send(this.subscriptionSucceeded(channel, presence));
+    }
+    // subscribe, unsubscribe, subscribe while the route opens: one confirmation, the last one's
+    const ticket = (conn.awaitedConfirmations.get(channel) ?? 0) + 1;
+    conn.awaitedConfirmations.set(channel, ticket);
     void routed.then(() => {
+      if (conn.awaitedConfirmations.get(channel) !== ticket) return;
+      conn.awaitedConfirmations.delete(channel);
       if (!conn.closed && conn.channels.has(channel))
         conn.send(this.subscriptionSucceeded(channel, presence));
     });

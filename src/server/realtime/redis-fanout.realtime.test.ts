@@ -179,7 +179,7 @@ describe('multi-instance fan-out through Redis', () => {
     }
   });
 
-  it('with broadcast routing, every instance receives every event (the routing before per-user)', async () => {
+  it('with broadcast routing, every instance receives every event, and still hears a per-user instance (a rolling switch)', async () => {
     const shared = {
       ...pusherCredentials(),
       redisUrl: settings.redisUrl,
@@ -188,11 +188,30 @@ describe('multi-instance fan-out through Redis', () => {
     };
     const [a, b] = [await start(shared), await start(shared)];
     const onA = await subscriber(a, 'private-chat.71');
-    expect(a.realtime.routedChannelCount()).toBeNull();
     await b.realtime.broadcaster.publish(['private-chat.71'], CHAT_EVENT, {});
     await onA.next((f) => f.event === CHAT_EVENT);
     await until(() => b.realtime.fanoutReceivedCount() === 1, 'B received the event too');
     expect(a.realtime.fanoutReceivedCount()).toBe(1);
+
+    // Mid-switch: C already routes per user, A and B do not yet. Each hears the other's events.
+    const c = await start({ ...shared, routing: 'per-user' });
+    const onC = await subscriber(c, 'private-chat.72');
+    await c.realtime.broadcaster.publish(['private-chat.71'], 'from-per-user', {});
+    await onA.next((f) => f.event === 'from-per-user');
+    await a.realtime.broadcaster.publish(['private-chat.72'], 'from-broadcast', {});
+    await onC.next((f) => f.event === 'from-broadcast');
+  });
+
+  it('still hears the shared channel (sign-outs) after its last user channel was left', async () => {
+    const [a, b] = await startPair();
+    const first = await subscriber(a, 'private-chat.81');
+    await first.close();
+    await until(() => a.realtime.routedChannelCount() === 0, 'A closed its last route');
+    // A socket authorized through B (bound to its session there), then that session signs out.
+    const fresh = track(await RawSocket.open(a.socketUrl()));
+    b.realtime.bindSocketToSession(fresh.socketId, 'session-after-last-route');
+    await b.realtime.closeSessionSockets('session-after-last-route');
+    expect((await within(fresh.closed, 'close 4009')).code).toBe(4009);
   });
 
   it('closeSessionSockets through B closes a socket on A that was authorized through B', async () => {
@@ -225,11 +244,12 @@ describe('multi-instance fan-out through Redis', () => {
       .filter(
         (line) =>
           line.includes(`name=realtime-sub:${prefix}`) ||
+          line.includes(`name=realtime-shard:${prefix}`) ||
           line.includes(`name=realtime-pub:${prefix}`),
       )
       .map((line) => /(?:^|\s)id=(\d+)/.exec(line)?.[1])
       .filter((id): id is string => id !== undefined);
-    expect(ours.length).toBe(4);
+    expect(ours.length).toBe(6);
     for (const id of ours) await admin.client('KILL', 'ID', id);
 
     // Events published while A's subscription was down never reached its sockets: once it is

@@ -2,7 +2,7 @@ import { jsonOrUndefined } from '../lib/json.js';
 import type { Cluster, Redis } from 'ioredis';
 import { redisForPubSub } from '../lib/redis.js';
 import { z } from 'zod';
-import { ShardedChannelRoutes, type ChannelRoutes } from './channel-routes.js';
+import { ShardedChannelRoutes } from './channel-routes.js';
 import type { FanoutRouting, RealtimeLogger } from './types.js';
 
 /** What instances tell each other over Redis pub/sub. */
@@ -59,7 +59,15 @@ export interface RedisFanoutOptions {
  */
 export class RedisFanout {
   private readonly publisher: Redis | Cluster;
+  /** The shared channel: control messages, and every event with `broadcast` routing. */
   private readonly subscriber: Redis | Cluster;
+  /**
+   * The user channels' shard channels, on a connection of their own: Redis counts shard channels
+   * apart, and ioredis leaves subscriber mode when a `SUNSUBSCRIBE` answers a count of 0, which on
+   * a shared connection would drop the shared channel's messages from then on.
+   */
+  private readonly shardSubscriber: Redis | Cluster;
+  private readonly routing: FanoutRouting;
   private readonly channel: string;
   private readonly publishWaitMs: number;
   /** Some event failed to publish since the last announcement (see `resync`). */
@@ -67,18 +75,25 @@ export class RedisFanout {
   private readonly subscribed: Promise<void>;
   private closed = false;
   /**
-   * Set while the subscriber is away or being re-subscribed: nothing is delivered then, so that no
-   * socket from before the outage hears anything until onResubscribed has made it reconnect (and
-   * authorize again: a session that ended meanwhile is refused).
+   * Set while a subscriber connection is away or being re-subscribed: nothing is delivered then,
+   * so that no socket from before the outage hears anything until onResubscribed has made it
+   * reconnect (and authorize again: a session that ended meanwhile is refused).
    */
   private resyncing = false;
-  /** With `per-user` routing: the shard channels this instance subscribes to. */
-  readonly routes: (ChannelRoutes & { activeCount(): number; stop(): void }) | undefined;
+  /**
+   * The shard channels this instance subscribes to: the channels it holds sockets on. Kept with
+   * either routing, so that during a switch from `broadcast` to `per-user` (a rolling restart) an
+   * instance of either kind hears what the other publishes.
+   */
+  readonly routes: ShardedChannelRoutes;
   /** Event messages received from Redis (delivered to this instance's sockets or dropped). */
   receivedEvents = 0;
+  /** Whether Redis has sharded pub/sub (7 or later); undefined until its version is known. */
+  private shardedPubSub: boolean | undefined;
 
   constructor(private readonly options: RedisFanoutOptions) {
     this.channel = options.channel;
+    this.routing = options.routing ?? 'per-user';
     this.publishWaitMs = options.publishWaitMs ?? 1_000;
     const name = options.channel.replace(/[^A-Za-z0-9_.:-]/g, '_').slice(0, 100);
     this.publisher = redisForPubSub(options.url, {
@@ -86,30 +101,42 @@ export class RedisFanout {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
     });
+    const subscriberOptions = { enableOfflineQueue: true, maxRetriesPerRequest: null };
     this.subscriber = redisForPubSub(options.url, {
+      ...subscriberOptions,
       connectionName: `realtime-sub:${name}`,
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
     });
+    this.shardSubscriber = redisForPubSub(options.url, {
+      ...subscriberOptions,
+      connectionName: `realtime-shard:${name}`,
+    });
+    const shardSubscriber = this.shardSubscriber;
+    this.routes = new ShardedChannelRoutes(
+      {
+        // On a Redis without sharded pub/sub there is nothing to subscribe: events go broadcast.
+        subscribe: async (channel) =>
+          this.shardedPubSub === false
+            ? undefined
+            : shardSubscriber.ssubscribe(this.shardChannel(channel)),
+        unsubscribe: async (channel) =>
+          this.shardedPubSub === false
+            ? undefined
+            : shardSubscriber.sunsubscribe(this.shardChannel(channel)),
+      },
+      options.logger,
+    );
     this.watch(this.publisher, 'publisher');
     this.publisher.on('ready', () => this.announceMissedEvents());
-    if (this.routes) this.publisher.once('ready', () => void this.checkShardedPubSub());
+    this.publisher.once('ready', () => void this.checkShardedPubSub());
     this.watch(this.subscriber, 'subscriber');
-    this.watchSubscription();
+    this.watch(this.shardSubscriber, 'shard subscriber');
+    this.watchSubscriptions();
     this.subscriber.on('message', (channel: string, payload: string) => {
       if (channel === this.channel) this.receive(payload);
     });
-    if ((options.routing ?? 'per-user') === 'per-user') {
-      const subscriber = this.subscriber;
-      this.routes = new ShardedChannelRoutes(
-        {
-          subscribe: (channel) => subscriber.ssubscribe(this.shardChannel(channel)),
-          unsubscribe: (channel) => subscriber.sunsubscribe(this.shardChannel(channel)),
-        },
-        options.logger,
-      );
-      this.subscriber.on('smessage', (_channel: string, payload: string) => this.receive(payload));
-    }
+    this.shardSubscriber.on('smessage', (_channel: string, payload: string) =>
+      this.receive(payload),
+    );
     this.subscribed = this.subscriber.subscribe(this.channel).then(() => undefined);
     // ready() reports it; keep an unobserved failure (closing before connecting) from being "unhandled".
     this.subscribed.catch(() => undefined);
@@ -123,7 +150,7 @@ export class RedisFanout {
   async publish(message: FanoutMessage): Promise<void> {
     try {
       await this.readyPublisher();
-      if (message.t === 'event' && this.routes) {
+      if (message.t === 'event' && this.routing === 'per-user' && this.shardedPubSub !== false) {
         // One shard channel per Pusher channel: each reaches only the instances that hold it.
         await Promise.all(
           message.channels.map((channel) =>
@@ -167,18 +194,23 @@ export class RedisFanout {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.routes?.stop();
-    await Promise.all([quit(this.publisher), quit(this.subscriber)]);
+    this.routes.stop();
+    await Promise.all([quit(this.publisher), quit(this.subscriber), quit(this.shardSubscriber)]);
   }
 
-  /** Per-user routing needs Redis 7 (`SPUBLISH`/`SSUBSCRIBE`): an older one is said at once. */
+  /**
+   * Per-user routing needs Redis 7 (`SPUBLISH`/`SSUBSCRIBE`): on an older one events go to every
+   * instance, as with `broadcast` routing, and the log says so.
+   */
   private async checkShardedPubSub(): Promise<void> {
     try {
       const version = redisVersionOf(String(await this.publisher.info('server')));
-      if (version !== undefined && version.major < 7)
+      if (version === undefined) return;
+      this.shardedPubSub = version.major >= 7;
+      if (!this.shardedPubSub)
         this.options.logger?.warn(
           { redisVersion: version.text },
-          `realtime: Redis ${version.text} has no sharded pub/sub, so no live event can be delivered: upgrade to Redis 7 or set REALTIME_ROUTING=broadcast`,
+          `realtime: Redis ${version.text} has no sharded pub/sub: live events go to every instance (broadcast routing) until Redis is upgraded to 7`,
         );
     } catch {
       // unknown: the publishes themselves will say it
@@ -251,33 +283,37 @@ export class RedisFanout {
   }
 
   /**
-   * Reports a subscription that is back after its connection was lost. ioredis re-subscribes by
-   * itself on 'ready'; the SUBSCRIBE sent here is answered after that one (subscribing twice is
-   * harmless), so once it resolves the subscription is active again.
+   * Reports the subscriptions back after a subscriber connection was lost. ioredis re-subscribes
+   * by itself on 'ready' (the shard channels included); a command sent here is answered after
+   * those, so once it resolves the connection's subscriptions are active again. Once both
+   * connections are, the sockets are made to reconnect and catch up.
    */
-  private watchSubscription(): void {
-    let lost = false;
-    this.subscriber.on('close', () => {
-      if (this.closed) return;
-      lost = true;
-      this.resyncing = true;
-    });
-    this.subscriber.on('ready', () => {
-      if (!lost || this.closed) return;
-      lost = false;
-      this.subscriber.subscribe(this.channel).then(
-        () => {
-          if (this.closed || lost) return;
-          this.options.onResubscribed?.();
-          this.resyncing = false;
-        },
-        (error: unknown) =>
-          this.options.logger?.warn(
-            { err: error },
-            'realtime: could not re-subscribe to the fan-out',
-          ),
-      );
-    });
+  private watchSubscriptions(): void {
+    const lost = new Set<string>();
+    const watchOne = (client: Redis | Cluster, role: string, confirm: () => Promise<unknown>) => {
+      client.on('close', () => {
+        if (this.closed) return;
+        lost.add(role);
+        this.resyncing = true;
+      });
+      client.on('ready', () => {
+        if (!lost.has(role) || this.closed) return;
+        confirm().then(
+          () => {
+            if (this.closed || !lost.delete(role) || lost.size > 0) return;
+            this.options.onResubscribed?.();
+            this.resyncing = false;
+          },
+          (error: unknown) =>
+            this.options.logger?.warn(
+              { err: error, role },
+              'realtime: could not re-subscribe to the fan-out',
+            ),
+        );
+      });
+    };
+    watchOne(this.subscriber, 'subscriber', () => this.subscriber.subscribe(this.channel));
+    watchOne(this.shardSubscriber, 'shard subscriber', () => this.shardSubscriber.ping());
   }
 
   /** Logs a connection's trouble once per outage, and its recovery. */

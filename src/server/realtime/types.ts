@@ -104,7 +104,7 @@ export interface Realtime {
   deliveredCount(): number;
   /** Event messages received from the Redis fan-out so far (0 without Redis). */
   fanoutReceivedCount(): number;
-  /** Channels routed to this instance by per-user routing; null without it. */
+  /** Channels whose shard channels this instance subscribes to (either routing); null without Redis. */
   routedChannelCount(): number | null;
   /** Resolves once the instance can deliver (Redis connected and subscribed); immediately without Redis. */
   ready(): Promise<void>;
