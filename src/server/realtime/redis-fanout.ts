@@ -49,11 +49,11 @@ export interface RedisFanoutOptions {
 }
 
 /**
- * Redis pub/sub fan-out with two connections: a publisher that fails fast when Redis is down (no
- * offline queue, no retried publishes, so nothing is delivered twice) and a subscriber that
- * reconnects and re-subscribes by itself (ioredis), its shard channels included. Every instance,
- * the publisher's included, delivers from its subscriptions, so one publish reaches each socket
- * once. With `per-user` routing an event is published once per Pusher channel, with `SPUBLISH` to
+ * Redis pub/sub fan-out with three connections: a publisher that fails fast when Redis is down (no
+ * offline queue, no retried publishes, so nothing is delivered twice), and two subscribers (the
+ * shared channel, the shard channels) that reconnect and re-subscribe by themselves (ioredis).
+ * Every instance, the publisher's included, delivers from its subscriptions, so one publish reaches
+ * each socket once. With `per-user` routing an event is published once per Pusher channel, with `SPUBLISH` to
  * that channel's shard channel, which only the instances holding a socket on it subscribe to: on
  * Redis Cluster each shard channel lives on the node that owns its slot.
  */
