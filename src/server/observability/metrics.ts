@@ -10,7 +10,7 @@ export interface MetricsSources {
   liveDeliveries(): number;
   /** Event messages received from the Redis fan-out so far (a count that only grows). */
   fanoutReceived(): number;
-  /** Channels whose events are routed to this instance (per-user routing), or null. */
+  /** Channels whose shard channels this instance subscribes to (either routing), or null without Redis. */
   routedChannels(): number | null;
   /** Outbox tasks not done, and how long the earliest due one has waited. */
   outboxBacklog(): Promise<{ pending: number; oldestDueSeconds: number }>;
@@ -103,7 +103,7 @@ export const createMetrics = () => {
   });
   new Gauge({
     name: 'messenger_fanout_routed_channels',
-    help: 'Channels whose events Redis routes to this instance (per-user routing).',
+    help: 'Channels whose shard channels this instance subscribes to (the channels it holds sockets on).',
     registers,
     collect() {
       this.set(sources?.routedChannels() ?? 0);

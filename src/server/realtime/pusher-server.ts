@@ -152,7 +152,7 @@ export class PusherServer {
   private readonly registry = new ChannelRegistry<Connection>();
 
   private occupancyListener: OccupancyListener | undefined;
-  /** With per-user routing: opened and closed with the channels held here. */
+  /** With Redis: each channel's route, opened and closed with the channels held here. */
   private routes: ChannelRoutes | undefined;
 
   /** Told when a channel gets its first socket on this instance and when it loses its last. */
