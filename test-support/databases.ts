@@ -112,7 +112,9 @@ export const dropStaleDatabases = (label: string): Promise<number> =>
 /**
  * Migrates a test schema. Kysely's migrator first lists the tables of every schema it may use
  * (`has_schema_privilege` on each): a schema another test file drops meanwhile makes that list fail
- * with "schema … does not exist", before any migration ran. That one is tried again.
+ * with "schema … does not exist", or "relation <other schema>.<table> does not exist" when the
+ * drop lands between reading the catalog and describing a table, before any migration ran. Those
+ * are tried again.
  */
 const migrateWhileOthersDrop = async (db: Db, schema: string, target?: string): Promise<void> => {
   for (let attempt = 1; ; attempt += 1) {
@@ -121,8 +123,9 @@ const migrateWhileOthersDrop = async (db: Db, schema: string, target?: string): 
       return;
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const anotherSchemaWent = cause?.code === '3F000' && !String(cause.message).includes(schema);
-      if (!anotherSchemaWent || attempt >= 5) throw error;
+      const somethingWent = cause?.code === '3F000' || cause?.code === '42P01';
+      const anotherSchemaWent = somethingWent && !String(cause?.message).includes(schema);
+      if (!anotherSchemaWent || attempt >= 10) throw error;
     }
   }
 };
