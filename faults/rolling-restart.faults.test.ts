@@ -367,5 +367,5 @@ describe.skipIf(missing && !settings.ci)('rolling restart behind nginx', () => {
       await nginx?.stop();
       await db?.drop();
     }
-  }, 180_000);
+  }, 180_000 * Math.max(1, settings.serverWorkers));
 });

@@ -87,7 +87,10 @@ const workersAsked = (env: Record<string, string>): Record<string, string> =>
 export interface StartServerOptions {
   env?: Record<string, string>;
   port?: number;
-  /** How long to wait for the "running at" line. */
+  /**
+   * How long to wait for the "running at" line (for one process: with TEST_SERVER_WORKERS above 1,
+   * each worker loads and connects on the same cores, so the wait grows with their number).
+   */
   timeoutMs?: number;
   /** The working directory (default: this one, the checkout, where `dist/web` is found). */
   cwd?: string;
@@ -105,6 +108,9 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
   // (a developer's demo database from `npm start`, its uploads and e-mails): a test server touches
   // none of them. A caller's own DATABASE_URL, STORAGE_URL or MAIL_DIR wins.
   const sandbox = mkdtempSync(join(tmpdir(), 'messenger-server-'));
+  const workers = workersAsked(options.env ?? {});
+  const startWaitMs =
+    (options.timeoutMs ?? 20_000) * Math.max(1, Number(workers.WEB_CONCURRENCY ?? 1));
   const child = spawn(process.execPath, [MAIN], {
     env: serverEnvironment({
       PORT: String(port),
@@ -114,7 +120,7 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
       // nothing balances onto a test server: it stops at once unless a test asks for a drain
       SHUTDOWN_DELAY_SECONDS: '0',
       ...sandboxedDefaults(sandbox),
-      ...workersAsked(options.env ?? {}),
+      ...workers,
       ...options.env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -132,7 +138,7 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
       if (child.pid !== undefined) spawnSync('pkill', ['-KILL', '-P', String(child.pid)]);
       child.kill('SIGKILL');
       reject(new Error(`server did not start in time:\n${output}`));
-    }, options.timeoutMs ?? 20_000);
+    }, startWaitMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Messenger is running at')) {

@@ -78,6 +78,8 @@ export interface DeliveryPhaseOptions {
   rate: number;
   seconds: number;
   warmupSeconds: number;
+  /** Instead of `rate × warmupSeconds` sends at `rate`: this many at this rate. */
+  warmup?: { count: number; rate: number };
   log: (message: string) => void;
 }
 
@@ -147,8 +149,10 @@ export const runDeliveryPhase = async (
     'send',
     {
       ...base,
-      rate: options.rate,
-      count: Math.max(1, Math.round(options.rate * options.warmupSeconds)),
+      ...(options.warmup ?? {
+        rate: options.rate,
+        count: Math.max(1, Math.round(options.rate * options.warmupSeconds)),
+      }),
     },
     120_000,
   );
@@ -187,6 +191,7 @@ export interface DeliveryHarness {
     httpUrlOf?: Record<string, string>;
     wsUrlOf: (user: SeededUser) => string;
     window?: DeliveryPhaseOptions['window'];
+    warmup?: DeliveryPhaseOptions['warmup'];
   }) => Promise<DeliveryPhaseResult>;
 }
 
@@ -209,13 +214,14 @@ export const deliveryHarness = async (
     bench,
     pairs,
     worker,
-    runPhase: ({ mode, httpUrl, httpUrlOf, wsUrlOf, window }) =>
+    runPhase: ({ mode, httpUrl, httpUrlOf, wsUrlOf, window, warmup }) =>
       runDeliveryPhase(worker, {
         clients: clientSpecs(pairs, wsUrlOf),
         mode,
         ...(httpUrl ? { httpUrl } : {}),
         ...(httpUrlOf ? { httpUrlOf } : {}),
         ...(window ? { window } : {}),
+        ...(warmup ? { warmup } : {}),
         conversations,
         direction,
         rate: config.rate,

@@ -37,10 +37,32 @@ import {
  * sit on the even ones and the companies on the odd ones.
  */
 const SIZES = {
-  tiny: { pairs: 5, rate: 20, seconds: 1, warmupSeconds: 0.5, idleSeconds: 0.5 },
+  tiny: {
+    pairs: 5,
+    rate: 20,
+    seconds: 1,
+    warmupSendsPerInstance: 10,
+    warmupRate: 20,
+    idleSeconds: 0.5,
+    passes: 1,
+  },
   // 2 cores for up to 4 instances, the client process, PostgreSQL and Redis: a rate that leaves
-  // the machine unsaturated, so that CPU per message is the work's, not the queueing's.
-  full: { pairs: 1000, rate: 100, seconds: 20, warmupSeconds: 5, idleSeconds: 3 },
+  // the machine unsaturated, so that CPU per message is the work's, not the queueing's. The
+  // warm-up gives every instance the same number of sends whatever their count, so that V8 has
+  // compiled the send and delivery paths of each as far (with a fixed warm-up, 4 instances each
+  // saw a quarter of it and ran colder code in the window).
+  full: {
+    pairs: 1000,
+    rate: 100,
+    seconds: 20,
+    warmupSendsPerInstance: 2000,
+    warmupRate: 250,
+    idleSeconds: 3,
+    // One process's CPU per message differs by up to 25 % from one start to the next (two
+    // identical single-instance phases, same run): every phase runs twice, the second round in the
+    // opposite order of instance counts, and the figures compared are the passes' mean.
+    passes: 2,
+  },
 };
 
 const INSTANCE_COUNTS = [1, 2, 4] as const;
@@ -58,6 +80,8 @@ const SETTLE_LIMIT_MS = 15_000;
 export interface PhaseFigures {
   routing: Routing;
   instances: number;
+  /** 1, 2, …: the same phase run again later in the scenario. */
+  pass: number;
   delivery: DeliveryPhaseResult;
   /** Each instance's counters over the window (deltas; routed channels as at the end). */
   perInstance: InstanceCounters[];
@@ -79,8 +103,8 @@ export interface PhaseFigures {
 export const phaseKey = (routing: Routing, instances: number): string =>
   `${routing === 'per-user' ? 'perUser' : 'broadcast'}${instances}`;
 
-const phaseLabel = (routing: Routing, instances: number): string =>
-  `${routing}, ${instances} instance${instances === 1 ? '' : 's'}`;
+const phaseLabel = (routing: Routing, instances: number, pass = 1): string =>
+  `${routing}, ${instances} instance${instances === 1 ? '' : 's'}${pass > 1 ? `, pass ${pass}` : ''}`;
 
 const round = (value: number, digits = 2): number => {
   const factor = 10 ** digits;
@@ -206,7 +230,8 @@ const runScalePhase = (
   redis: Redis,
   routing: Routing,
   instances: number,
-  idleSeconds: number,
+  pass: number,
+  config: { idleSeconds: number; warmupSendsPerInstance: number; warmupRate: number },
 ): Promise<PhaseFigures> =>
   scope.phase(async (phaseScope) => {
     const appId = uniqueAppId(`scale-${routing}`);
@@ -227,7 +252,7 @@ const runScalePhase = (
       [...placement.keys()].map((userId) => [String(userId), serverOf(userId).url]),
     );
 
-    type WindowFigures = Omit<PhaseFigures, 'routing' | 'instances' | 'delivery'>;
+    type WindowFigures = Omit<PhaseFigures, 'routing' | 'instances' | 'pass' | 'delivery'>;
     const read: {
       before?: {
         instances: InstanceCounters[];
@@ -242,6 +267,7 @@ const runScalePhase = (
     } = {};
     const delivery = await harness.runPhase({
       mode: 'pusher',
+      warmup: { count: config.warmupSendsPerInstance * instances, rate: config.warmupRate },
       httpUrlOf,
       wsUrlOf: (user) => serverOf(user.id).wsUrl,
       window: {
@@ -252,7 +278,7 @@ const runScalePhase = (
           // What each instance uses with its sockets open and nothing sent (timers, heartbeats).
           const idleFrom = await Promise.all(metricsPorts.map(scrapeInstance));
           const idleStarted = performance.now();
-          await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+          await new Promise((resolve) => setTimeout(resolve, config.idleSeconds * 1000));
           const counters = await Promise.all(metricsPorts.map(scrapeInstance));
           const idleFor = (performance.now() - idleStarted) / 1000;
           const redisBefore = await readRedisCounters(redis, 'before');
@@ -296,7 +322,7 @@ const runScalePhase = (
       },
     });
     if (!read.window) throw new Error('the measured window was not read');
-    return { routing, instances, delivery, ...read.window };
+    return { routing, instances, pass, delivery, ...read.window };
   });
 
 /**
@@ -310,7 +336,15 @@ export const scaleOut: Scenario = {
   title: 'Scale-out: 1, 2, 4 instances through Redis, broadcast vs per-user routing (PostgreSQL)',
   run: async ({ size, log, scope }) => {
     const config = bySize(size, SIZES);
-    const harness = await deliveryHarness(scope, 'postgres', 'scaleout', config, 'alternate', log);
+    // each phase gives its own warm-up (warmupSendsPerInstance)
+    const harness = await deliveryHarness(
+      scope,
+      'postgres',
+      'scaleout',
+      { ...config, warmupSeconds: 0 },
+      'alternate',
+      log,
+    );
     // Every user hides being online: no PresenceChanged announcements (of the connects, done in
     // the background after them) fall into a window, whose Redis messages are then the sends' own.
     const now = new Date().toISOString();
@@ -336,34 +370,46 @@ export const scaleOut: Scenario = {
     scope.defer(() => redis.quit());
 
     const phases: PhaseFigures[] = [];
-    for (const instances of INSTANCE_COUNTS)
-      for (const routing of ROUTINGS) {
-        log(
-          `${phaseLabel(routing, instances)}: ${config.pairs * 2} clients, ${config.rate} sends/s for ${config.seconds} s`,
-        );
-        const phase = await runScalePhase(
-          scope,
-          harness,
-          redis,
-          routing,
-          instances,
-          config.idleSeconds,
-        );
-        const figures = figuresOf(phase);
-        log(
-          `  Redis messages per send ${round(figures.messagesPerSend ?? 0)}, CPU per delivered message ` +
-            `${round(figures.cpuPerDeliveryMean ?? 0, 0)} µs (max ${round(figures.cpuPerDeliveryMax ?? 0, 0)}), ` +
-            `Redis commands per send ${round(figures.commandsPerSend ?? 0)}, machine busy ${round(phase.busy * 100, 0)} %`,
-        );
-        phases.push(phase);
-      }
+    for (let pass = 1; pass <= config.passes; pass += 1)
+      for (const instances of pass % 2 === 1 ? INSTANCE_COUNTS : [...INSTANCE_COUNTS].reverse())
+        for (const routing of ROUTINGS) {
+          log(
+            `${phaseLabel(routing, instances, pass)}: ${config.pairs * 2} clients, ${config.rate} sends/s for ${config.seconds} s`,
+          );
+          const phase = await runScalePhase(
+            scope,
+            harness,
+            redis,
+            routing,
+            instances,
+            pass,
+            config,
+          );
+          const figures = figuresOf(phase);
+          log(
+            `  Redis messages per send ${round(figures.messagesPerSend ?? 0)}, CPU per delivered message ` +
+              `${round(figures.cpuPerDeliveryMean ?? 0, 0)} µs (max ${round(figures.cpuPerDeliveryMax ?? 0, 0)}), ` +
+              `Redis commands per send ${round(figures.commandsPerSend ?? 0)}, machine busy ${round(phase.busy * 100, 0)} %`,
+          );
+          phases.push(phase);
+        }
 
-    const find = (routing: Routing, instances: number) =>
-      phases.find((phase) => phase.routing === routing && phase.instances === instances)!;
+    /** The mean over the passes of one routing and instance count (null if one has none). */
+    const meanOf = (
+      routing: Routing,
+      instances: number,
+      pick: (f: ReturnType<typeof figuresOf>) => number | null,
+    ): number | null => {
+      const values = phases
+        .filter((phase) => phase.routing === routing && phase.instances === instances)
+        .map((phase) => pick(figuresOf(phase)));
+      if (values.length === 0 || values.some((value) => value === null)) return null;
+      return (values as number[]).reduce((sum, value) => sum + value, 0) / values.length;
+    };
     const rows: ResultRow[] = [];
     const checks: Checks = {};
     for (const phase of phases) {
-      const label = phaseLabel(phase.routing, phase.instances);
+      const label = phaseLabel(phase.routing, phase.instances, phase.pass);
       const f = figuresOf(phase);
       const m = phase.delivery.measured;
       rows.push(
@@ -413,7 +459,7 @@ export const scaleOut: Scenario = {
           `p50 ${phase.delivery.latency.p50} ms; machine CPU ${round(phase.busy * 100, 0)} % busy over the ${round(phase.windowSeconds, 1)} s window`,
         ),
       );
-      const key = phaseKey(phase.routing, phase.instances);
+      const key = `${phaseKey(phase.routing, phase.instances)}${phase.pass > 1 ? `Pass${phase.pass}` : ''}`;
       Object.assign(checks, deliveryChecks(m, key));
       checks[`${key}Instances`] = phase.instances;
       checks[`${key}PresenceHeard`] = phase.presenceHeard;
@@ -429,14 +475,14 @@ export const scaleOut: Scenario = {
     checks.clients = config.pairs * 2;
 
     const growth = (routing: Routing, pick: (f: ReturnType<typeof figuresOf>) => number | null) =>
-      ratioOf(pick(figuresOf(find(routing, 4))), pick(figuresOf(find(routing, 1))));
+      ratioOf(meanOf(routing, 4, pick), meanOf(routing, 1, pick));
     const figureNote = (
       routing: Routing,
       pick: (f: ReturnType<typeof figuresOf>) => number | null,
       unit: string,
     ) =>
       INSTANCE_COUNTS.map((n) => {
-        const value = pick(figuresOf(find(routing, n)));
+        const value = meanOf(routing, n, pick);
         return `${n}: ${value === null ? '–' : round(value, unit === 'µs' ? 0 : 2)}${unit ? ` ${unit}` : ''}`;
       }).join(', ');
     const messages = (f: ReturnType<typeof figuresOf>) => f.messagesPerSend;
@@ -511,8 +557,9 @@ export const scaleOut: Scenario = {
       `Each phase starts fresh instances (one app id, so one Redis prefix, per phase; all of one routing), ` +
         `${config.pairs * 2} clients of ${config.pairs} conversations on one PostgreSQL database, each user's socket on instance ` +
         `index % N and each send made through its sender's instance, ${config.rate} sends/s in both directions for ` +
-        `${config.seconds} s after a ${config.warmupSeconds} s warm-up. Each send publishes two events (the receiver's ` +
-        `channel and the sender's own, whose socket is excluded): 2 Redis messages per send on one instance.`,
+        `${config.seconds} s after a warm-up of ${config.warmupSendsPerInstance} sends per instance at ${config.warmupRate}/s. Each send publishes two events (the receiver's ` +
+        `channel and the sender's own, whose socket is excluded): 2 Redis messages per send on one instance. ` +
+        `${config.passes > 1 ? `Every phase runs ${config.passes} times (the second pass in the opposite order of instance counts); the 4 ÷ 1 rows compare the passes' means.` : ''}`,
       `Counters are read just before the measured sends (once the instances' event counters stood still) and after ` +
         `their deliveries drained: CPU is prom-client's process_cpu_seconds_total of each instance (all its threads: ` +
         `HTTP, PostgreSQL client, fan-out, background thread), so CPU per delivered message includes the send's own work ` +
