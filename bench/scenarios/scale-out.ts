@@ -220,20 +220,63 @@ const instanceOfUser = (pairs: SeededPair[], instances: number): Map<number, num
   );
 
 /**
+ * A fresh database of \`config.pairs\` conversations and a fresh client process, for one phase (a
+ * phase then starts from the same state whatever ran before it). Every user hides being online:
+ * no PresenceChanged announcements (of the connects, done in the background after them) fall into
+ * a window, whose Redis messages are then the sends' own.
+ */
+const hiddenUsersHarness = async (
+  scope: Scope,
+  config: (typeof SIZES)[keyof typeof SIZES],
+  log: (message: string) => void,
+): Promise<DeliveryHarness> => {
+  // each phase gives its own warm-up (warmupSendsPerInstance)
+  const harness = await deliveryHarness(
+    scope,
+    'postgres',
+    'scaleout',
+    { ...config, warmupSeconds: 0 },
+    'alternate',
+    log,
+  );
+  const now = new Date().toISOString();
+  const userIds = harness.pairs.flatMap(({ candidate, company }) => [candidate.id, company.id]);
+  for (const slice of chunks(userIds, 500))
+    await harness.bench.db.kysely
+      .insertInto('user_settings')
+      .values(
+        slice.map((userId) => ({
+          user_id: userId,
+          email_notifications: 1,
+          read_receipts: 1,
+          show_online: 0,
+          browser_notifications: 0,
+          locale: null,
+          time_zone: null,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  await harness.bench.close();
+  return harness;
+};
+
+/**
  * One phase: `instances` fresh servers of one routing sharing an app id (their Redis prefix), each
  * user's socket on instance `index % instances`, each send made through its sender's instance;
  * every counter read just before and just after the measured sends.
  */
 const runScalePhase = (
   scope: Scope,
-  harness: DeliveryHarness,
   redis: Redis,
   routing: Routing,
   instances: number,
   pass: number,
-  config: { idleSeconds: number; warmupSendsPerInstance: number; warmupRate: number },
+  config: (typeof SIZES)[keyof typeof SIZES],
+  log: (message: string) => void,
 ): Promise<PhaseFigures> =>
   scope.phase(async (phaseScope) => {
+    const harness = await hiddenUsersHarness(phaseScope, config, log);
     const appId = uniqueAppId(`scale-${routing}`);
     const servers: { server: BenchServer; metricsPort: number }[] = [];
     for (let i = 0; i < instances; i += 1) {
@@ -336,36 +379,6 @@ export const scaleOut: Scenario = {
   title: 'Scale-out: 1, 2, 4 instances through Redis, broadcast vs per-user routing (PostgreSQL)',
   run: async ({ size, log, scope }) => {
     const config = bySize(size, SIZES);
-    // each phase gives its own warm-up (warmupSendsPerInstance)
-    const harness = await deliveryHarness(
-      scope,
-      'postgres',
-      'scaleout',
-      { ...config, warmupSeconds: 0 },
-      'alternate',
-      log,
-    );
-    // Every user hides being online: no PresenceChanged announcements (of the connects, done in
-    // the background after them) fall into a window, whose Redis messages are then the sends' own.
-    const now = new Date().toISOString();
-    const userIds = harness.pairs.flatMap(({ candidate, company }) => [candidate.id, company.id]);
-    for (const slice of chunks(userIds, 500))
-      await harness.bench.db.kysely
-        .insertInto('user_settings')
-        .values(
-          slice.map((userId) => ({
-            user_id: userId,
-            email_notifications: 1,
-            read_receipts: 1,
-            show_online: 0,
-            browser_notifications: 0,
-            locale: null,
-            time_zone: null,
-            updated_at: now,
-          })),
-        )
-        .execute();
-    await harness.bench.close();
     const redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
     scope.defer(() => redis.quit());
 
@@ -376,15 +389,7 @@ export const scaleOut: Scenario = {
           log(
             `${phaseLabel(routing, instances, pass)}: ${config.pairs * 2} clients, ${config.rate} sends/s for ${config.seconds} s`,
           );
-          const phase = await runScalePhase(
-            scope,
-            harness,
-            redis,
-            routing,
-            instances,
-            pass,
-            config,
-          );
+          const phase = await runScalePhase(scope, redis, routing, instances, pass, config, log);
           const figures = figuresOf(phase);
           log(
             `  Redis messages per send ${round(figures.messagesPerSend ?? 0)}, CPU per delivered message ` +
@@ -555,7 +560,7 @@ export const scaleOut: Scenario = {
 
     const notes = [
       `Each phase starts fresh instances (one app id, so one Redis prefix, per phase; all of one routing), ` +
-        `${config.pairs * 2} clients of ${config.pairs} conversations on one PostgreSQL database, each user's socket on instance ` +
+        `${config.pairs * 2} clients of ${config.pairs} conversations on a fresh PostgreSQL database, from a fresh client process, each user's socket on instance ` +
         `index % N and each send made through its sender's instance, ${config.rate} sends/s in both directions for ` +
         `${config.seconds} s after a warm-up of ${config.warmupSendsPerInstance} sends per instance at ${config.warmupRate}/s. Each send publishes two events (the receiver's ` +
         `channel and the sender's own, whose socket is excluded): 2 Redis messages per send on one instance. ` +
