@@ -109,8 +109,8 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Ser
   // none of them. A caller's own DATABASE_URL, STORAGE_URL or MAIL_DIR wins.
   const sandbox = mkdtempSync(join(tmpdir(), 'messenger-server-'));
   const workers = workersAsked(options.env ?? {});
-  const startWaitMs =
-    (options.timeoutMs ?? 20_000) * Math.max(1, Number(workers.WEB_CONCURRENCY ?? 1));
+  const processes = Number(options.env?.WEB_CONCURRENCY ?? workers.WEB_CONCURRENCY ?? 1);
+  const startWaitMs = (options.timeoutMs ?? 20_000) * Math.max(1, processes || 1);
   const child = spawn(process.execPath, [MAIN], {
     env: serverEnvironment({
       PORT: String(port),

@@ -59,7 +59,7 @@ const SIZES = {
     warmupRate: 250,
     idleSeconds: 3,
     // One process's CPU per message differs by up to 25 % from one start to the next (two
-    // identical single-instance phases, same run): every phase runs twice, the second round in the
+    // identical single-instance phases, same run): every phase runs twice, the second pass in the
     // opposite order of instance counts, and the figures compared are the passes' mean.
     passes: 2,
   },
@@ -220,7 +220,7 @@ const instanceOfUser = (pairs: SeededPair[], instances: number): Map<number, num
   );
 
 /**
- * A fresh database of \`config.pairs\` conversations and a fresh client process, for one phase (a
+ * A fresh database of `config.pairs` conversations and a fresh client process, for one phase (a
  * phase then starts from the same state whatever ran before it). Every user hides being online:
  * no PresenceChanged announcements (of the connects, done in the background after them) fall into
  * a window, whose Redis messages are then the sends' own.
