@@ -1,38 +1,16 @@
 import { resolve } from 'node:path';
-import fastifyCookie from '@fastify/cookie';
-import fastifyFormbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../shared/api.js';
-import { clientConfig, securityHeadersOptions } from './client-config.js';
 import type { Config } from './config.js';
 import { broadcasterSecret } from './db/app-settings.js';
 import type { Db } from './db/database.js';
-import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.js';
-import { configRoutes } from './modules/config/config.routes.js';
-import { healthRoutes } from './modules/health/health.routes.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { REDACTED_LOG_PATHS, requestIdFor, requestLogPlugin } from './observability/request-log.js';
-import { integrationRoutes } from './modules/integration/integration.routes.js';
-import { messengerRoutes } from './modules/messenger/messenger.routes.js';
-import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
-import { pagesRoutes } from './modules/pages/pages.routes.js';
-import { presenceRoutes } from './modules/presence/presence.routes.js';
-import { safetyRoutes } from './modules/safety/safety.routes.js';
-import { searchRoutes } from './modules/search/search.routes.js';
-import { settingsRoutes } from './modules/settings/settings.routes.js';
-import { ssoRoutes } from './modules/sso/sso.routes.js';
-import { templatesRoutes } from './modules/templates/templates.routes.js';
-import { createOpenApiDocument } from './openapi/openapi-document.js';
-import { openApiRoutes } from './openapi/openapi.routes.js';
-import { authPlugin } from './plugins/auth.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
-import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { createRealtime, type Realtime } from './realtime/index.js';
 import type { ConnectionAdmission } from './realtime/connection-admission.js';
 import { realtimeOptions } from './realtime/realtime-config.js';
 import type { BackgroundMode } from './background/background-work.js';
+import { registerRoutes } from './routes.js';
 import { createServices, type Services } from './services.js';
 
 export interface BuildAppOptions {
@@ -144,56 +122,12 @@ export const buildApp = async (options: BuildAppOptions): Promise<App> => {
   });
   app.addHook('onClose', async () => services.close());
 
-  const webRoot = options.webRoot ?? resolve('dist/web');
-  const onSessionEnded = (sessionHash: string) => realtime.closeSessionSockets(sessionHash);
-  await app.register(errorHandlerPlugin);
-  await app.register(securityHeadersPlugin, securityHeadersOptions(config));
-  await app.register(fastifyCookie);
-  await app.register(authPlugin, { config, authService: services.auth });
-  await app.register(healthRoutes, { healthService: services.health });
-  await app.register(configRoutes, { clientConfig: clientConfig(config) });
-  await app.register(authRoutes, {
+  await registerRoutes(app, {
     config,
-    authService: services.auth,
-    onSessionEnded,
-    demoAccounts: services.demoAccounts,
+    services,
+    realtime,
+    webRoot: options.webRoot ?? resolve('dist/web'),
   });
-  // Sign-in links from the host site: off (404) without SSO_SECRET.
-  if (services.sso)
-    await app.register(ssoRoutes, { config, ssoService: services.sso, onSessionEnded });
-  await app.register(messengerRoutes, { messengerService: services.messenger });
-  // A hosted Pusher owns the sockets: its channel webhooks feed presence (404 without one).
-  await app.register(presenceRoutes, {
-    key: config.pusher.key,
-    secret: config.pusher.external ? config.pusher.secret : undefined,
-    presenceService: services.presence,
-  });
-  await app.register(settingsRoutes, { settingsService: services.settings });
-  await app.register(safetyRoutes, { safetyService: services.safety });
-  await app.register(searchRoutes, { searchService: services.search });
-  await app.register(templatesRoutes, { templatesService: services.templates });
-  await app.register(attachmentsRoutes, {
-    attachmentsService: services.attachments,
-    uploadTempDir: config.storage.uploadTempDir,
-  });
-  await app.register(notificationsRoutes, {
-    notificationsService: services.notifications,
-    webRoot,
-  });
-  await app.register(openApiRoutes, {
-    document: createOpenApiDocument({ publicUrl: config.publicUrl }),
-  });
-  await app.register(integrationRoutes, {
-    integrationService: services.integration,
-    safetyService: services.safety,
-    keys: config.integrationKeys,
-  });
-  await app.register(async (scope) => {
-    await scope.register(fastifyFormbody);
-    await scope.register(broadcastingRoutes, { realtime });
-  });
-  await app.register(realtime.triggerRoutes);
-  await app.register(pagesRoutes, { config, webRoot });
   return {
     app,
     realtime,
