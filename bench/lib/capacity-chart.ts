@@ -1,6 +1,12 @@
 import type { StepFigures } from './capacity-figures.js';
 import { CRITERIA } from './capacity-figures.js';
-import { CHART_PALETTE, renderLineChartSvg, type ChartSeries } from './svg-chart.js';
+import {
+  CHART_PALETTE,
+  renderLineChartSvg,
+  type ChartGuide,
+  type ChartPanel,
+  type ChartSeries,
+} from './svg-chart.js';
 
 const LABEL: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 /** One colour per database and worker count: dark with one worker, light with more. */
@@ -35,6 +41,22 @@ const series = (
   ...style,
 });
 
+/** A criterion's limit drawn across a latency panel. */
+const limitGuide = (percentile: string, ms: number): ChartGuide => ({
+  y: ms,
+  label: `${percentile} limit ${ms} ms`,
+});
+
+/** A panel of latencies (ms, log scale), with the limit they are held to when there is one. */
+const latencyPanel = (title: string, series: ChartSeries[], limit?: ChartGuide): ChartPanel => ({
+  title,
+  yLabel: 'latency',
+  unit: 'ms',
+  yLog: true,
+  ...(limit ? { guides: [limit] } : {}),
+  series,
+});
+
 /**
  * The capacity chart (docs/performance-capacity.svg): latency percentiles, CPU and memory against
  * the number of users, one colour per database and server worker count (`SQLite ×2`: two worker
@@ -53,6 +75,13 @@ export const renderCapacityChart = (runs: CapacityChartRun[], subtitle: string):
   const per = <T>(
     make: (dialect: string, label: string, steps: StepFigures[], color: string) => T[],
   ): T[] => runs.flatMap((run) => make(run.dialect, runName(run), run.steps, colors.get(run)!));
+  type Figure = [name: string, pick: (step: StepFigures) => number | null];
+  /** Two figures of each run in its colour: the first solid, the second dashed. */
+  const solidThenDashed = ([solid, pickSolid]: Figure, [dashed, pickDashed]: Figure) =>
+    per((_dialect, label, steps, color) => [
+      series(`${label} ${solid}`, steps, pickSolid, { color }),
+      series(`${label} ${dashed}`, steps, pickDashed, { color, dashed: true }),
+    ]);
   const peerRuns = runs
     .map((run) => ({ ...run, steps: run.steps.filter((step) => step.peer) }))
     .filter((run) => run.steps.length > 0);
@@ -64,44 +93,24 @@ export const renderCapacityChart = (runs: CapacityChartRun[], subtitle: string):
     xLog: true,
     columns: 2,
     panels: [
-      {
-        title: 'Page load (config + first list page)',
-        yLabel: 'latency',
-        unit: 'ms',
-        yLog: true,
-        guides: [{ y: CRITERIA.pageLoadP95Ms, label: `p95 limit ${CRITERIA.pageLoadP95Ms} ms` }],
-        series: per((dialect, label, steps, color) => [
-          series(`${label} p95`, steps, (step) => step.latency.pageLoad.p95, {
-            color,
-          }),
-          series(`${label} p50`, steps, (step) => step.latency.pageLoad.p50, {
-            color,
-            dashed: true,
-          }),
-        ]),
-      },
-      {
-        title: 'Conversation open and send call, p99',
-        yLabel: 'latency',
-        unit: 'ms',
-        yLog: true,
-        series: per((dialect, label, steps, color) => [
-          series(`${label} open`, steps, (step) => step.latency.open.p99, {
-            color,
-          }),
-          series(`${label} send`, steps, (step) => step.latency.send.p99, {
-            color,
-            dashed: true,
-          }),
-        ]),
-      },
-      {
-        title: 'Send → ChatMessage at the receiver, p99',
-        yLabel: 'latency',
-        unit: 'ms',
-        yLog: true,
-        guides: [{ y: CRITERIA.deliverP99Ms, label: `p99 limit ${CRITERIA.deliverP99Ms} ms` }],
-        series: [
+      latencyPanel(
+        'Page load (config + first list page)',
+        solidThenDashed(
+          ['p95', (step) => step.latency.pageLoad.p95],
+          ['p50', (step) => step.latency.pageLoad.p50],
+        ),
+        limitGuide('p95', CRITERIA.pageLoadP95Ms),
+      ),
+      latencyPanel(
+        'Conversation open and send call, p99',
+        solidThenDashed(
+          ['open', (step) => step.latency.open.p99],
+          ['send', (step) => step.latency.send.p99],
+        ),
+      ),
+      latencyPanel(
+        'Send → ChatMessage at the receiver, p99',
+        [
           ...per((dialect, label, steps, color) => [
             series(`${label} (ours)`, steps, (step) => step.latency.deliver.p99, { color }),
           ]),
@@ -114,7 +123,8 @@ export const renderCapacityChart = (runs: CapacityChartRun[], subtitle: string):
             ),
           ),
         ],
-      },
+        limitGuide('p99', CRITERIA.deliverP99Ms),
+      ),
       {
         title: 'CPU over the window (server: the process and its workers)',
         yLabel: 'CPU',

@@ -88,7 +88,14 @@ export interface PeerFigures {
   max: number;
 }
 
-export interface StepFigures {
+/**
+ * A step's figures; `statuses`, `failures` and `errorSamples` (the first 10) are the workers' over
+ * the step, `liveUsers` and `openSockets` their sums at its end.
+ */
+export interface StepFigures extends Pick<
+  CollectResult,
+  'statuses' | 'failures' | 'errorSamples' | 'liveUsers' | 'openSockets'
+> {
   dialect: string;
   /** The server's worker processes (`WEB_CONCURRENCY`). */
   workers: number;
@@ -142,11 +149,6 @@ export interface StepFigures {
     duplicates: number;
     wrongSocket: number;
   };
-  statuses: Record<string, number>;
-  failures: Record<string, number>;
-  errorSamples: string[];
-  liveUsers: number;
-  openSockets: number;
   resources: Resources;
   passed: boolean;
   /** Why the step failed the criteria (empty when it passed). */

@@ -58,8 +58,9 @@ import { serveWorker } from './worker-runtime.js';
 import { httpCall } from './http-call.js';
 import {
   chatOf,
+  handshakeFrames,
   nowMs,
-  PONG_FRAME,
+  parseFrame,
   rawText,
   readTimedText,
   subscribeFrame,
@@ -407,6 +408,28 @@ const connectSocket = (user: SimUser): Promise<void> =>
         gapStart(user, GAP_AWAY);
       }
     });
+    const onHandshake = handshakeFrames(channel, ws, {
+      established: (id) => {
+        socketId = id;
+        if (user.ws === ws) user.socketId = id;
+        request('POST', paths.broadcastingAuth, user.token, {
+          socket_id: id,
+          channel_name: channel,
+        }).then(
+          (answer) => {
+            if (answer.status !== 200) {
+              finish(new Error(`broadcasting/auth ${answer.status} ${answer.body.slice(0, 200)}`));
+              return;
+            }
+            const auth = (JSON.parse(answer.body) as { auth: string }).auth;
+            ws.send(subscribeFrame(channel, auth));
+          },
+          (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
+        );
+      },
+      finish,
+      refusal: 'subscription refused: ',
+    });
     ws.on('message', (raw: WebSocket.RawData) => {
       const text = rawText(raw);
       // Most frames are other users' presence and typing: counted by name, not parsed.
@@ -423,12 +446,8 @@ const connectSocket = (user: SimUser): Promise<void> =>
         counts.seenFrames += 1;
         return;
       }
-      let frame: { event?: string; channel?: string; data?: unknown };
-      try {
-        frame = JSON.parse(text) as typeof frame;
-      } catch {
-        return;
-      }
+      const frame = parseFrame(text);
+      if (!frame) return;
       switch (frame.event) {
         case CHAT_MESSAGE_EVENT:
           onChat(user, frame.data, socketId);
@@ -442,40 +461,8 @@ const connectSocket = (user: SimUser): Promise<void> =>
         case MESSAGES_SEEN_EVENT:
           counts.seenFrames += 1;
           return;
-        case 'pusher:connection_established': {
-          const data = JSON.parse(String(frame.data)) as { socket_id: string };
-          socketId = data.socket_id;
-          if (user.ws === ws) user.socketId = data.socket_id;
-          request('POST', paths.broadcastingAuth, user.token, {
-            socket_id: data.socket_id,
-            channel_name: channel,
-          }).then(
-            (answer) => {
-              if (answer.status !== 200) {
-                finish(
-                  new Error(`broadcasting/auth ${answer.status} ${answer.body.slice(0, 200)}`),
-                );
-                return;
-              }
-              const auth = (JSON.parse(answer.body) as { auth: string }).auth;
-              ws.send(subscribeFrame(channel, auth));
-            },
-            (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
-          );
-          return;
-        }
-        case 'pusher_internal:subscription_succeeded':
-          if (frame.channel === channel) finish();
-          return;
-        case 'pusher:subscription_error':
-        case 'pusher:error':
-          finish(new Error(`subscription refused: ${JSON.stringify(frame.data)}`));
-          return;
-        case 'pusher:ping':
-          ws.send(PONG_FRAME);
-          return;
         default:
-          return;
+          onHandshake(frame);
       }
     });
   });

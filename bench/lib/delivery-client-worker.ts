@@ -21,21 +21,14 @@ import {
 } from '../../src/shared/events.js';
 import { paths } from '../../src/shared/paths.js';
 import { createHistogram, encodeHistogram, recordMs, type Histogram } from './histogram.js';
-import {
-  createInFlight,
-  createTally,
-  firePaced,
-  httpCall,
-  tallyAnswer,
-  tallyError,
-  type HttpAnswer,
-} from './http-call.js';
+import { firePacedCalls, httpCall, type HttpAnswer } from './http-call.js';
 import { serveWorker } from './worker-runtime.js';
 import {
   channelAuth,
   chatOf,
+  handshakeFrames,
   nowMs,
-  PONG_FRAME,
+  parseFrame,
   rawText,
   readTimedText,
   subscribeFrame,
@@ -163,25 +156,22 @@ const clients = new Map<number, Client>();
 let closing = false;
 let closedUnexpectedly = 0;
 
-// Delivery accounting (reset per phase).
-let framesReceived = 0;
-let toReceiver = 0;
-let duplicates = 0;
-let echoes = 0;
-let misdelivered = 0;
-const seenChatIds = new Set<number>();
+/** Delivery accounting (reset per phase): frames heard, copies at the receiver, sender, others. */
+const newHeard = () => ({
+  framesReceived: 0,
+  toReceiver: 0,
+  duplicates: 0,
+  echoes: 0,
+  misdelivered: 0,
+  seenChatIds: new Set<number>(),
+  latency: createHistogram(),
+});
+let heard = newHeard();
 /** seq → copies at the receiver, for the current send phase. */
 let seqCopies = new Uint8Array(0);
-let latency = createHistogram();
 
 const resetStats = (): void => {
-  framesReceived = 0;
-  toReceiver = 0;
-  duplicates = 0;
-  echoes = 0;
-  misdelivered = 0;
-  seenChatIds.clear();
-  latency = createHistogram();
+  heard = newHeard();
 };
 
 /** A `PresenceChanged` heard by one client: whose, which way, when (epoch ms). */
@@ -213,25 +203,25 @@ const onPresence = (client: Client, data: unknown): void => {
 
 const onChatMessage = (client: Client, data: unknown): void => {
   const receivedAt = nowMs();
-  framesReceived += 1;
+  heard.framesReceived += 1;
   const chat = chatOf(data);
   if (!chat) return;
   if (chat.receiver_id === client.userId) {
-    toReceiver += 1;
+    heard.toReceiver += 1;
     if (typeof chat.id === 'number') {
-      if (seenChatIds.has(chat.id)) duplicates += 1;
-      else seenChatIds.add(chat.id);
+      if (heard.seenChatIds.has(chat.id)) heard.duplicates += 1;
+      else heard.seenChatIds.add(chat.id);
     }
     const timed = readTimedText(chat.message);
     if (timed && timed.seq < seqCopies.length) {
       const copies = seqCopies[timed.seq] ?? 0;
       seqCopies[timed.seq] = Math.min(255, copies + 1);
-      if (copies === 0) recordMs(latency, receivedAt - timed.sentAt);
+      if (copies === 0) recordMs(heard.latency, receivedAt - timed.sentAt);
     }
   } else if (chat.sender_id === client.userId) {
-    echoes += 1;
+    heard.echoes += 1;
   } else {
-    misdelivered += 1;
+    heard.misdelivered += 1;
   }
 };
 
@@ -299,11 +289,14 @@ const handshake = (
   return { finish, closed };
 };
 
-const openClient = (
+/** Opens one client of `request`; resolves once it is connected (and subscribed). */
+type OpenClient = (
   spec: ClientSpec,
   request: ConnectRequest,
   timings: ConnectTimings,
-): Promise<void> =>
+) => Promise<void>;
+
+const openClient: OpenClient = (spec, request, timings) =>
   new Promise<void>((resolve, reject) => {
     const startedAt = performance.now();
     let subscribeSentAt = 0;
@@ -358,51 +351,28 @@ const openClient = (
       subscribeSentAt = performance.now();
       ws.send(subscribeFrame(channel, auth));
     };
+    const onHandshake = handshakeFrames(channel, ws, {
+      established: (socketId) => {
+        client.socketId = socketId;
+        recordMs(timings.established, performance.now() - startedAt);
+        subscribe(socketId).catch((error: unknown) =>
+          finish(error instanceof Error ? error : new Error(String(error))),
+        );
+      },
+      finish,
+      refusal: `user ${spec.userId}: `,
+    });
     ws.on('message', (raw: WebSocket.RawData) => {
-      let frame: { event?: string; channel?: string; data?: unknown };
-      try {
-        frame = JSON.parse(rawText(raw)) as typeof frame;
-      } catch {
-        return;
-      }
-      switch (frame.event) {
-        case CHAT_MESSAGE_EVENT:
-          onChatMessage(client, frame.data);
-          return;
-        case PRESENCE_CHANGED_EVENT:
-          onPresence(client, frame.data);
-          return;
-        case 'pusher:connection_established': {
-          const data = JSON.parse(String(frame.data)) as { socket_id: string };
-          client.socketId = data.socket_id;
-          recordMs(timings.established, performance.now() - startedAt);
-          subscribe(data.socket_id).catch((error: unknown) =>
-            finish(error instanceof Error ? error : new Error(String(error))),
-          );
-          return;
-        }
-        case 'pusher_internal:subscription_succeeded':
-          if (frame.channel === channel) finish();
-          return;
-        case 'pusher:subscription_error':
-        case 'pusher:error':
-          finish(new Error(`user ${spec.userId}: ${JSON.stringify(frame.data)}`));
-          return;
-        case 'pusher:ping':
-          ws.send(PONG_FRAME);
-          return;
-        default:
-          return;
-      }
+      const frame = parseFrame(rawText(raw));
+      if (!frame) return;
+      if (frame.event === CHAT_MESSAGE_EVENT) onChatMessage(client, frame.data);
+      else if (frame.event === PRESENCE_CHANGED_EVENT) onPresence(client, frame.data);
+      else onHandshake(frame);
     });
   });
 
 /** A Socket.IO client of the peer: connected (and in its user's room) once `connect` fires. */
-const openSocketIoClient = (
-  spec: ClientSpec,
-  request: ConnectRequest,
-  timings: ConnectTimings,
-): Promise<void> =>
+const openSocketIoClient: OpenClient = (spec, request, timings) =>
   new Promise<void>((resolve, reject) => {
     const startedAt = performance.now();
     // forceNew: a connection of its own per client, as 2,000 browsers would have (no multiplexing);
@@ -523,10 +493,8 @@ const send = async (request: SendRequest): Promise<SendResult> => {
   resetStats();
   seqCopies = new Uint8Array(request.count);
   const response = createHistogram();
-  const tally = createTally();
   const accepted: number[] = [];
   let relayMissing = 0;
-  const inFlight = createInFlight();
   const n = request.conversations.length;
   const slowest: SendResult['slowest'] = [];
   const noteSlow = (seq: number, atMs: number, responseMs: number) => {
@@ -547,7 +515,7 @@ const send = async (request: SendRequest): Promise<SendResult> => {
       const ws = clients.get(from.id)?.ws;
       if (!ws || ws.readyState !== WebSocket.OPEN) {
         relayMissing += 1;
-        return;
+        return null;
       }
       ws.send(
         JSON.stringify({
@@ -563,7 +531,7 @@ const send = async (request: SendRequest): Promise<SendResult> => {
         }),
       );
       accepted.push(seq);
-      return;
+      return null;
     }
     const socketId = clients.get(from.id)?.socketId;
     const body = {
@@ -578,26 +546,27 @@ const send = async (request: SendRequest): Promise<SendResult> => {
     const headers: Record<string, string> = peer ? {} : { authorization: `Bearer ${from.token}` };
     if (request.excludeSenderSocket && socketId) headers['x-socket-id'] = socketId;
     const callStarted = performance.now();
-    const call = postJson(
+    return postJson(
       request.httpUrlOf?.[from.id] ?? request.httpUrl ?? '',
       peer ? '/send' : `${paths.sendMessage}?${request.query ?? ''}`,
       peer ? { ...body, sender_id: from.id } : body,
       headers,
-    ).then(
-      (result) => {
-        const took = performance.now() - callStarted;
-        recordMs(response, took);
-        noteSlow(seq, callStarted - started, took);
-        if (tallyAnswer(tally, result)) accepted.push(seq);
-      },
-      (error: unknown) => tallyError(tally, error),
-    );
-    inFlight.track(call);
+    ).then((answer) => {
+      const took = performance.now() - callStarted;
+      recordMs(response, took);
+      noteSlow(seq, callStarted - started, took);
+      return answer;
+    });
   };
 
   const started = performance.now();
-  await firePaced(request.count, request.rate, fire, started);
-  await inFlight.settled();
+  const tally = await firePacedCalls(
+    request.count,
+    request.rate,
+    fire,
+    (seq) => accepted.push(seq),
+    started,
+  );
 
   const isDelivered = () => accepted.every((seq) => (seqCopies[seq] ?? 0) > 0);
   const drainUntil = performance.now() + request.drainMs;
@@ -624,11 +593,11 @@ const send = async (request: SendRequest): Promise<SendResult> => {
       ? [...tally.errors, `${relayMissing} senders had no open socket`]
       : tally.errors,
     delivered,
-    duplicates: Math.max(seqDuplicates, duplicates),
+    duplicates: Math.max(seqDuplicates, heard.duplicates),
     lost,
-    echoes,
-    misdelivered,
-    latency: encodeHistogram(latency),
+    echoes: heard.echoes,
+    misdelivered: heard.misdelivered,
+    latency: encodeHistogram(heard.latency),
     response: encodeHistogram(response),
     slowest,
     elapsedMs: performance.now() - started,
@@ -636,12 +605,12 @@ const send = async (request: SendRequest): Promise<SendResult> => {
 };
 
 const stats = (): ListenStats => ({
-  framesReceived,
-  toReceiver,
-  uniqueToReceiver: seenChatIds.size,
-  duplicates,
-  echoes,
-  misdelivered,
+  framesReceived: heard.framesReceived,
+  toReceiver: heard.toReceiver,
+  uniqueToReceiver: heard.seenChatIds.size,
+  duplicates: heard.duplicates,
+  echoes: heard.echoes,
+  misdelivered: heard.misdelivered,
   openSockets: [...clients.values()].filter((client) => client.isOpen()).length,
   closedUnexpectedly,
 });

@@ -12,7 +12,14 @@ import type {
 import { summarizeEncoded, type LatencySummary } from './histogram.js';
 import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, callQuery } from './server.js';
 import type { Scope } from './scope.js';
-import type { Checks } from './types.js';
+import {
+  sizedScenario,
+  type Checks,
+  type Report,
+  type Scenario,
+  type Size,
+  type SizedContext,
+} from './types.js';
 import type { WorkerHandle } from './spawn.js';
 
 export const conversationSpecs = (pairs: SeededPair[]): ConversationSpec[] =>
@@ -193,6 +200,23 @@ export interface DeliveryHarness {
     window?: DeliveryPhaseOptions['window'];
     warmup?: DeliveryPhaseOptions['warmup'];
   }) => Promise<DeliveryPhaseResult>;
+  /** A delivery phase against one server of ours (started in a phase of `scope`, ended with it). */
+  runOnServer: (scope: Scope) => Promise<DeliveryPhaseResult>;
+}
+
+/** Where a send → deliver scenario runs: its database, its files' label, which way sends go. */
+export interface DeliverySetup {
+  dialect: DialectName;
+  label: string;
+  direction: SendRequest['direction'];
+}
+
+/** The sizes of a send → deliver scenario. */
+export interface DeliveryConfig {
+  pairs: number;
+  rate: number;
+  seconds: number;
+  warmupSeconds: number;
 }
 
 /**
@@ -201,33 +225,60 @@ export interface DeliveryHarness {
  */
 export const deliveryHarness = async (
   scope: Scope,
-  dialect: DialectName,
-  label: string,
-  config: { pairs: number; rate: number; seconds: number; warmupSeconds: number },
-  direction: SendRequest['direction'],
+  { dialect, label, direction }: DeliverySetup,
+  config: DeliveryConfig,
   log: (message: string) => void,
 ): Promise<DeliveryHarness> => {
   const { bench, pairs } = await scope.seededPairs(dialect, label, config.pairs);
   const worker = await scope.worker('delivery-client-worker.ts');
   const conversations = conversationSpecs(pairs);
+  const runPhase: DeliveryHarness['runPhase'] = ({
+    mode,
+    httpUrl,
+    httpUrlOf,
+    wsUrlOf,
+    window,
+    warmup,
+  }) =>
+    runDeliveryPhase(worker, {
+      clients: clientSpecs(pairs, wsUrlOf),
+      mode,
+      ...(httpUrl ? { httpUrl } : {}),
+      ...(httpUrlOf ? { httpUrlOf } : {}),
+      ...(window ? { window } : {}),
+      ...(warmup ? { warmup } : {}),
+      conversations,
+      direction,
+      rate: config.rate,
+      seconds: config.seconds,
+      warmupSeconds: config.warmupSeconds,
+      log,
+    });
   return {
     bench,
     pairs,
     worker,
-    runPhase: ({ mode, httpUrl, httpUrlOf, wsUrlOf, window, warmup }) =>
-      runDeliveryPhase(worker, {
-        clients: clientSpecs(pairs, wsUrlOf),
-        mode,
-        ...(httpUrl ? { httpUrl } : {}),
-        ...(httpUrlOf ? { httpUrlOf } : {}),
-        ...(window ? { window } : {}),
-        ...(warmup ? { warmup } : {}),
-        conversations,
-        direction,
-        rate: config.rate,
-        seconds: config.seconds,
-        warmupSeconds: config.warmupSeconds,
-        log,
+    runPhase,
+    runOnServer: (outer) =>
+      outer.phase(async (phaseScope) => {
+        const server = await phaseScope.server(bench);
+        return runPhase({ mode: 'pusher', httpUrl: server.url, wsUrlOf: () => server.wsUrl });
       }),
   };
 };
+
+/** A send → deliver scenario: `run` starts with the harness (see `deliveryHarness`) set up. */
+export const deliveryScenario = <C extends DeliveryConfig>(
+  sizes: Record<Size, C>,
+  setup: DeliverySetup,
+  scenario: Omit<Scenario, 'run'> & {
+    run: (context: SizedContext<C> & DeliveryHarness) => Promise<Report>;
+  },
+): Scenario =>
+  sizedScenario(sizes, {
+    ...scenario,
+    run: async (context) => {
+      const harness = await deliveryHarness(context.scope, setup, context.config, context.log);
+      return scenario.run({ ...context, ...harness });
+    },
+  });

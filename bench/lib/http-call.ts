@@ -134,3 +134,38 @@ export const tallyError = (tally: CallTally, error: unknown): void => {
   if (tally.errors.length < 10)
     tally.errors.push(error instanceof Error ? error.message : String(error));
 };
+
+/**
+ * Open-loop calls (see `firePaced`): `fire(i, scheduledAt)` starts call i, or answers null when it
+ * made none; each answer is tallied (status 200 expected) and an accepted one goes to
+ * `accepted(i, answer)`. Resolves with the tally once every call made has settled.
+ */
+export const firePacedCalls = async (
+  count: number,
+  rate: number,
+  fire: (index: number, scheduledAt: number) => Promise<HttpAnswer> | null,
+  accepted: (index: number, answer: HttpAnswer) => void,
+  started?: number,
+): Promise<CallTally> => {
+  const tally = createTally();
+  const inFlight = createInFlight();
+  await firePaced(
+    count,
+    rate,
+    (index, scheduledAt) => {
+      const call = fire(index, scheduledAt);
+      if (!call) return;
+      inFlight.track(
+        call.then(
+          (answer) => {
+            if (tallyAnswer(tally, answer)) accepted(index, answer);
+          },
+          (error: unknown) => tallyError(tally, error),
+        ),
+      );
+    },
+    started,
+  );
+  await inFlight.settled();
+  return tally;
+};

@@ -9,14 +9,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { paths } from '../../src/shared/paths.js';
 import { createHistogram, encodeHistogram, recordMs } from './histogram.js';
-import {
-  createInFlight,
-  createTally,
-  firePaced,
-  httpCall,
-  tallyAnswer,
-  tallyError,
-} from './http-call.js';
+import { firePacedCalls, httpCall, type HttpAnswer } from './http-call.js';
 import { serveWorker } from './worker-runtime.js';
 
 export interface PacedSend {
@@ -55,9 +48,7 @@ const run = async (request: PacedSendRequest): Promise<PacedSendResult> => {
   const base = new URL(request.url);
   const path = `${paths.sendMessage}?${request.query}`;
   const histogram = createHistogram();
-  const tally = createTally();
   const stored: PacedSendResult['stored'] = request.sends.map(() => null);
-  const inFlight = createInFlight();
   let ok = 0;
   let maxFireLagMs = 0;
 
@@ -65,7 +56,7 @@ const run = async (request: PacedSendRequest): Promise<PacedSendResult> => {
     const send = request.sends[index] as PacedSend;
     const started = performance.now();
     maxFireLagMs = Math.max(maxFireLagMs, started - scheduledAt);
-    const call = httpCall(agent, base, {
+    return httpCall(agent, base, {
       method: 'POST',
       path,
       headers: { accept: 'application/json', authorization: `Bearer ${send.senderToken}` },
@@ -77,25 +68,21 @@ const run = async (request: PacedSendRequest): Promise<PacedSendResult> => {
         client_id: randomUUID(),
       },
       timeoutMs: 30_000,
-    }).then(
-      (result) => {
-        recordMs(histogram, performance.now() - started);
-        if (tallyAnswer(tally, result)) {
-          ok += 1;
-          const { message } = JSON.parse(result.body.toString()) as {
-            message: { id: number; created_at: string };
-          };
-          stored[index] = { chatId: message.id, createdAt: message.created_at };
-        }
-      },
-      (error: unknown) => tallyError(tally, error),
-    );
-    inFlight.track(call);
+    }).then((answer) => {
+      recordMs(histogram, performance.now() - started);
+      return answer;
+    });
+  };
+  const accepted = (index: number, answer: HttpAnswer) => {
+    ok += 1;
+    const { message } = JSON.parse(answer.body.toString()) as {
+      message: { id: number; created_at: string };
+    };
+    stored[index] = { chatId: message.id, createdAt: message.created_at };
   };
 
   const started = performance.now();
-  await firePaced(request.sends.length, request.rate, fire, started);
-  await inFlight.settled();
+  const tally = await firePacedCalls(request.sends.length, request.rate, fire, accepted, started);
   return {
     histogram: encodeHistogram(histogram),
     ok,

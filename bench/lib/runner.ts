@@ -22,20 +22,24 @@ export const runScenario = async (
   context.log(
     `▶ ${scenario.name} (${context.size}${workers ? `, workers ${workers.join(', ')}` : ''}): ${scenario.title}`,
   );
+  /** What every result starts with: the scenario, its size, how long it took, its worker counts. */
+  const ended = () => ({
+    name: scenario.name,
+    title: scenario.title,
+    size: context.size,
+    durationSeconds: Math.round((performance.now() - started) / 100) / 10,
+    ...dimension,
+  });
   try {
     const result = await withScope(context.profileDir, (scope) =>
       scenario.run({ ...context, workers, scope }),
     );
-    const durationSeconds = Math.round((performance.now() - started) / 100) / 10;
+    const head = ended();
     if (result.error)
-      context.log(`✘ ${scenario.name} failed in ${durationSeconds} s: ${result.error}`);
-    else context.log(`✔ ${scenario.name} in ${durationSeconds} s`);
+      context.log(`✘ ${scenario.name} failed in ${head.durationSeconds} s: ${result.error}`);
+    else context.log(`✔ ${scenario.name} in ${head.durationSeconds} s`);
     return {
-      name: scenario.name,
-      title: scenario.title,
-      size: context.size,
-      durationSeconds,
-      ...dimension,
+      ...head,
       ...result,
       notes: [
         ...result.notes,
@@ -43,19 +47,9 @@ export const runScenario = async (
       ],
     };
   } catch (error) {
-    const durationSeconds = Math.round((performance.now() - started) / 100) / 10;
+    const head = ended();
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    context.log(`✘ ${scenario.name} failed after ${durationSeconds} s: ${message}`);
-    return {
-      name: scenario.name,
-      title: scenario.title,
-      size: context.size,
-      durationSeconds,
-      ...dimension,
-      rows: [],
-      checks: {},
-      notes: [],
-      error: message,
-    };
+    context.log(`✘ ${scenario.name} failed after ${head.durationSeconds} s: ${message}`);
+    return { ...head, rows: [], checks: {}, notes: [], error: message };
   }
 };

@@ -69,10 +69,8 @@ const GRID = '#e6e6e6';
 const GUIDE = '#666666';
 
 const PAD = 8;
-const LEGEND_TOP = 32;
-const LEGEND_ROW = 18;
-const LEGEND_SAMPLE = 28;
-const LEGEND_GAP = 16;
+/** A panel's legend: its first row's top, a row's height, an item's sample line and gap after. */
+const LEGEND = { top: 32, row: 18, sample: 28, gap: 16 };
 const X_INSET = 14;
 const MIN_PANEL_WIDTH = 260;
 const MIN_PANEL_HEIGHT = 200;
@@ -354,7 +352,7 @@ const legendRows = (items: LegendItem[], width: number): LegendItem[][] => {
       used = 0;
     }
     row.push(item);
-    used += item.width + LEGEND_GAP;
+    used += item.width + LEGEND.gap;
   }
   if (row.length > 0) rows.push(row);
   return rows;
@@ -466,7 +464,7 @@ export const renderLineChartSvg = (options: ChartOptions): string => {
       const empty = s.points.every((point) => point.y === null);
       const label = fit(
         `${s.source.name ?? ''}${empty ? ' (no data)' : ''}`,
-        legendWidth - LEGEND_SAMPLE,
+        legendWidth - LEGEND.sample,
         12,
       );
       return {
@@ -474,7 +472,7 @@ export const renderLineChartSvg = (options: ChartOptions): string => {
         color: s.color,
         dashed: s.source.dashed === true,
         index,
-        width: LEGEND_SAMPLE + textWidth(label, 12),
+        width: LEGEND.sample + textWidth(label, 12),
       };
     });
     return { panel, axis, series, guides, legend, hasData: values.length > 0 };
@@ -490,7 +488,7 @@ export const renderLineChartSvg = (options: ChartOptions): string => {
         .map((p) => legendRows(p.legend, legendWidth).length),
     ),
   );
-  const rowHeights = rowLegends.map((count) => baseHeight + (count - 1) * LEGEND_ROW);
+  const rowHeights = rowLegends.map((count) => baseHeight + (count - 1) * LEGEND.row);
   const rowTops = rowHeights.map(
     (_, row) => headerHeight + rowHeights.slice(0, row).reduce((sum, h) => sum + h, 0),
   );
@@ -533,7 +531,7 @@ export const renderLineChartSvg = (options: ChartOptions): string => {
     const originX = PAD + (panelIndex % columns) * cellWidth;
     const row = Math.floor(panelIndex / columns);
     const originY = rowTops[row] ?? headerHeight;
-    const plotTop = LEGEND_TOP + (rowLegends[row] ?? 1) * LEGEND_ROW + 12;
+    const plotTop = LEGEND.top + (rowLegends[row] ?? 1) * LEGEND.row + 12;
     const plotBottom = (rowHeights[row] ?? baseHeight) - 46;
     const toY = scale(p.axis, plotBottom, plotTop);
     const unit = p.panel.unit ?? '';
@@ -545,15 +543,15 @@ export const renderLineChartSvg = (options: ChartOptions): string => {
     );
     legendRows(p.legend, legendWidth).forEach((row, rowIndex) => {
       let x = 10;
-      const y = LEGEND_TOP + rowIndex * LEGEND_ROW + 6;
+      const y = LEGEND.top + rowIndex * LEGEND.row + 6;
       for (const item of row) {
         out.push(
           `<line x1="${num(x)}" y1="${num(y)}" x2="${num(x + 22)}" y2="${num(y)}" stroke="${escapeXml(item.color)}" ` +
             `stroke-width="2"${dash(item.dashed)}/>`,
         );
         out.push(marker(item.index, x + 11, y, escapeXml(item.color), item.dashed));
-        out.push(text(x + LEGEND_SAMPLE, y + 4, item.label));
-        x += item.width + LEGEND_GAP;
+        out.push(text(x + LEGEND.sample, y + 4, item.label));
+        x += item.width + LEGEND.gap;
       }
     });
 

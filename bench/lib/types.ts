@@ -51,6 +51,9 @@ export interface ScenarioContext {
   workers?: number[] | undefined;
 }
 
+/** What a scenario's `run` is given. */
+export type RunContext = ScenarioContext & { scope: Scope };
+
 /** What a scenario, or one part of it, reports. */
 export type Report = Omit<ScenarioResult, 'name' | 'title' | 'size' | 'durationSeconds'>;
 
@@ -60,8 +63,20 @@ export interface Scenario {
   /** Takes `workers` (server worker processes) as a dimension of its figures. */
   workerCounts?: boolean;
   /** `scope` ends whatever the scenario started in it once `run` is over. */
-  run: (context: ScenarioContext & { scope: Scope }) => Promise<Report>;
+  run: (context: RunContext) => Promise<Report>;
 }
+
+/** The context of a scenario with sizes: `config`, its sizes' entry for the run's size. */
+export type SizedContext<C> = RunContext & { config: C };
+
+/** A scenario whose figures are taken at the run's size: `run` is given the config of that size. */
+export const sizedScenario = <C>(
+  sizes: Record<Size, C>,
+  scenario: Omit<Scenario, 'run'> & { run: (context: SizedContext<C>) => Promise<Report> },
+): Scenario => ({
+  ...scenario,
+  run: (context) => scenario.run({ ...context, config: sizes[context.size] }),
+});
 
 /** An empty report to fill, starting with `notes`. */
 export const newReport = (notes: string[] = []): Report => ({ rows: [], checks: {}, notes });
@@ -86,26 +101,35 @@ export const perDialect = async (
   return report;
 };
 
-/** `{ note }` when there is one, so that rows without a note have no such key. */
-const withNote = (note: string | undefined): { note?: string } => (note ? { note } : {});
+/** A row; `target` and `note` only when given, so that rows without them have no such key. */
+const row = (
+  metric: string,
+  value: number | null,
+  unit: string,
+  status: Status,
+  target: string | undefined,
+  note: string | undefined,
+): ResultRow => ({
+  metric,
+  value,
+  unit,
+  ...(target ? { target } : {}),
+  status,
+  ...(note ? { note } : {}),
+});
 
 /** Rows compared with a bound: `sign` names it in the target, `within` says whether a value meets it. */
 const bounded =
   (sign: '≤' | '≥', within: (value: number, limit: number) => boolean) =>
-  (
-    metric: string,
-    value: number | null,
-    limit: number,
-    unit: string,
-    note?: string,
-  ): ResultRow => ({
-    metric,
-    value,
-    unit,
-    target: `${sign} ${limit} ${unit}`.trim(),
-    status: value === null ? 'skipped' : within(value, limit) ? 'met' : 'missed',
-    ...withNote(note),
-  });
+  (metric: string, value: number | null, limit: number, unit: string, note?: string): ResultRow =>
+    row(
+      metric,
+      value,
+      unit,
+      value === null ? 'skipped' : within(value, limit) ? 'met' : 'missed',
+      `${sign} ${limit} ${unit}`.trim(),
+      note,
+    );
 
 /** A row compared with an upper bound. */
 export const atMost = bounded('≤', (value, limit) => value <= limit);
@@ -119,13 +143,17 @@ export const info = (
   value: number | null,
   unit: string,
   note?: string,
-): ResultRow => ({
-  metric,
-  value,
-  unit,
-  status: value === null ? 'skipped' : 'info',
-  ...withNote(note),
-});
+): ResultRow => row(metric, value, unit, value === null ? 'skipped' : 'info', undefined, note);
+
+/** Rows without a target of a latency's p50 and p99 (ms), `note` on the p99; skipped when null. */
+export const latencyRows = (
+  metric: string,
+  latency: { p50: number; p99: number } | null,
+  note?: string,
+): ResultRow[] => [
+  info(`${metric} p50`, latency ? latency.p50 : null, 'ms'),
+  info(`${metric} p99`, latency ? latency.p99 : null, 'ms', note),
+];
 
 /** A row that must be exactly `expected` (counts: lost, doubled). */
 export const exactly = (
@@ -134,14 +162,8 @@ export const exactly = (
   expected: number,
   unit = '',
   note?: string,
-): ResultRow => ({
-  metric,
-  value,
-  unit,
-  target: `= ${expected}`,
-  status: value === expected ? 'met' : 'missed',
-  ...withNote(note),
-});
+): ResultRow =>
+  row(metric, value, unit, value === expected ? 'met' : 'missed', `= ${expected}`, note);
 
 /** A part of the run that crashed (threw, or its server died): never a figure to trust. */
 export const failed = (metric: string, note: string): ResultRow => ({

@@ -41,14 +41,13 @@ import { assertServerUp, type Scope } from '../lib/scope.js';
 import { callQuery, readCpuSeconds, workerServerOptions, type BenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import {
-  bySize,
   errorLine,
   failed,
   info,
+  sizedScenario,
   workersLabel,
   type Checks,
   type ResultRow,
-  type Scenario,
   type ScenarioContext,
   type Size,
 } from '../lib/types.js';
@@ -80,67 +79,67 @@ interface CapacityConfig {
   warmupUsers: number;
 }
 
+const FULL: CapacityConfig = {
+  steps: [1_000, 2_500, 5_000, 10_000, 20_000],
+  settleMs: 500,
+  windowSeconds: 15,
+  // an arrival (config, list, auth, socket, presence to the partners online) costs the server
+  // ≈ 3–6 ms of CPU: 100/s is about half a core, leaving the rest to the users already on
+  arrivalsPerSecond: 100,
+  arrivalsInFlight: 32,
+  // 10,000 → 20,000 then arrives at 200/s (a step that far past the target fails either way)
+  arrivalSecondsMax: 50,
+  arrivalsBehindLimitMs: 10_000,
+  population: {
+    seed: 17,
+    recruiterConversations: [200, 2_000],
+    candidateConversations: [3, 30],
+    partnerPool: 40,
+    messagesPerConversation: 3,
+  },
+  behaviour: {
+    openMeanMs: 30_000,
+    sendMeanMs: 60_000,
+    reloadMeanMs: 300_000,
+    reloadShare: 0.1,
+    typingMs: [500, 2_500],
+  },
+  dialects: ['sqlite', 'postgres'],
+  stopAtFailure: true,
+  peer: { seconds: 8, warmupSeconds: 2, lastStepOnly: false },
+  warmupUsers: 40,
+};
+
+/** Tiny: the full run made small and fast; the same limits on arrivals, databases and seed. */
 const SIZES: Record<Size, CapacityConfig> = {
   tiny: {
+    ...FULL,
     steps: [20, 50],
     stepsOf: { postgres: [50] },
     settleMs: 200,
     windowSeconds: 1,
     arrivalsPerSecond: 200,
-    arrivalsInFlight: 32,
     arrivalSecondsMax: 5,
-    arrivalsBehindLimitMs: 10_000,
     // a small site: the ratios would leave 50 users with one recruiter
     population: {
-      seed: 17,
+      ...FULL.population,
       recruiterConversations: [8, 20],
       candidateConversations: [2, 5],
       partnerPool: 8,
-      messagesPerConversation: 3,
     },
     // everything 30× faster, so a 1 s window holds sends, opens and mark-seens
     behaviour: {
+      ...FULL.behaviour,
       openMeanMs: 1_000,
       sendMeanMs: 2_000,
       reloadMeanMs: 10_000,
-      reloadShare: 0.1,
       typingMs: [20, 80],
     },
-    dialects: ['sqlite', 'postgres'],
     stopAtFailure: false,
     peer: { seconds: 0.6, warmupSeconds: 0.3, lastStepOnly: true },
     warmupUsers: 16,
   },
-  full: {
-    steps: [1_000, 2_500, 5_000, 10_000, 20_000],
-    settleMs: 500,
-    windowSeconds: 15,
-    // an arrival (config, list, auth, socket, presence to the partners online) costs the server
-    // ≈ 3–6 ms of CPU: 100/s is about half a core, leaving the rest to the users already on
-    arrivalsPerSecond: 100,
-    arrivalsInFlight: 32,
-    // 10,000 → 20,000 then arrives at 200/s (a step that far past the target fails either way)
-    arrivalSecondsMax: 50,
-    arrivalsBehindLimitMs: 10_000,
-    population: {
-      seed: 17,
-      recruiterConversations: [200, 2_000],
-      candidateConversations: [3, 30],
-      partnerPool: 40,
-      messagesPerConversation: 3,
-    },
-    behaviour: {
-      openMeanMs: 30_000,
-      sendMeanMs: 60_000,
-      reloadMeanMs: 300_000,
-      reloadShare: 0.1,
-      typingMs: [500, 2_500],
-    },
-    dialects: ['sqlite', 'postgres'],
-    stopAtFailure: true,
-    peer: { seconds: 8, warmupSeconds: 2, lastStepOnly: false },
-    warmupUsers: 40,
-  },
+  full: FULL,
 };
 
 const ARRIVALS_BEHIND_S = SIZES.full.arrivalsBehindLimitMs / 1000;
@@ -540,13 +539,13 @@ const withOverrides = (config: CapacityConfig): CapacityConfig => {
  * of users steps up until a step misses page load p95 ≤ 200 ms, send → deliver p99 ≤ 100 ms or has
  * any error. SQLite, then PostgreSQL, each on a fresh database seeded once for the largest step.
  */
-export const capacity: Scenario = {
+export const capacity = sizedScenario(SIZES, {
   name: 'capacity',
   title: 'Simulated users on one server, stepped up until page load or delivery misses its limit',
   workerCounts: true,
   run: async (context) => {
     const { size, log, scope } = context;
-    const config = withOverrides(bySize(size, SIZES));
+    const config = withOverrides(context.config);
     const largest = Math.max(...config.steps);
     // The generators serve one database after the other (each start is a second or more of tsx),
     // and boot while the first database is seeded.
@@ -696,4 +695,4 @@ export const capacity: Scenario = {
         : {}),
     };
   },
-};
+});

@@ -9,16 +9,7 @@ import type {
 import { decodeHistogram, summarize } from '../lib/histogram.js';
 import { callQuery } from '../lib/server.js';
 import type { WorkerHandle } from '../lib/spawn.js';
-import {
-  atLeast,
-  atMost,
-  bySize,
-  exactly,
-  info,
-  type Checks,
-  type ResultRow,
-  type Scenario,
-} from '../lib/types.js';
+import { atLeast, atMost, bySize, exactly, info, sizedScenario } from '../lib/types.js';
 
 const SIZES = {
   tiny: { pairs: 10, workers: 1, rate: 50, probe: 10 },
@@ -31,11 +22,10 @@ const SIZES = {
  * its private channel; timed until subscription_succeeded. Server RSS is read from /proc before
  * and after; a probe of sends checks the held sockets still receive.
  */
-export const connections: Scenario = {
+export const connections = sizedScenario(SIZES, {
   name: 'connections',
   title: 'Authenticated, subscribed connections held by one instance (SQLite)',
-  run: async ({ size, log, scope }) => {
-    const config = bySize(size, SIZES);
+  run: async ({ size, config, log, scope }) => {
     const { bench, pairs } = await scope.seededPairs('sqlite', 'conn', config.pairs);
     const workers: WorkerHandle[] = [];
     for (let i = 0; i < config.workers; i += 1)
@@ -123,7 +113,7 @@ export const connections: Scenario = {
     const dropped = stats.reduce((sum, s) => sum + s.closedUnexpectedly, 0);
     await Promise.all(workers.map((worker) => worker.call('closeAll')));
 
-    const rows: ResultRow[] = [
+    const rows = [
       atLeast(
         'connections held',
         connected,
@@ -161,7 +151,7 @@ export const connections: Scenario = {
         `${probe.ok} sends to held sockets`,
       ),
     ];
-    const checks: Checks = {
+    const checks = {
       requested: clients.length,
       connected,
       failed,
@@ -179,4 +169,4 @@ export const connections: Scenario = {
     if (errors.length > 0) notes.push(`connect errors: ${errors.slice(0, 3).join('; ')}`);
     return { rows, checks, notes };
   },
-};
+});

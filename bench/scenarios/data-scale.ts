@@ -24,15 +24,14 @@ import type {
 } from '../lib/timed-requests-worker.js';
 import {
   atMost,
-  bySize,
   exactly,
   info,
   newReport,
   perDialect,
+  sizedScenario,
   skipped,
   type Checks,
   type ResultRow,
-  type Scenario,
 } from '../lib/types.js';
 
 const SIZES = {
@@ -427,11 +426,10 @@ const browserRows = (
  * row, a scripted scroll with frame times, bytes moved per message flowing into the open
  * conversation).
  */
-export const dataScale: Scenario = {
+export const dataScale = sizedScenario(SIZES, {
   name: 'data-scale',
   title: 'A company with 10,000 conversations and 1,000,000 messages',
-  run: async ({ size, log, scope }) => {
-    const config = bySize(size, SIZES);
+  run: async ({ config, log, scope }) => {
     const notes = [
       `Requests are sent one at a time by a separate process (Bearer token of the company), ${config.warmup} warm-up requests first. Message search (GET /user/messages/search, 20 a page): a rare word (alternately one in about 100,000 messages and one in 1,000), a common word (3 in 10 messages), an Arabic word typed with its short vowels (2 in 10), a prefix ("engin", 2 in 10) and the common word's second page. "Later page" asks for pages at cursors collected by walking the whole list, in shuffled order; searches mix a name (a handful of rows), a common prefix (thousands), a job title and text matching nothing; "open" posts /user/get/message for different conversations in a fixed shuffled order (each marks that conversation's unread messages seen).`,
       `Bytes per message: the page holds the newest conversation open while its candidate posts ${config.flowMessages} messages one after the other (each waited for on screen); Chrome's DevTools protocol counts every HTTP request and answer (headers included) and every live frame in both directions, divided by the messages.`,
@@ -553,4 +551,4 @@ export const dataScale: Scenario = {
       return report;
     });
   },
-};
+});

@@ -8,14 +8,12 @@ import type { SinkArrival } from '../lib/smtp-sink-worker.js';
 import type { WorkerHandle } from '../lib/spawn.js';
 import {
   atMost,
-  bySize,
   exactly,
   info,
+  latencyRows,
   perDialect,
-  type Checks,
+  sizedScenario,
   type Report,
-  type ResultRow,
-  type Scenario,
 } from '../lib/types.js';
 
 const SIZES = {
@@ -255,18 +253,16 @@ const runOn = async (
   const late = emails.lateness;
   const ratio = off.send.p99 > 0 ? Math.round((on.send.p99 / off.send.p99) * 100) / 100 : null;
   const rate = Math.round((config.receivers / config.seconds) * 10) / 10;
-  const rows: ResultRow[] = [
+  const rows = [
     info(
       `${dialect}: e-mails due`,
       emails.expected,
       '',
       `one message per receiver, ${rate}/s for ${config.seconds} s, due ${config.delaySeconds} s after the send`,
     ),
-    info(`${dialect}: due → handed to SMTP p50`, late ? late.p50 : null, 'ms'),
-    info(
-      `${dialect}: due → handed to SMTP p99`,
-      late ? late.p99 : null,
-      'ms',
+    ...latencyRows(
+      `${dialect}: due → handed to SMTP`,
+      late,
       late
         ? `p90 ${late.p90} ms, max ${late.max} ms; last e-mail ${emails.spanSeconds} s after the first came due`
         : undefined,
@@ -306,7 +302,7 @@ const runOn = async (
   if (emails.firstError) notes.push(`${dialect} first outbox task error: ${emails.firstError}`);
   const errors = [...on.measured.errors, ...off.measured.errors];
   if (errors.length > 0) notes.push(`${dialect} send errors: ${errors.slice(0, 3).join('; ')}`);
-  const checks: Checks = {
+  const checks = {
     [`${dialect}EmailsExpected`]: emails.expected,
     [`${dialect}EmailsReceived`]: emails.received,
     [`${dialect}EmailsDuplicated`]: emails.duplicates,
@@ -327,11 +323,10 @@ const runOn = async (
  * after its due moment each e-mail reaches an SMTP sink, and the sends' latency against the same
  * run with NOTIFICATIONS=off.
  */
-export const notifications: Scenario = {
+export const notifications = sizedScenario(SIZES, {
   name: 'notifications',
   title: 'Notification e-mails: due → handed to SMTP, and sends with/without (SQLite, PostgreSQL)',
-  run: ({ size, log, scope }) => {
-    const config = bySize(size, SIZES);
+  run: ({ config, log, scope }) => {
     return perDialect(
       scope,
       ['sqlite', 'postgres'],
@@ -341,4 +336,4 @@ export const notifications: Scenario = {
       (dialect, dialectScope) => runOn(dialect, config, log, dialectScope),
     );
   },
-};
+});

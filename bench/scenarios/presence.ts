@@ -9,7 +9,7 @@ import type { ConnectResult, PresenceArrival } from '../lib/delivery-client-work
 import { createHistogram, recordMs, summarize, type LatencySummary } from '../lib/histogram.js';
 import { channelAuth, nowMs, rawText, subscribeFrame } from '../lib/live-frames.js';
 import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, type BenchServer } from '../lib/server.js';
-import { bySize, exactly, info, newReport, type Scenario } from '../lib/types.js';
+import { exactly, info, newReport, sizedScenario } from '../lib/types.js';
 
 const SIZES = {
   tiny: { partners: 200, online: 50, rounds: 2, warmup: 1 },
@@ -93,11 +93,10 @@ interface RoundFigures {
  * arrival of `PresenceChanged`; the server's CPU per change and the latency of other requests
  * during the fan-outs are read too. Grace 0: the offline change starts when the socket closes.
  */
-export const presence: Scenario = {
+export const presence = sizedScenario(SIZES, {
   name: 'presence',
   title: 'Presence fan-out: a user with 10,000 partners comes and goes, 1,000 partners online',
-  run: async ({ size, log, scope }) => {
-    const config = bySize(size, SIZES);
+  run: async ({ config, log, scope }) => {
     const report = newReport([
       `${config.rounds} online and ${config.rounds} offline changes after ${config.warmup} warm-up rounds; PRESENCE_GRACE_SECONDS=0 so that going offline starts when the socket closes. Partners hear it in slices of 100 channels, the event loop turning between slices.`,
     ]);
@@ -218,4 +217,4 @@ export const presence: Scenario = {
     });
     return report;
   },
-};
+});

@@ -14,16 +14,13 @@ import {
 import type { WorkerHandle } from '../lib/spawn.js';
 import {
   atLeast,
-  bySize,
   exactly,
   info,
   newReport,
   perDialect,
+  sizedScenario,
   workersLabel,
-  type Checks,
   type Report,
-  type ResultRow,
-  type Scenario,
 } from '../lib/types.js';
 
 const SIZES = {
@@ -224,7 +221,7 @@ const runOn = async (
   const bestRaw = raw.best;
   const ratio =
     bestApp && bestRaw ? Math.round((bestApp.okPerSecond / bestRaw.okPerSecond) * 100) / 100 : null;
-  const rows: ResultRow[] = [
+  const rows = [
     atLeast(
       `${run}: sends/s at p99 ≤ ${P99_LIMIT_MS} ms`,
       bestApp ? Math.round(bestApp.okPerSecond) : 0,
@@ -281,7 +278,7 @@ const runOn = async (
   ];
   // `sqlite…` with one worker (as before worker counts), `sqliteW2…` with two.
   const prefix = workers === 1 ? dialect : `${dialect}W${workers}`;
-  const checks: Checks = {
+  const checks = {
     [`${prefix}Accepted`]: measuredOk,
     [`${prefix}Stored`]: stored,
     [`${prefix}Delivered`]: received.uniqueToReceiver,
@@ -303,12 +300,11 @@ const runOn = async (
  * The most sends per second (persist + broadcast) the server answers with p99 ≤ 25 ms, on SQLite and
  * on PostgreSQL, against a bare node:http server doing one driver insert per request.
  */
-export const sendThroughput: Scenario = {
+export const sendThroughput = sizedScenario(SIZES, {
   name: 'send-throughput',
   title: 'Sends/s at p99 ≤ 25 ms (SQLite, PostgreSQL), against node:http + one insert',
   workerCounts: true,
-  run: async ({ size, log, scope, workers = [1] }) => {
-    const config = bySize(size, SIZES);
+  run: async ({ config, log, scope, workers = [1] }) => {
     const baselines = new Map<DialectName, SweepOutcome>();
     const report = newReport([
       'Closed loop: autocannon (own process) with 4…64 connections, each step run for a fixed time; the best step whose p99 ≤ 25 ms, without errors and with at least one answer counts. Every send has its own text and client_id; senders alternate over the conversations, with every user connected and subscribed, so each send is also broadcast to the receiver and to the sender’s socket. autocannon reports latency in whole milliseconds.',
@@ -324,4 +320,4 @@ export const sendThroughput: Scenario = {
     }
     return report;
   },
-};
+});

@@ -1,18 +1,11 @@
-import { deliveryChecks, deliveryHarness } from '../lib/delivery.js';
-import {
-  atMost,
-  bySize,
-  exactly,
-  info,
-  type Checks,
-  type ResultRow,
-  type Scenario,
-} from '../lib/types.js';
+import { deliveryChecks, deliveryScenario, type DeliverySetup } from '../lib/delivery.js';
+import { atMost, exactly, info, latencyRows } from '../lib/types.js';
 
 const SIZES = {
   tiny: { pairs: 10, rate: 20, seconds: 1, warmupSeconds: 0.5 },
   full: { pairs: 1000, rate: 200, seconds: 25, warmupSeconds: 3 },
 };
+const SETUP: DeliverySetup = { dialect: 'sqlite', label: 'deliver', direction: 'alternate' };
 
 /** Rounds a ÷ b to two decimals; null when b is 0 (nothing measured). */
 const ratioOf = (a: number, b: number): number | null =>
@@ -24,25 +17,12 @@ const ratioOf = (a: number, b: number): number | null =>
  * the send to ChatMessage at the receiver. Then the same harness against a bare ws relay (the
  * floor), and against a Socket.IO peer (what a Node team would write instead) on the same database.
  */
-export const sendToDeliver: Scenario = {
+export const sendToDeliver = deliveryScenario(SIZES, SETUP, {
   name: 'send-to-deliver',
   title: 'Send → ChatMessage at the receiver (SQLite), against a raw ws relay and a Socket.IO peer',
-  run: async ({ size, log, scope }) => {
-    const config = bySize(size, SIZES);
-    const { bench, pairs, runPhase } = await deliveryHarness(
-      scope,
-      'sqlite',
-      'deliver',
-      config,
-      'alternate',
-      log,
-    );
-
+  run: async ({ config, log, scope, bench, pairs, runPhase, runOnServer }) => {
     log(`server: ${pairs.length * 2} clients, ${config.rate} sends/s for ${config.seconds} s`);
-    const app = await scope.phase(async (appScope) => {
-      const server = await appScope.server(bench);
-      return runPhase({ mode: 'pusher', httpUrl: server.url, wsUrlOf: () => server.wsUrl });
-    });
+    const app = await runOnServer(scope);
 
     log('raw ws relay baseline');
     const relay = await scope.phase(async (relayScope) => {
@@ -63,7 +43,7 @@ export const sendToDeliver: Scenario = {
 
     const m = app.measured;
     const pm = peer.measured;
-    const rows: ResultRow[] = [
+    const rows = [
       info('connected clients', app.connect.connected, '', `${pairs.length} conversations`),
       info('sends (after warm-up)', m.attempted, '', `${config.rate}/s for ${config.seconds} s`),
       atMost('send → ChatMessage p50', app.latency.p50, 5, 'ms'),
@@ -73,19 +53,15 @@ export const sendToDeliver: Scenario = {
       exactly('doubled at the receiver', m.duplicates, 0),
       exactly("copies at the sender's excluded socket", m.echoes + m.misdelivered, 0),
       info('send call response p99', app.response.p99, 'ms'),
-      info('raw ws relay p50', relay.latency.p50, 'ms'),
-      info(
-        'raw ws relay p99',
-        relay.latency.p99,
-        'ms',
+      ...latencyRows(
+        'raw ws relay',
+        relay.latency,
         `same clients, same rate; lost ${relay.measured.lost}`,
       ),
       atMost('p99 ÷ raw ws relay p99', ratioOf(app.latency.p99, relay.latency.p99), 2, '×'),
-      info('Socket.IO peer p50', peer.latency.p50, 'ms'),
-      info(
-        'Socket.IO peer p99',
-        peer.latency.p99,
-        'ms',
+      ...latencyRows(
+        'Socket.IO peer',
+        peer.latency,
         `same clients, same rate; lost ${pm.lost}, failed ${pm.failed}`,
       ),
       info('p50 ÷ Socket.IO peer p50', ratioOf(app.latency.p50, peer.latency.p50), '×'),
@@ -94,7 +70,7 @@ export const sendToDeliver: Scenario = {
       exactly('Socket.IO peer: lost', pm.lost, 0),
       exactly('Socket.IO peer: doubled at the receiver', pm.duplicates, 0),
     ];
-    const checks: Checks = {
+    const checks = {
       clients: app.connect.connected,
       expectedClients: pairs.length * 2,
       ...deliveryChecks(m),
@@ -114,4 +90,4 @@ export const sendToDeliver: Scenario = {
       notes.push(`Socket.IO peer send errors: ${pm.errors.slice(0, 3).join('; ')}`);
     return { rows, checks, notes };
   },
-};
+});

@@ -1,47 +1,28 @@
 import { uniqueAppId } from '../../test-support/server-process.js';
 import { settings } from '../../test-support/settings.js';
-import { deliveryChecks, deliveryHarness } from '../lib/delivery.js';
-import {
-  atMost,
-  bySize,
-  exactly,
-  info,
-  type Checks,
-  type ResultRow,
-  type Scenario,
-} from '../lib/types.js';
+import { deliveryChecks, deliveryScenario, type DeliverySetup } from '../lib/delivery.js';
+import { atMost, exactly, info, latencyRows } from '../lib/types.js';
 
 const SIZES = {
   tiny: { pairs: 10, rate: 20, seconds: 1, warmupSeconds: 0.5 },
   full: { pairs: 1000, rate: 200, seconds: 15, warmupSeconds: 3 },
 };
+/** All sends candidate → company: senders on instance A, receivers on B. */
+const SETUP: DeliverySetup = { dialect: 'postgres', label: 'twoinst', direction: 'a-to-b' };
 
 /**
  * Send-to-deliver on PostgreSQL, first on one instance (no Redis), then with senders on instance A
  * and receivers on instance B sharing the database and fanning out through Redis. The difference of
  * the two p99s is what the second hop adds.
  */
-export const twoInstances: Scenario = {
+export const twoInstances = deliveryScenario(SIZES, SETUP, {
   name: 'two-instances',
   title: 'Send on instance A → ChatMessage on instance B through Redis (PostgreSQL)',
-  run: async ({ size, log, scope }) => {
-    const config = bySize(size, SIZES);
-    const { bench, pairs, runPhase } = await deliveryHarness(
-      scope,
-      'postgres',
-      'twoinst',
-      config,
-      'a-to-b',
-      log,
-    );
-
+  run: async ({ config, log, scope, bench, pairs, runPhase, runOnServer }) => {
     log(
       `one instance (PostgreSQL, no Redis): ${pairs.length * 2} clients, ${config.rate} sends/s for ${config.seconds} s`,
     );
-    const single = await scope.phase(async (singleScope) => {
-      const alone = await singleScope.server(bench);
-      return runPhase({ mode: 'pusher', httpUrl: alone.url, wsUrlOf: () => alone.wsUrl });
-    });
+    const single = await runOnServer(scope);
 
     log('two instances through Redis: candidates (senders) on A, companies (receivers) on B');
     const split = await scope.phase(async (splitScope) => {
@@ -57,14 +38,11 @@ export const twoInstances: Scenario = {
 
     const added = Math.round((split.latency.p99 - single.latency.p99) * 1000) / 1000;
     const m = split.measured;
-    const rows: ResultRow[] = [
-      info('one instance: send → ChatMessage p50', single.latency.p50, 'ms'),
-      info('one instance: send → ChatMessage p99', single.latency.p99, 'ms'),
-      info('A → Redis → B: send → ChatMessage p50', split.latency.p50, 'ms'),
-      info(
-        'A → Redis → B: send → ChatMessage p99',
-        split.latency.p99,
-        'ms',
+    const rows = [
+      ...latencyRows('one instance: send → ChatMessage', single.latency),
+      ...latencyRows(
+        'A → Redis → B: send → ChatMessage',
+        split.latency,
         `max ${split.latency.max} ms`,
       ),
       atMost(
@@ -85,7 +63,7 @@ export const twoInstances: Scenario = {
       exactly('A → B: doubled', m.duplicates, 0),
       exactly("A → B: copies at the sender's excluded socket", m.echoes + m.misdelivered, 0),
     ];
-    const checks: Checks = {
+    const checks = {
       singleSent: single.measured.ok,
       singleDelivered: single.measured.delivered,
       singleDuplicates: single.measured.duplicates,
@@ -97,4 +75,4 @@ export const twoInstances: Scenario = {
     if (m.errors.length > 0) notes.push(`send errors: ${m.errors.slice(0, 3).join('; ')}`);
     return { rows, checks, notes };
   },
-};
+});

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { paths } from '../../src/shared/paths.js';
 import { callQuery, readCpuSeconds, readStatusBytes } from '../lib/server.js';
 import type { WorkerHandle } from '../lib/spawn.js';
-import { atMost, bySize, exactly, info, newReport, type Scenario } from '../lib/types.js';
+import { atMost, exactly, info, newReport, sizedScenario } from '../lib/types.js';
 import type { UploadRunRequest, UploadRunResult } from '../lib/upload-worker.js';
 
 const MIB = 1024 * 1024;
@@ -110,11 +110,10 @@ interface Side {
  * Both servers run side by side and their phases alternate, round after round, so that the other
  * work of the machine weighs on both alike.
  */
-export const uploads: Scenario = {
+export const uploads = sizedScenario(SIZES, {
   name: 'uploads',
   title: 'Uploads of ~10 MiB files: throughput, and memory while 20 run at once',
-  run: async ({ size, log, scope }) => {
-    const config = bySize(size, SIZES);
+  run: async ({ config, log, scope }) => {
     const { bench, pairs } = await scope.seededPairs('sqlite', 'uploads', config.pairs);
     // the server's storage and upload temp directory, removed at the end
     const root = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
@@ -310,4 +309,4 @@ export const uploads: Scenario = {
     );
     return report;
   },
-};
+});
