@@ -8,11 +8,14 @@ import type {
 } from 'fastify';
 import type { z } from 'zod';
 import { parseBody, parseInput } from '../lib/validation.js';
-import type {
-  HttpMethod,
-  ResponseSpec,
-  SecurityRequirement,
-  TagName,
+import {
+  bodyErrors,
+  errors,
+  type ErrorStatus,
+  type HttpMethod,
+  type ResponseSpec,
+  type SecurityRequirement,
+  type TagName,
 } from '../openapi/vocabulary.js';
 
 /**
@@ -32,7 +35,8 @@ export const documentedOnly = <Schema extends z.ZodType>(schema: Schema): Docume
   documented: schema,
 });
 
-type Part<Schema extends z.ZodType> = Schema | Documented<Schema>;
+/** A declared input: a schema the plugin parses it with, or one that only documents it. */
+export type Part<Schema extends z.ZodType> = Schema | Documented<Schema>;
 export const schemaOf = <Schema extends z.ZodType>(part: Part<Schema>): Schema =>
   'documented' in part ? part.documented : part;
 const isParsed = <Schema extends z.ZodType>(part: Part<Schema> | undefined): part is Schema =>
@@ -84,12 +88,18 @@ interface RouteRegistration {
   nonObjectBody?: 400 | 422;
 }
 
-type Input<Declared> = Declared extends z.ZodType ? z.output<Declared> : unknown;
+/** What the handler is given of a declared part: its parsed value, or (unparsed) the request's own. */
+export type Input<Declared> = Declared extends z.ZodType ? z.output<Declared> : unknown;
 
 /** What all the routes of a plugin share: their tag and, unless a route says otherwise, their security. */
 export interface RouteDefaults {
   tag: TagName;
   security: SecurityRequirement[];
+  /**
+   * The errors every route of the plugin can meet, added to each route's own answers (with a body
+   * the plugin parses, also `bodyErrors`).
+   */
+  errors?: readonly ErrorStatus[];
 }
 
 export interface RouteDeclaration<
@@ -119,14 +129,19 @@ export interface Route<Deps> extends RouteDocumentation, RouteRegistration {
  * its setup made of them).
  */
 export const defineRouteFor =
-  <Deps>(defaults: RouteDefaults) =>
+  <Deps>({ errors: usualErrors, ...defaults }: RouteDefaults) =>
   <
     Params extends Part<z.ZodObject> | undefined = undefined,
     Query extends Part<z.ZodObject> | undefined = undefined,
     Body extends Part<z.ZodType> | undefined = undefined,
   >(
     declaration: RouteDeclaration<Deps, Params, Query, Body>,
-  ): Route<Deps> => ({ ...defaults, ...declaration });
+  ): Route<Deps> => {
+    const route = { ...defaults, ...declaration };
+    if (!usualErrors) return route;
+    const statuses = isParsed(declaration.body) ? [...usualErrors, ...bodyErrors] : usualErrors;
+    return { ...route, responses: { ...route.responses, ...errors(...statuses) } };
+  };
 
 /** The path as Fastify registers it (`/user/messenger/:id/archive`). */
 export const routePattern = (path: RoutePath): string =>

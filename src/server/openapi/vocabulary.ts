@@ -138,7 +138,7 @@ const ERROR_DESCRIPTIONS = {
   429: 'Rate limit hit; see `Retry-After`.',
   503: 'The database or broadcaster is unreachable; nothing was half-written.',
 } as const;
-type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
+export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
 
 /** The shared `{message, errors?}` answer for each status. */
 export const errors = (...statuses: ErrorStatus[]): Record<number, ResponseSpec> =>

@@ -25,7 +25,7 @@ import {
 import { safeEqual } from '../../lib/crypto.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
 import { defineRouteFor, routesPlugin } from '../../http/route.js';
-import { bodyErrors, errors, security } from '../../openapi/vocabulary.js';
+import { errors, security } from '../../openapi/vocabulary.js';
 import type { SafetyService } from '../safety/safety.service.js';
 import type { IntegrationService } from './integration.service.js';
 
@@ -52,6 +52,8 @@ interface IntegrationRoutesOptions {
 const defineRoute = defineRouteFor<IntegrationRoutesOptions>({
   tag: 'integration',
   security: security.integration,
+  // a missing or wrong key, the API off or no such resource, invalid input, the database down
+  errors: [401, 404, 422, 503],
 });
 
 /** 201 when the call created what it names, 200 when it was there already: documented… */
@@ -76,10 +78,7 @@ export const integrationRoutes = routesPlugin(
       summary: 'Create or update a user by the host’s id',
       params: userParamsSchema,
       body: upsertUserBodySchema,
-      responses: {
-        ...createdOrUpdated(integrationUserResponseSchema),
-        ...errors(...bodyErrors, 401, 404, 409, 422, 503),
-      },
+      responses: { ...createdOrUpdated(integrationUserResponseSchema), ...errors(409) },
       handler: async ({ params, body, reply }, { integrationService }) => {
         const { created, user } = await integrationService.upsertUser(params.externalId, body);
         return sendCreatedOrUpdated(reply, created, { user });
@@ -91,10 +90,7 @@ export const integrationRoutes = routesPlugin(
       operationId: 'getUser',
       summary: 'A user by the host’s id',
       params: userParamsSchema,
-      responses: {
-        200: { description: 'The user.', schema: integrationUserResponseSchema },
-        ...errors(401, 404, 422, 503),
-      },
+      responses: { 200: { description: 'The user.', schema: integrationUserResponseSchema } },
       handler: async ({ params }, { integrationService }) => ({
         user: await integrationService.getUser(params.externalId),
       }),
@@ -105,10 +101,7 @@ export const integrationRoutes = routesPlugin(
       operationId: 'eraseUser',
       summary: 'Erase a user (sessions, tokens, sockets end; messages stay for the other party)',
       params: userParamsSchema,
-      responses: {
-        204: { description: 'Erased.' },
-        ...errors(401, 404, 422, 503),
-      },
+      responses: { 204: { description: 'Erased.' } },
       handler: async ({ params, reply }, { integrationService }) => {
         await integrationService.eraseUser(params.externalId);
         return reply.status(204).send();
@@ -121,10 +114,7 @@ export const integrationRoutes = routesPlugin(
       summary: 'Create or update a job by the host’s id',
       params: jobParamsSchema,
       body: upsertJobBodySchema,
-      responses: {
-        ...createdOrUpdated(integrationJobResponseSchema),
-        ...errors(...bodyErrors, 401, 404, 422, 503),
-      },
+      responses: createdOrUpdated(integrationJobResponseSchema),
       handler: async ({ params, body, reply }, { integrationService }) => {
         const { created, job } = await integrationService.upsertJob(params.externalId, body);
         return sendCreatedOrUpdated(reply, created, { job });
@@ -137,10 +127,7 @@ export const integrationRoutes = routesPlugin(
       summary: 'Set the group of a candidate’s application to a job',
       params: applicationParamsSchema,
       body: setApplicationBodySchema,
-      responses: {
-        200: { description: 'The application.', schema: applicationResponseSchema },
-        ...errors(...bodyErrors, 401, 404, 422, 503),
-      },
+      responses: { 200: { description: 'The application.', schema: applicationResponseSchema } },
       handler: async ({ params, body }, { integrationService }) =>
         integrationService.setApplication(
           params.jobExternalId,
@@ -158,7 +145,7 @@ export const integrationRoutes = routesPlugin(
         ...createdOrUpdated(startConversationResponseSchema, 'Already there.'),
         // 403: the first message was refused (its sender is suspended, or blocked by the other
         // party); the conversation itself is there
-        ...errors(...bodyErrors, 401, 403, 404, 422, 429, 503),
+        ...errors(403, 429),
       },
       handler: async ({ body, reply }, { integrationService }) => {
         const { created, response } = await integrationService.startConversation(body);
@@ -177,7 +164,6 @@ export const integrationRoutes = routesPlugin(
             'At most 50 reports, each with the conversation’s latest messages as they were when reported; `next_cursor` (pass it as `cursor`) for the next page, `null` on the last.',
           schema: reportsResponseSchema,
         },
-        ...errors(401, 404, 422, 503),
       },
       handler: async ({ query }, { safetyService }) => safetyService.listReports(query),
     }),
@@ -188,10 +174,7 @@ export const integrationRoutes = routesPlugin(
       summary: 'Resolve or dismiss a report',
       params: reportParamsSchema,
       body: updateReportBodySchema,
-      responses: {
-        200: { description: 'The report.', schema: reportResponseSchema },
-        ...errors(...bodyErrors, 401, 404, 422, 503),
-      },
+      responses: { 200: { description: 'The report.', schema: reportResponseSchema } },
       handler: async ({ params, body }, { safetyService }) => ({
         report: await safetyService.setReportStatus(params.id, body.status),
       }),

@@ -17,9 +17,8 @@ import {
   messageParamsSchema,
   workingFasterPaths,
 } from '../../../shared/working-faster.js';
-import { defineRouteFor, routesPlugin } from '../../http/route.js';
-import { bodyErrors, errors, pageCallErrors, security } from '../../openapi/vocabulary.js';
-import { viewerOf } from '../../plugins/auth.js';
+import { definePageCallsFor, pageCallsPlugin } from '../../http/page-calls.js';
+import { errors } from '../../openapi/vocabulary.js';
 import type { MessengerService } from './messenger.service.js';
 
 const socketIdOf = (request: FastifyRequest): string | undefined => {
@@ -28,10 +27,9 @@ const socketIdOf = (request: FastifyRequest): string | undefined => {
   return socketId && /^\d+\.\d+$/.test(socketId) ? socketId : undefined;
 };
 
-const defineRoute = defineRouteFor<{ messengerService: MessengerService }>({
-  tag: 'messenger',
-  security: security.pageChange,
-});
+const { pageRead, pageChange } = definePageCallsFor<{ messengerService: MessengerService }>(
+  'messenger',
+);
 
 /** A page call on one of the viewer's conversations (by id) that answers the conversation. */
 const conversationCall = (
@@ -41,7 +39,7 @@ const conversationCall = (
   summary: string,
   change: (service: MessengerService, viewer: AuthUser, id: number) => Promise<MessengerUser>,
 ) =>
-  defineRoute({
+  pageChange({
     method,
     path,
     operationId,
@@ -49,153 +47,131 @@ const conversationCall = (
     params: messengerUserParamsSchema,
     responses: {
       200: { description: 'The conversation.', schema: messengerUserResponseSchema },
-      ...errors(...pageCallErrors, 403, 404),
+      ...errors(403, 404),
     },
     // A GET that changes state (the contract's unseen call) still needs the CSRF header.
     ...(method === 'get' ? { config: { csrfOnGet: true } } : {}),
-    handler: async ({ params, request }, { messengerService }) => ({
-      messengerUser: await change(messengerService, viewerOf(request).user, params.id),
+    handler: async ({ params, viewer }, { messengerService }) => ({
+      messengerUser: await change(messengerService, viewer, params.id),
     }),
   });
 
 /** The page's calls: parse, one service call, status. Key, sign-in and CSRF are checked before the body is read. */
-export const messengerRoutes = routesPlugin(
-  [
-    defineRoute({
-      method: 'get',
-      path: paths.initialData,
-      operationId: 'getInitialData',
-      summary:
-        'The job filter, the viewer’s conversations (all of them, or a page with `limit`) and who the viewer is',
-      security: security.pageRead,
-      query: initialDataQuerySchema,
-      responses: {
-        200: {
-          description:
-            'Jobs, conversations (newest activity first), viewer, `unread_total` and `archived_count` ' +
-            '(over all the viewer’s conversations). With `limit`: at most that many conversations and ' +
-            '`next_cursor` (pass it as `cursor` for the next page; `null` on the last). The pages of ' +
-            'one walk keep the order the list had at its first page: none is skipped or repeated.',
-          schema: initialDataResponseSchema,
-        },
-        ...errors(...pageCallErrors),
+export const messengerRoutes = pageCallsPlugin([
+  pageRead({
+    path: paths.initialData,
+    operationId: 'getInitialData',
+    summary:
+      'The job filter, the viewer’s conversations (all of them, or a page with `limit`) and who the viewer is',
+    query: initialDataQuerySchema,
+    responses: {
+      200: {
+        description:
+          'Jobs, conversations (newest activity first), viewer, `unread_total` and `archived_count` ' +
+          '(over all the viewer’s conversations). With `limit`: at most that many conversations and ' +
+          '`next_cursor` (pass it as `cursor` for the next page; `null` on the last). The pages of ' +
+          'one walk keep the order the list had at its first page: none is skipped or repeated.',
+        schema: initialDataResponseSchema,
       },
-      handler: async ({ query, request }, { messengerService }) =>
-        messengerService.initialData(viewerOf(request).user, query),
-    }),
-    defineRoute({
-      method: 'post',
-      path: paths.getMessage,
-      operationId: 'getMessages',
-      summary: 'Open a conversation: its messages (paged back with `before`), marking them seen',
-      body: getMessageBodySchema,
-      responses: {
-        200: {
-          description: 'The conversation and its messages.',
-          schema: getMessageResponseSchema,
-        },
-        ...errors(...bodyErrors, ...pageCallErrors, 404),
+    },
+    handler: async ({ query, viewer }, { messengerService }) =>
+      messengerService.initialData(viewer, query),
+  }),
+  pageChange({
+    method: 'post',
+    path: paths.getMessage,
+    operationId: 'getMessages',
+    summary: 'Open a conversation: its messages (paged back with `before`), marking them seen',
+    body: getMessageBodySchema,
+    responses: {
+      200: { description: 'The conversation and its messages.', schema: getMessageResponseSchema },
+      ...errors(404),
+    },
+    handler: async ({ body, viewer }, { messengerService }) =>
+      messengerService.getMessages(viewer, body),
+  }),
+  pageChange({
+    method: 'post',
+    path: paths.sendMessage,
+    operationId: 'sendMessage',
+    summary: 'Send a message (once per `client_id`), then broadcast it',
+    body: sendMessageBodySchema,
+    responses: {
+      200: { description: 'The stored message.', schema: sendMessageResponseSchema },
+      ...errors(403, 404, 429),
+    },
+    handler: async ({ body, viewer, request }, { messengerService }) =>
+      messengerService.send(viewer, body, socketIdOf(request)),
+  }),
+  conversationCall(
+    'get',
+    paths.unseen,
+    'markSeen',
+    'Mark the viewer’s unread messages of a conversation as seen (needs the CSRF header)',
+    (service, viewer, id) => service.markSeen(viewer, id),
+  ),
+  conversationCall(
+    'post',
+    paths.archive,
+    'archiveConversation',
+    'Archive a conversation (the viewer’s own flag)',
+    (service, viewer, id) => service.setArchived(viewer, id, true),
+  ),
+  pageChange({
+    method: 'post',
+    path: paths.typing,
+    operationId: 'typing',
+    summary: 'Tell the other party that the viewer is typing (at most one broadcast every 2 s)',
+    params: messengerUserParamsSchema,
+    responses: {
+      204: { description: 'Told (or coalesced with a call less than 2 s before).' },
+      ...errors(403, 404),
+    },
+    handler: async ({ params, viewer, reply }, { messengerService }) => {
+      await messengerService.typing(viewer, params.id);
+      return reply.code(204).send();
+    },
+  }),
+  conversationCall(
+    'post',
+    paths.unarchive,
+    'unarchiveConversation',
+    'Return an archived conversation to the active list (the viewer’s own flag)',
+    (service, viewer, id) => service.setArchived(viewer, id, false),
+  ),
+  pageChange({
+    method: 'patch',
+    path: workingFasterPaths.message,
+    operationId: 'editMessage',
+    summary:
+      'Edit the text of one of the viewer’s own messages within the edit window (`EDIT_WINDOW_SECONDS`), then broadcast `MessageUpdated`',
+    params: messageParamsSchema,
+    body: editMessageBodySchema,
+    responses: {
+      200: {
+        description:
+          'The message as it is now (`edited_at` set; the same text again changes nothing), and the conversation as the sender sees it.',
+        schema: editMessageResponseSchema,
       },
-      handler: async ({ body, request }, { messengerService }) =>
-        messengerService.getMessages(viewerOf(request).user, body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: paths.sendMessage,
-      operationId: 'sendMessage',
-      summary: 'Send a message (once per `client_id`), then broadcast it',
-      body: sendMessageBodySchema,
-      responses: {
-        200: { description: 'The stored message.', schema: sendMessageResponseSchema },
-        ...errors(...bodyErrors, ...pageCallErrors, 403, 404, 429),
-      },
-      handler: async ({ body, request }, { messengerService }) =>
-        messengerService.send(viewerOf(request).user, body, socketIdOf(request)),
-    }),
-    conversationCall(
-      'get',
-      paths.unseen,
-      'markSeen',
-      'Mark the viewer’s unread messages of a conversation as seen (needs the CSRF header)',
-      (service, viewer, id) => service.markSeen(viewer, id),
-    ),
-    conversationCall(
-      'post',
-      paths.archive,
-      'archiveConversation',
-      'Archive a conversation (the viewer’s own flag)',
-      (service, viewer, id) => service.setArchived(viewer, id, true),
-    ),
-    defineRoute({
-      method: 'post',
-      path: paths.typing,
-      operationId: 'typing',
-      summary: 'Tell the other party that the viewer is typing (at most one broadcast every 2 s)',
-      params: messengerUserParamsSchema,
-      responses: {
-        204: { description: 'Told (or coalesced with a call less than 2 s before).' },
-        ...errors(...pageCallErrors, 403, 404),
-      },
-      handler: async ({ params, request, reply }, { messengerService }) => {
-        await messengerService.typing(viewerOf(request).user, params.id);
-        return reply.code(204).send();
-      },
-    }),
-    conversationCall(
-      'post',
-      paths.unarchive,
-      'unarchiveConversation',
-      'Return an archived conversation to the active list (the viewer’s own flag)',
-      (service, viewer, id) => service.setArchived(viewer, id, false),
-    ),
-    defineRoute({
-      method: 'patch',
-      path: workingFasterPaths.message,
-      operationId: 'editMessage',
-      summary:
-        'Edit the text of one of the viewer’s own messages within the edit window (`EDIT_WINDOW_SECONDS`), then broadcast `MessageUpdated`',
-      params: messageParamsSchema,
-      body: editMessageBodySchema,
-      responses: {
-        200: {
-          description:
-            'The message as it is now (`edited_at` set; the same text again changes nothing), and the conversation as the sender sees it.',
-          schema: editMessageResponseSchema,
-        },
-        ...errors(...bodyErrors, ...pageCallErrors, 403, 404),
-      },
-      handler: async ({ params, body, request }, { messengerService }) =>
-        messengerService.editMessage(
-          viewerOf(request).user,
-          params.id,
-          body.message,
-          socketIdOf(request),
-        ),
-    }),
-    defineRoute({
-      method: 'delete',
-      path: workingFasterPaths.message,
-      operationId: 'deleteMessage',
-      summary:
-        'Delete one of the viewer’s own messages within the edit window: its text emptied, its files removed; then broadcast `MessageUpdated`',
-      params: messageParamsSchema,
-      responses: {
-        204: { description: 'Deleted (the message keeps its place, with `deleted_at`).' },
-        ...errors(...pageCallErrors, 403, 404, 422),
-      },
-      handler: async ({ params, request, reply }, { messengerService }) => {
-        await messengerService.deleteMessage(
-          viewerOf(request).user,
-          params.id,
-          socketIdOf(request),
-        );
-        return reply.code(204).send();
-      },
-    }),
-  ],
-  async (app, options: { messengerService: MessengerService }) => {
-    app.addHook('onRequest', app.requireAppKey);
-    app.addHook('onRequest', app.requireViewer);
-    return options;
-  },
-);
+      ...errors(403, 404),
+    },
+    handler: async ({ params, body, viewer, request }, { messengerService }) =>
+      messengerService.editMessage(viewer, params.id, body.message, socketIdOf(request)),
+  }),
+  pageChange({
+    method: 'delete',
+    path: workingFasterPaths.message,
+    operationId: 'deleteMessage',
+    summary:
+      'Delete one of the viewer’s own messages within the edit window: its text emptied, its files removed; then broadcast `MessageUpdated`',
+    params: messageParamsSchema,
+    responses: {
+      204: { description: 'Deleted (the message keeps its place, with `deleted_at`).' },
+      ...errors(403, 404),
+    },
+    handler: async ({ params, viewer, request, reply }, { messengerService }) => {
+      await messengerService.deleteMessage(viewer, params.id, socketIdOf(request));
+      return reply.code(204).send();
+    },
+  }),
+]);
