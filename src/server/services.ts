@@ -172,14 +172,10 @@ export const createServices = ({
   });
   // E-mails and webhooks for people who are not on the page (docs/notifications.md): here, the
   // tasks of each send and the unsubscribe links; the handlers run with the background work.
-  const notifications = createNotificationsFromConfig({
-    config,
-    db,
-    outbox,
-    settings,
-    presence,
-    logger,
-  });
+  const notifications = createNotificationsFromConfig(
+    { config, db, logger },
+    { outbox, settings, presence },
+  );
   const attachments = createAttachmentsFromConfig({ config, db, limits });
   const messenger = createMessengerService({
     db: db.kysely,

@@ -137,19 +137,29 @@ export const getMessageResponseSchema = z.object({
 });
 export type GetMessageResponse = z.infer<typeof getMessageResponseSchema>;
 
+/**
+ * Text a person typed: storable, trimmed, then at most `max` characters. `required`: something left
+ * once trimmed; `visible`: something to show (only spaces, zero-width characters or bidi marks show
+ * nothing, so there is nothing to send).
+ */
+export const typedText = (field: string, max: number, needs?: 'required' | 'visible') => {
+  const required = `The ${field} field is required.`;
+  const text =
+    needs === 'required'
+      ? z.string().min(1, required)
+      : needs === 'visible'
+        ? z.string().refine(hasVisibleText, { message: required, abort: true })
+        : z.string();
+  return storableText(field)
+    .transform((value) => value.trim())
+    .pipe(text.max(max, `The ${field} may not be greater than ${max} characters.`));
+};
+
 /** A message's text that must show something (the integration API's `message.text`). */
-export const visibleMessageTextSchema = storableText('message')
-  .transform((value) => value.trim())
-  .pipe(
-    z
-      .string()
-      // Only spaces, zero-width characters or bidi marks: nothing to show, so nothing to send.
-      .refine(hasVisibleText, { message: 'The message field is required.', abort: true })
-      .max(
-        MESSAGE_MAX_LENGTH,
-        `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`,
-      ),
-  );
+export const visibleMessageTextSchema = typedText('message', MESSAGE_MAX_LENGTH, 'visible');
+
+/** A message's text as sends and edits take it (empty only with files: the services check). */
+export const messageTextSchema = typedText('message', MESSAGE_MAX_LENGTH);
 
 import { ATTACHMENTS_PER_MESSAGE } from './attachments.js';
 export { ATTACHMENTS_PER_MESSAGE };
@@ -159,16 +169,7 @@ export const sendMessageBodySchema = z
     receiver_id: id,
     messenger_user: id,
     job_id: nullableJobId,
-    message: storableText('message')
-      .transform((value) => value.trim())
-      .pipe(
-        z
-          .string()
-          .max(
-            MESSAGE_MAX_LENGTH,
-            `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`,
-          ),
-      ),
+    message: messageTextSchema,
     client_id: z.string().uuid().optional(),
     /** The sender's own unused uploads; with them the text may be empty. */
     attachment_ids: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, storableText } from './api.js';
+import { idSchema, messageTextSchema, typedText } from './api.js';
 import { chatSchema, messengerUserSchema } from './models.js';
 import {
   SEARCH_LIMIT_DEFAULT,
@@ -7,7 +7,6 @@ import {
   SEARCH_QUERY_MAX_LENGTH,
   SEARCH_QUERY_MIN_LENGTH,
 } from './search-text.js';
-import { MESSAGE_MAX_LENGTH } from './paths.js';
 import { TEMPLATE_BODY_MAX_LENGTH, TEMPLATE_NAME_MAX_LENGTH } from './working-faster-paths.js';
 
 /**
@@ -30,28 +29,8 @@ export type TemplatesResponse = z.infer<typeof templatesResponseSchema>;
 export const templateResponseSchema = z.object({ template: templateSchema });
 export type TemplateResponse = z.infer<typeof templateResponseSchema>;
 
-const templateName = storableText('name')
-  .transform((value) => value.trim())
-  .pipe(
-    z
-      .string()
-      .min(1, 'The name field is required.')
-      .max(
-        TEMPLATE_NAME_MAX_LENGTH,
-        `The name may not be greater than ${TEMPLATE_NAME_MAX_LENGTH} characters.`,
-      ),
-  );
-const templateBody = storableText('body')
-  .transform((value) => value.trim())
-  .pipe(
-    z
-      .string()
-      .min(1, 'The body field is required.')
-      .max(
-        TEMPLATE_BODY_MAX_LENGTH,
-        `The body may not be greater than ${TEMPLATE_BODY_MAX_LENGTH} characters.`,
-      ),
-  );
+const templateName = typedText('name', TEMPLATE_NAME_MAX_LENGTH, 'required');
+const templateBody = typedText('body', TEMPLATE_BODY_MAX_LENGTH, 'required');
 /** `POST /user/templates` → 201 `{template}`. */
 export const createTemplateBodySchema = z.object({ name: templateName, body: templateBody });
 export type CreateTemplateBody = z.input<typeof createTemplateBodySchema>;
@@ -129,18 +108,7 @@ export const messageParamsSchema = z.object({ id: idSchema });
  * `PATCH /user/messages/{id}` `{message}`: the send's text rules (trimmed, at most 5000, no NUL);
  * empty only when the message has files (the service checks, 422 on `message`).
  */
-export const editMessageBodySchema = z.object({
-  message: storableText('message')
-    .transform((value) => value.trim())
-    .pipe(
-      z
-        .string()
-        .max(
-          MESSAGE_MAX_LENGTH,
-          `The message may not be greater than ${MESSAGE_MAX_LENGTH} characters.`,
-        ),
-    ),
-});
+export const editMessageBodySchema = z.object({ message: messageTextSchema });
 export type EditMessageBody = z.input<typeof editMessageBodySchema>;
 /** 200: the updated message in the shape the send answers with. */
 export const editMessageResponseSchema = z.object({

@@ -20,7 +20,11 @@ import {
 import { createWebhookSender } from '../modules/notifications/webhook-sender.js';
 import type { SettingsService } from '../modules/settings/settings.service.js';
 import type { Outbox } from '../outbox/outbox.js';
-import { createOutboxWorker, type OutboxOutcome } from '../outbox/outbox-worker.js';
+import {
+  createOutboxWorker,
+  type OutboxLogger,
+  type OutboxOutcome,
+} from '../outbox/outbox-worker.js';
 
 /**
  * The pieces of the service graph that background work needs, made from the configuration in one
@@ -28,30 +32,31 @@ import { createOutboxWorker, type OutboxOutcome } from '../outbox/outbox-worker.
  * both build them with these.
  */
 
-/** What background work logs with (Fastify's logger in the request thread, pino in the other). */
-export interface BackgroundLogger {
-  warn: (details: object, message: string) => void;
-  error: (details: object, message: string) => void;
-}
+/**
+ * What background work logs with (Fastify's logger in the request thread, pino in the other): what
+ * the outbox worker needs, which covers the mailer and the upload sweeper.
+ */
+export type BackgroundLogger = OutboxLogger;
 
-export interface NotificationsFromConfigOptions {
+/** What each thread has before any service: its configuration, database and logger. */
+export interface ThreadBasics {
   config: Config;
   db: Db;
-  outbox: Outbox;
-  settings: SettingsService;
-  presence: NonNullable<NotificationsServiceOptions['presence']>;
   logger: BackgroundLogger;
 }
 
+/** The services notifications sit on, made by each thread in its own way. */
+export interface NotificationsDependencies {
+  outbox: Outbox;
+  settings: SettingsService;
+  presence: NonNullable<NotificationsServiceOptions['presence']>;
+}
+
 /** E-mails and webhooks for people who are not on the page (docs/notifications.md). */
-export const createNotificationsFromConfig = ({
-  config,
-  db,
-  outbox,
-  settings,
-  presence,
-  logger,
-}: NotificationsFromConfigOptions): NotificationsService =>
+export const createNotificationsFromConfig = (
+  { config, db, logger }: ThreadBasics,
+  { outbox, settings, presence }: NotificationsDependencies,
+): NotificationsService =>
   createNotificationsService({
     db,
     repository: createNotificationsRepository(db),

@@ -103,14 +103,10 @@ const runBackgroundThread = (port: MessagePort, data: BackgroundWorkerData) => {
     db: db.kysely,
     repository: createSettingsRepository(db),
   });
-  const notifications = createNotificationsFromConfig({
-    config,
-    db,
-    outbox,
-    settings,
-    presence,
-    logger,
-  });
+  const notifications = createNotificationsFromConfig(
+    { config, db, logger },
+    { outbox, settings, presence },
+  );
   // The sweep takes no uploads: a limit store of its own that nothing counts in.
   const limits = createLimitStore({ redisUrl: undefined, prefix: 'background' });
   const background = createBackgroundServices({

@@ -66,6 +66,9 @@ export interface MessengerUsersTable {
   created_at: string;
 }
 
+/** A conversation's job columns as written: `job_key` follows `job_id`, 0 when there is none. */
+export const conversationJob = (jobId: number | null) => ({ job_id: jobId, job_key: jobId ?? 0 });
+
 export interface ChatsTable {
   id: Generated<number>;
   messenger_user_id: number;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test-support/databases.js';
+import { conversationQuery } from '../modules/messenger/messenger.repository.js';
 import { DEMO_ACCOUNTS, seedDemo } from './seed.js';
 
 const dialect = inject('database');
@@ -42,25 +43,12 @@ describe(`database and demo seed (${dialect})`, () => {
 
   it('matches the contract: who talks to whom, archived and unread', async () => {
     const db = database.db.kysely;
-    const rows = await db
-      .selectFrom('messenger_users as mu')
-      .innerJoin('users as c', 'c.id', 'mu.candidate_id')
-      .innerJoin('users as co', 'co.id', 'mu.company_id')
-      .leftJoin('jobs as j', 'j.id', 'mu.job_id')
-      .select([
-        'mu.id',
-        'c.email as candidate',
-        'co.email as company',
-        'j.status',
-        'mu.job_id',
-        'mu.candidate_archive',
-        'mu.company_archive',
-        'mu.candidate_unread',
-      ])
+    const rows = await conversationQuery(db)
+      .select(['cand.email as candidate', 'comp.email as company'])
       .execute();
     const sara = rows.filter((row) => row.candidate === 'candidate@example.com');
     const withAcme = sara.find((row) => row.company === 'company@example.com');
-    expect(withAcme?.status).toBe('active');
+    expect(withAcme?.job_status).toBe('active');
     expect(withAcme?.candidate_unread).toBeGreaterThan(0);
     const dates = await db
       .selectFrom('chats')
@@ -68,7 +56,9 @@ describe(`database and demo seed (${dialect})`, () => {
       .where('messenger_user_id', '=', withAcme?.id ?? 0)
       .execute();
     expect(new Set(dates.map((row) => row.created_at.slice(0, 10))).size).toBeGreaterThanOrEqual(2);
-    expect(sara.find((row) => row.company === 'company2@example.com')?.status).not.toBe('active');
+    expect(sara.find((row) => row.company === 'company2@example.com')?.job_status).not.toBe(
+      'active',
+    );
     expect(sara.find((row) => row.company === 'owner@example.com')?.job_id).toBeNull();
     expect(sara.some((row) => row.candidate_archive === 1)).toBe(true);
     const acme = rows.filter((row) => row.company === 'company@example.com');

@@ -4,7 +4,7 @@ import { hashPassword } from '../lib/crypto.js';
 import { readSetting, SETTING, settingOrInsert } from './app-settings.js';
 import type { Db } from './database.js';
 import { hasSearchIndex, indexMessage } from './search-index.js';
-import type { Database } from './schema.js';
+import { conversationJob, type Database } from './schema.js';
 
 export const DEMO_PASSWORD = 'password';
 
@@ -375,8 +375,7 @@ export const seedDemo = async (db: Db, now = Date.now()): Promise<boolean> => {
         .values({
           candidate_id: candidateId,
           company_id: companyId,
-          job_id: jobId,
-          job_key: jobId ?? 0,
+          ...conversationJob(jobId),
           last_message: last ? last[2].slice(0, 100) : null,
           last_message_at: last ? at(last[1]) : null,
           activity_at: last ? at(last[1]) : at(60 * 24 * 30),

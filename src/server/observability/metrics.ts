@@ -79,28 +79,30 @@ export const createMetrics = () => {
     }
   >();
   let sources: MetricsSources | undefined;
-  let deliveriesCounted = 0;
-  new Counter({
-    name: 'messenger_live_deliveries_total',
-    help: 'Event frames delivered to live sockets on this instance.',
-    registers,
-    collect() {
-      const now = sources?.liveDeliveries() ?? 0;
-      if (now > deliveriesCounted) this.inc(now - deliveriesCounted);
-      deliveriesCounted = now;
-    },
-  });
-  let fanoutCounted = 0;
-  new Counter({
-    name: 'messenger_fanout_received_total',
-    help: 'Event messages this instance received from the Redis fan-out (delivered or dropped).',
-    registers,
-    collect() {
-      const now = sources?.fanoutReceived() ?? 0;
-      if (now > fanoutCounted) this.inc(now - fanoutCounted);
-      fanoutCounted = now;
-    },
-  });
+  /** A counter that follows a count kept elsewhere (one that only grows), read at each scrape. */
+  const countFollowing = (name: string, help: string, count: () => number) => {
+    let counted = 0;
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        const now = count();
+        if (now > counted) this.inc(now - counted);
+        counted = now;
+      },
+    });
+  };
+  countFollowing(
+    'messenger_live_deliveries_total',
+    'Event frames delivered to live sockets on this instance.',
+    () => sources?.liveDeliveries() ?? 0,
+  );
+  countFollowing(
+    'messenger_fanout_received_total',
+    'Event messages this instance received from the Redis fan-out (delivered or dropped).',
+    () => sources?.fanoutReceived() ?? 0,
+  );
   new Gauge({
     name: 'messenger_fanout_routed_channels',
     help: 'Channels whose shard channels this instance subscribes to (the channels it holds sockets on).',

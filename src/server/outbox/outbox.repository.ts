@@ -96,11 +96,21 @@ const insertTask = (
     .insertInto('outbox')
     .values({ kind, dedupe_key: dedupeKey, payload, run_at: runAt, created_at: now });
 
+/**
+ * An update of the task `workerId` holds and has not finished: a worker whose lease was taken over
+ * by another changes nothing.
+ */
+const updateHeldTask = (db: Executor, id: number, workerId: string) =>
+  db
+    .updateTable('outbox')
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('done_at', 'is', null);
+
 /** A failed attempt counted and released: due again at `at` (`run_at`), or given up then (`done_at`). */
 const failedAttempt = (db: Kysely<Database>, finish: 'run_at' | 'done_at') =>
   prepareQuery(4, (id: number, workerId: string, error: string, at: string) =>
-    db
-      .updateTable('outbox')
+    updateHeldTask(db, id, workerId)
       .set((eb) => ({
         attempts: eb('attempts', '+', 1),
         locked_by: null,
@@ -108,9 +118,6 @@ const failedAttempt = (db: Kysely<Database>, finish: 'run_at' | 'done_at') =>
         last_error: error,
         [finish]: at,
       }))
-      .where('id', '=', id)
-      .where('locked_by', '=', workerId)
-      .where('done_at', 'is', null)
       .returning('id'),
   );
 
@@ -189,12 +196,8 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
     }),
   ),
   complete: prepareQuery(3, (id: number, workerId: string, now: string) =>
-    db
-      .updateTable('outbox')
+    updateHeldTask(db, id, workerId)
       .set({ done_at: now, locked_by: null, locked_until: null, last_error: null })
-      .where('id', '=', id)
-      .where('locked_by', '=', workerId)
-      .where('done_at', 'is', null)
       .returning('id'),
   ),
   retry: failedAttempt(db, 'run_at'),
@@ -213,10 +216,6 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
 export const createOutboxRepository = ({ kysely: db, dialect }: Db) => {
   const q = preparedQueries(db, dialect);
   return {
-    /**
-     * Adds a task; false when one with the same dedupe key exists (done or not). With `rearm`, a
-     * finished task of that key is made due again instead (a pending one is left as it is).
-     */
     /** A waiting task (not done) made due at `now` if it was due later; false: nothing changed. */
     runNow: async (executor: Executor, dedupeKey: string, now: string): Promise<boolean> => {
       const result = await executor
@@ -229,6 +228,10 @@ export const createOutboxRepository = ({ kysely: db, dialect }: Db) => {
       return Number(result.numUpdatedRows) > 0;
     },
 
+    /**
+     * Adds a task; false when one with the same dedupe key exists (done or not). With `rearm`, a
+     * finished task of that key is made due again instead (a pending one is left as it is).
+     */
     insert: async (
       executor: Executor,
       task: NewOutboxTask,
@@ -248,12 +251,8 @@ export const createOutboxRepository = ({ kysely: db, dialect }: Db) => {
 
     /** A task `workerId` holds and has not finished, handed back: free to claim at once. */
     release: async (executor: Executor, id: number, workerId: string): Promise<boolean> => {
-      const result = await executor
-        .updateTable('outbox')
+      const result = await updateHeldTask(executor, id, workerId)
         .set({ locked_by: null, locked_until: null })
-        .where('id', '=', id)
-        .where('locked_by', '=', workerId)
-        .where('done_at', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },

@@ -23,7 +23,7 @@ export interface ExternalPusherOptions {
  * How an event reaches the instances: `per-user` sends it only to the instances holding a socket on
  * its channel (Redis sharded pub/sub, one shard channel per Pusher channel, and every product
  * channel is one user's); `broadcast` sends every event to every instance, which drops those for
- * sockets it does not hold (the routing before issue 30, kept to compare).
+ * sockets it does not hold (the older routing, kept to compare; ADR 020, docs/scaling.md).
  */
 export type FanoutRouting = 'per-user' | 'broadcast';
 

@@ -1,14 +1,9 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { belongsTo, createIndexes, createTableWithId } from './schema-helpers.js';
 
 /** Works on SQLite and PostgreSQL: only the id column type differs. */
 export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> => {
-  const idType = dialect === 'postgres' ? 'serial' : 'integer';
-  const idColumn = (col: ColumnDefinitionBuilder): ColumnDefinitionBuilder =>
-    dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement();
-
-  await db.schema
-    .createTable('users')
-    .addColumn('id', idType, idColumn)
+  await createTableWithId(db, dialect, 'users')
     .addColumn('role', 'text', (col) =>
       col.notNull().check(sql`role in ('candidate','company','owner')`),
     )
@@ -20,41 +15,23 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('created_at', 'text', (col) => col.notNull())
     .execute();
 
-  await db.schema
-    .createTable('jobs')
-    .addColumn('id', idType, idColumn)
-    .addColumn('company_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
+  await createTableWithId(db, dialect, 'jobs')
+    .addColumn('company_id', 'integer', belongsTo('users.id'))
     .addColumn('title', 'text', (col) => col.notNull())
     .addColumn('status', 'text', (col) => col.notNull())
     .addColumn('deadline', 'text')
     .addColumn('created_at', 'text', (col) => col.notNull())
     .execute();
-  await db.schema
-    .createIndex('jobs_company_idx')
-    .on('jobs')
-    .columns(['company_id', 'id'])
-    .execute();
+  await createIndexes(db, 'jobs', { jobs_company_idx: { columns: ['company_id', 'id'] } });
 
-  await db.schema
-    .createTable('application_groups')
-    .addColumn('id', idType, idColumn)
-    .addColumn('company_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
+  await createTableWithId(db, dialect, 'application_groups')
+    .addColumn('company_id', 'integer', belongsTo('users.id'))
     .addColumn('name', 'text', (col) => col.notNull())
     .execute();
 
-  await db.schema
-    .createTable('applications')
-    .addColumn('id', idType, idColumn)
-    .addColumn('job_id', 'integer', (col) =>
-      col.notNull().references('jobs.id').onDelete('cascade'),
-    )
-    .addColumn('candidate_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
+  await createTableWithId(db, dialect, 'applications')
+    .addColumn('job_id', 'integer', belongsTo('jobs.id'))
+    .addColumn('candidate_id', 'integer', belongsTo('users.id'))
     .addColumn('application_group_id', 'integer', (col) =>
       col.references('application_groups.id').onDelete('set null'),
     )
@@ -62,15 +39,9 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addUniqueConstraint('applications_job_candidate_unique', ['job_id', 'candidate_id'])
     .execute();
 
-  await db.schema
-    .createTable('messenger_users')
-    .addColumn('id', idType, idColumn)
-    .addColumn('candidate_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
-    .addColumn('company_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
+  await createTableWithId(db, dialect, 'messenger_users')
+    .addColumn('candidate_id', 'integer', belongsTo('users.id'))
+    .addColumn('company_id', 'integer', belongsTo('users.id'))
     .addColumn('job_id', 'integer', (col) => col.references('jobs.id').onDelete('cascade'))
     .addColumn('job_key', 'integer', (col) => col.notNull())
     .addColumn('last_message', 'text')
@@ -88,39 +59,17 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     ])
     .execute();
   // The list of one viewer, newest activity first, optionally narrowed to a job.
-  await db.schema
-    .createIndex('messenger_users_company_activity_idx')
-    .on('messenger_users')
-    .columns(['company_id', 'activity_at', 'id'])
-    .execute();
-  await db.schema
-    .createIndex('messenger_users_candidate_activity_idx')
-    .on('messenger_users')
-    .columns(['candidate_id', 'activity_at', 'id'])
-    .execute();
-  await db.schema
-    .createIndex('messenger_users_candidate_job_idx')
-    .on('messenger_users')
-    .columns(['candidate_id', 'job_id', 'activity_at'])
-    .execute();
-  await db.schema
-    .createIndex('messenger_users_company_job_idx')
-    .on('messenger_users')
-    .columns(['company_id', 'job_id', 'activity_at'])
-    .execute();
+  await createIndexes(db, 'messenger_users', {
+    messenger_users_company_activity_idx: { columns: ['company_id', 'activity_at', 'id'] },
+    messenger_users_candidate_activity_idx: { columns: ['candidate_id', 'activity_at', 'id'] },
+    messenger_users_candidate_job_idx: { columns: ['candidate_id', 'job_id', 'activity_at'] },
+    messenger_users_company_job_idx: { columns: ['company_id', 'job_id', 'activity_at'] },
+  });
 
-  await db.schema
-    .createTable('chats')
-    .addColumn('id', idType, idColumn)
-    .addColumn('messenger_user_id', 'integer', (col) =>
-      col.notNull().references('messenger_users.id').onDelete('cascade'),
-    )
-    .addColumn('sender_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
-    .addColumn('receiver_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
+  await createTableWithId(db, dialect, 'chats')
+    .addColumn('messenger_user_id', 'integer', belongsTo('messenger_users.id'))
+    .addColumn('sender_id', 'integer', belongsTo('users.id'))
+    .addColumn('receiver_id', 'integer', belongsTo('users.id'))
     .addColumn('job_id', 'integer', (col) => col.references('jobs.id').onDelete('set null'))
     .addColumn('message', 'text', (col) => col.notNull())
     .addColumn('client_id', 'text')
@@ -128,38 +77,25 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('seen_at', 'text')
     .addUniqueConstraint('chats_sender_client_unique', ['sender_id', 'client_id'])
     .execute();
-  // History of one conversation, paged back by id.
-  await db.schema
-    .createIndex('chats_conversation_idx')
-    .on('chats')
-    .columns(['messenger_user_id', 'id'])
-    .execute();
-  // Unread messages of one receiver in one conversation (marking seen, fresh counts).
-  await db.schema
-    .createIndex('chats_unseen_idx')
-    .on('chats')
-    .columns(['messenger_user_id', 'receiver_id'])
-    .where(sql.ref('seen_at'), 'is', null)
-    .execute();
+  await createIndexes(db, 'chats', {
+    // History of one conversation, paged back by id.
+    chats_conversation_idx: { columns: ['messenger_user_id', 'id'] },
+    // Unread messages of one receiver in one conversation (marking seen, fresh counts).
+    chats_unseen_idx: { columns: ['messenger_user_id', 'receiver_id'], whereNull: 'seen_at' },
+  });
 
   await db.schema
     .createTable('sessions')
     .addColumn('id', 'text', (col) => col.primaryKey())
-    .addColumn('user_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
+    .addColumn('user_id', 'integer', belongsTo('users.id'))
     .addColumn('csrf_token', 'text', (col) => col.notNull())
     .addColumn('created_at', 'text', (col) => col.notNull())
     .addColumn('expires_at', 'text', (col) => col.notNull())
     .execute();
-  await db.schema.createIndex('sessions_user_idx').on('sessions').column('user_id').execute();
+  await createIndexes(db, 'sessions', { sessions_user_idx: { columns: ['user_id'] } });
 
-  await db.schema
-    .createTable('api_tokens')
-    .addColumn('id', idType, idColumn)
-    .addColumn('user_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
+  await createTableWithId(db, dialect, 'api_tokens')
+    .addColumn('user_id', 'integer', belongsTo('users.id'))
     .addColumn('token_hash', 'text', (col) => col.notNull().unique())
     .addColumn('created_at', 'text', (col) => col.notNull())
     .execute();

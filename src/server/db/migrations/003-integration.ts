@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createIndexes } from './schema-helpers.js';
 
 /**
  * Bringing a job board's own users and jobs in:
@@ -19,27 +20,18 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
   } else {
     await rebuildSqliteUsers(db);
   }
-  await db.schema
-    .createIndex('users_external_id_unique')
-    .unique()
-    .on('users')
-    .column('external_id')
-    .execute();
+  await createIndexes(db, 'users', {
+    users_external_id_unique: { columns: ['external_id'], unique: true },
+  });
 
   await db.schema.alterTable('jobs').addColumn('external_id', 'text').execute();
-  await db.schema
-    .createIndex('jobs_external_id_unique')
-    .unique()
-    .on('jobs')
-    .column('external_id')
-    .execute();
+  await createIndexes(db, 'jobs', {
+    jobs_external_id_unique: { columns: ['external_id'], unique: true },
+  });
 
-  await db.schema
-    .createIndex('application_groups_company_name_unique')
-    .unique()
-    .on('application_groups')
-    .columns(['company_id', 'name'])
-    .execute();
+  await createIndexes(db, 'application_groups', {
+    application_groups_company_name_unique: { columns: ['company_id', 'name'], unique: true },
+  });
 
   await db.schema
     .createTable('user_settings')
@@ -58,11 +50,9 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('jti', 'text', (col) => col.primaryKey())
     .addColumn('expires_at', 'text', (col) => col.notNull())
     .execute();
-  await db.schema
-    .createIndex('sso_used_tokens_expires_idx')
-    .on('sso_used_tokens')
-    .column('expires_at')
-    .execute();
+  await createIndexes(db, 'sso_used_tokens', {
+    sso_used_tokens_expires_idx: { columns: ['expires_at'] },
+  });
 };
 
 /**

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { createIndexes, createTableWithId } from './schema-helpers.js';
 
 /**
  * The durable outbox (ADR 013): work to do outside a request (e-mails, webhooks), written in the
@@ -6,11 +7,7 @@ import { sql, type Kysely } from 'kysely';
  * `dedupe_key` is unique: enqueueing the same task twice keeps the first.
  */
 export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> => {
-  await db.schema
-    .createTable('outbox')
-    .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (col) =>
-      dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement(),
-    )
+  await createTableWithId(db, dialect, 'outbox')
     .addColumn('kind', 'text', (col) => col.notNull())
     .addColumn('dedupe_key', 'text', (col) => col.notNull().unique())
     .addColumn('payload', 'text', (col) => col.notNull())
@@ -23,10 +20,7 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('done_at', 'text')
     .execute();
   // Claiming reads the due, unfinished tasks in run_at order: a partial index holds only those.
-  await db.schema
-    .createIndex('outbox_due_idx')
-    .on('outbox')
-    .columns(['run_at', 'id'])
-    .where(sql.ref('done_at'), 'is', null)
-    .execute();
+  await createIndexes(db, 'outbox', {
+    outbox_due_idx: { columns: ['run_at', 'id'], whereNull: 'done_at' },
+  });
 };

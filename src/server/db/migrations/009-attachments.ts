@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { belongsTo, createIndexes, createTableWithId } from './schema-helpers.js';
 
 /**
  * Attachments: an upload belongs to its uploader until a send attaches it to a
@@ -6,14 +7,8 @@ import { sql, type Kysely } from 'kysely';
  * images). Unused uploads are found by `created_at` among those without a message.
  */
 export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> => {
-  await db.schema
-    .createTable('attachments')
-    .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (col) =>
-      dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement(),
-    )
-    .addColumn('uploader_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
+  await createTableWithId(db, dialect, 'attachments')
+    .addColumn('uploader_id', 'integer', belongsTo('users.id'))
     .addColumn('chat_id', 'integer', (col) => col.references('chats.id').onDelete('cascade'))
     .addColumn('name', 'text', (col) => col.notNull())
     .addColumn('size', 'integer', (col) => col.notNull())
@@ -24,22 +19,10 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('thumbnail_key', 'text')
     .addColumn('created_at', 'text', (col) => col.notNull())
     .execute();
-  await db.schema
-    .createIndex('attachments_chat_idx')
-    .on('attachments')
-    .columns(['chat_id', 'id'])
-    .execute();
-  // a sender's unused uploads, and (by age) those to expire
-  await db.schema
-    .createIndex('attachments_unused_idx')
-    .on('attachments')
-    .columns(['uploader_id', 'created_at'])
-    .where(sql.ref('chat_id'), 'is', null)
-    .execute();
-  await db.schema
-    .createIndex('attachments_unused_age_idx')
-    .on('attachments')
-    .column('created_at')
-    .where(sql.ref('chat_id'), 'is', null)
-    .execute();
+  await createIndexes(db, 'attachments', {
+    attachments_chat_idx: { columns: ['chat_id', 'id'] },
+    // a sender's unused uploads, and (by age) those to expire
+    attachments_unused_idx: { columns: ['uploader_id', 'created_at'], whereNull: 'chat_id' },
+    attachments_unused_age_idx: { columns: ['created_at'], whereNull: 'chat_id' },
+  });
 };

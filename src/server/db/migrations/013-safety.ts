@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { belongsTo, createIndexes, createTableWithId } from './schema-helpers.js';
 
 /**
  * Keeping people safe: who blocked whom (one row per pair and direction; a block holds for every
@@ -9,29 +10,15 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
   await db.schema.alterTable('users').addColumn('suspended_at', 'text').execute();
   await db.schema
     .createTable('user_blocks')
-    .addColumn('blocker_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
-    .addColumn('blocked_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
+    .addColumn('blocker_id', 'integer', belongsTo('users.id'))
+    .addColumn('blocked_id', 'integer', belongsTo('users.id'))
     .addColumn('created_at', 'text', (col) => col.notNull())
     .addPrimaryKeyConstraint('user_blocks_pk', ['blocker_id', 'blocked_id'])
     .execute();
-  await db.schema
-    .createTable('reports')
-    .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (col) =>
-      dialect === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement(),
-    )
-    .addColumn('reporter_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
-    .addColumn('reported_id', 'integer', (col) =>
-      col.notNull().references('users.id').onDelete('cascade'),
-    )
-    .addColumn('messenger_user_id', 'integer', (col) =>
-      col.notNull().references('messenger_users.id').onDelete('cascade'),
-    )
+  await createTableWithId(db, dialect, 'reports')
+    .addColumn('reporter_id', 'integer', belongsTo('users.id'))
+    .addColumn('reported_id', 'integer', belongsTo('users.id'))
+    .addColumn('messenger_user_id', 'integer', belongsTo('messenger_users.id'))
     .addColumn('reason', 'text', (col) => col.notNull())
     .addColumn('details', 'text')
     .addColumn('status', 'text', (col) => col.notNull())
@@ -39,16 +26,10 @@ export const up = async (db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('created_at', 'text', (col) => col.notNull())
     .addColumn('updated_at', 'text', (col) => col.notNull())
     .execute();
-  // the reporter's reports of the last day (the daily allowance)
-  await db.schema
-    .createIndex('reports_reporter_idx')
-    .on('reports')
-    .columns(['reporter_id', 'created_at'])
-    .execute();
-  // the host's list: newest first, by status or not
-  await db.schema
-    .createIndex('reports_status_idx')
-    .on('reports')
-    .columns(['status', 'id'])
-    .execute();
+  await createIndexes(db, 'reports', {
+    // the reporter's reports of the last day (the daily allowance)
+    reports_reporter_idx: { columns: ['reporter_id', 'created_at'] },
+    // the host's list: newest first, by status or not
+    reports_status_idx: { columns: ['status', 'id'] },
+  });
 };

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import { prepareQuery, type Db, type Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { deleteUsersRow } from '../../db/user-rows.js';
 
 export type NewApiToken = Insertable<Database['api_tokens']>;
 
@@ -93,14 +94,8 @@ export const createAuthRepository = ({ kysely: db }: Db) => {
         .execute(),
 
     /** Number of tokens deleted (0: not the user's, or unknown). */
-    deleteToken: async (executor: Executor, userId: number, tokenId: number): Promise<number> => {
-      const result = await executor
-        .deleteFrom('api_tokens')
-        .where('id', '=', tokenId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
+    deleteToken: (executor: Executor, userId: number, tokenId: number) =>
+      deleteUsersRow(executor, 'api_tokens', userId, tokenId),
 
     deleteAllTokens: (executor: Executor, userId: number) =>
       executor.deleteFrom('api_tokens').where('user_id', '=', userId).execute(),

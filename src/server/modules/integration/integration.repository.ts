@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../../db/database.js';
-import type { Database, UsersTable } from '../../db/schema.js';
+import { conversationJob, type Database, type UsersTable } from '../../db/schema.js';
 
 type UserValues = Omit<UsersTable, 'id' | 'last_seen_at'>;
 
@@ -168,8 +168,7 @@ export const createIntegrationRepository = (_db: Db) => ({
       .values({
         candidate_id: values.candidateId,
         company_id: values.companyId,
-        job_id: values.jobId,
-        job_key: values.jobId ?? 0,
+        ...conversationJob(values.jobId),
         last_message: null,
         last_message_at: null,
         activity_at: values.now,

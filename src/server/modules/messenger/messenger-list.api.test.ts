@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { initialDataResponseSchema, type InitialDataResponse } from '../../../shared/api.js';
 import type { MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
+import { conversationJob } from '../../db/schema.js';
 import { ACME } from '../../../../test-support/accounts.js';
 import {
   createTestApp,
@@ -66,8 +67,7 @@ describe(`conversation list pages (${dialect})`, () => {
         .values({
           candidate_id: candidateId,
           company_id: companyId,
-          job_id: jobId,
-          job_key: jobId ?? 0,
+          ...conversationJob(jobId),
           last_message: hasMessage ? `hello ${index}` : null,
           last_message_at: hasMessage ? at : null,
           activity_at: at,
@@ -196,8 +196,7 @@ describe(`conversation list pages (${dialect})`, () => {
       .values({
         candidate_id: candidateId,
         company_id: company.user.id,
-        job_id: null,
-        job_key: 0,
+        ...conversationJob(null),
         activity_at: now,
         created_at: now,
       })

@@ -48,7 +48,8 @@ export const COMPANY_SIDE: Side = {
   archive: 'company_archive',
 };
 
-const conversationQuery = (db: Executor) =>
+/** A conversation with both parties, their switches and its job: what the messenger reads. */
+export const conversationQuery = (db: Executor) =>
   db
     .selectFrom('messenger_users as mu')
     .innerJoin('users as cand', 'cand.id', 'mu.candidate_id')

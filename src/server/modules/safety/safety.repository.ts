@@ -1,5 +1,6 @@
 import type { Db, Executor } from '../../db/database.js';
 import type { ReportsTable } from '../../db/schema.js';
+import { lockUserRow } from '../../db/user-rows.js';
 import { attachmentsOfChats, chatQuery } from '../../read-model/chat.repository.js';
 
 export type ReportStatusValue = ReportsTable['status'];
@@ -21,6 +22,14 @@ const reportQuery = (executor: Executor) =>
       'reporter.external_id as reporter_external_id',
       'reported.external_id as reported_external_id',
     ]);
+
+/** The user's blocks, each with the blocked user's name. */
+const blocksQuery = (executor: Executor, blockerId: number) =>
+  executor
+    .selectFrom('user_blocks as b')
+    .innerJoin('users as u', 'u.id', 'b.blocked_id')
+    .select(['b.blocked_id as user_id', 'u.name', 'b.created_at as blocked_at'])
+    .where('b.blocker_id', '=', blockerId);
 
 /** All SQL of keeping people safe: blocks between users, and reports of conversations. */
 export const createSafetyRepository = ({ dialect }: Db) => ({
@@ -55,32 +64,17 @@ export const createSafetyRepository = ({ dialect }: Db) => ({
 
   /** Whom the user blocked, latest first. */
   listBlocks: (executor: Executor, blockerId: number) =>
-    executor
-      .selectFrom('user_blocks as b')
-      .innerJoin('users as u', 'u.id', 'b.blocked_id')
-      .select(['b.blocked_id as user_id', 'u.name', 'b.created_at as blocked_at'])
-      .where('b.blocker_id', '=', blockerId)
+    blocksQuery(executor, blockerId)
       .orderBy('b.created_at', 'desc')
       .orderBy('b.blocked_id', 'desc')
       .execute(),
 
   /** One of the user's blocks (undefined: not blocked). */
   findBlock: (executor: Executor, blockerId: number, blockedId: number) =>
-    executor
-      .selectFrom('user_blocks as b')
-      .innerJoin('users as u', 'u.id', 'b.blocked_id')
-      .select(['b.blocked_id as user_id', 'u.name', 'b.created_at as blocked_at'])
-      .where('b.blocker_id', '=', blockerId)
-      .where('b.blocked_id', '=', blockedId)
-      .executeTakeFirst(),
+    blocksQuery(executor, blockerId).where('b.blocked_id', '=', blockedId).executeTakeFirst(),
 
   /** True when the block is new (false: it was there already). */
-  insertBlock: async (
-    executor: Executor,
-    blockerId: number,
-    blockedId: number,
-    now: string,
-  ): Promise<boolean> => {
+  insertBlock: async (executor: Executor, blockerId: number, blockedId: number, now: string) => {
     const row = await executor
       .insertInto('user_blocks')
       .values({ blocker_id: blockerId, blocked_id: blockedId, created_at: now })
@@ -119,17 +113,8 @@ export const createSafetyRepository = ({ dialect }: Db) => ({
    * Holds the reporter's row until the transaction ends: two reports of one user count their day
    * one after the other (PostgreSQL; SQLite runs one write transaction at a time anyway).
    */
-  lockReporter: async (executor: Executor, reporterId: number): Promise<void> => {
-    if (dialect !== 'postgres') return;
-    await executor
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', reporterId)
-      // not FOR UPDATE: that would also block the foreign-key checks of sends to or from the
-      // reporter, and two users reporting each other at once would deadlock on them
-      .forNoKeyUpdate()
-      .execute();
-  },
+  lockReporter: (executor: Executor, reporterId: number) =>
+    lockUserRow(executor, dialect, reporterId),
 
   /** How many reports the user filed since that moment, and when the oldest of them was. */
   countReportsSince: async (executor: Executor, reporterId: number, since: string) => {

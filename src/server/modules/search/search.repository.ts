@@ -10,6 +10,18 @@ import { attachmentsOfChats, chatQuery } from '../../read-model/chat.repository.
  */
 export const WALK_FIRST = 2000;
 
+/**
+ * The ids of the viewer's messages (sent or received) older than `before` whose words start with
+ * each of `words` (at least one), newest first, at most `limit`.
+ */
+type MatchingIds = (
+  executor: Executor,
+  viewerId: number,
+  words: readonly string[],
+  before: number,
+  limit: number,
+) => Promise<number[]>;
+
 /** The message search's SQL, on each database's own full-text index (migration 016). */
 export const createSearchRepository = ({ dialect }: Pick<Db, 'dialect'>) => {
   /**
@@ -17,13 +29,7 @@ export const createSearchRepository = ({ dialect }: Pick<Db, 'dialect'>) => {
    * each is kept when the viewer is its sender or receiver. Prefixes are asked as the exact words
    * they start (`sqliteMatchOf`).
    */
-  const sqliteIds = async (
-    executor: Executor,
-    viewerId: number,
-    words: readonly string[],
-    before: number,
-    limit: number,
-  ): Promise<number[]> => {
+  const sqliteIds: MatchingIds = async (executor, viewerId, words, before, limit) => {
     const match = await sqliteMatchOf(executor, words);
     if (match === null) return [];
     // CROSS JOIN: SQLite keeps the full-text table the outer loop (the order of the matches).
@@ -46,13 +52,7 @@ export const createSearchRepository = ({ dialect }: Pick<Db, 'dialect'>) => {
    *    walk, found by the GIN index and kept when they are the viewer's. This one runs unnamed
    *    (not a prepared statement), so PostgreSQL plans it with the words themselves.
    */
-  const postgresIds = async (
-    executor: Executor,
-    viewerId: number,
-    words: readonly string[],
-    before: number,
-    limit: number,
-  ): Promise<number[]> => {
+  const postgresIds: MatchingIds = async (executor, viewerId, words, before, limit) => {
     const tsquery = postgresTsquery(words);
     const { rows } = await sql<{ ids: number[]; walked: number; last: number | null }>`
       with walk as (
@@ -83,20 +83,8 @@ export const createSearchRepository = ({ dialect }: Pick<Db, 'dialect'>) => {
   };
 
   return {
-    /**
-     * The ids of the viewer's messages (sent or received) older than `before` whose words start
-     * with each of `words` (at least one), newest first, at most `limit`.
-     */
-    matchingIds: (
-      executor: Executor,
-      viewerId: number,
-      words: readonly string[],
-      before: number,
-      limit: number,
-    ): Promise<number[]> =>
-      dialect === 'postgres'
-        ? postgresIds(executor, viewerId, words, before, limit)
-        : sqliteIds(executor, viewerId, words, before, limit),
+    /** See `MatchingIds`: each database's own way. */
+    matchingIds: dialect === 'postgres' ? postgresIds : sqliteIds,
 
     /** These messages with their senders (any order). */
     chatsByIds: (executor: Executor, ids: readonly number[]) =>

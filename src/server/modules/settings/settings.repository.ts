@@ -23,12 +23,7 @@ export const createSettingsRepository = (_db: Db) => ({
       .selectFrom('users as u')
       .leftJoin('user_settings as s', 's.user_id', 'u.id')
       .select([
-        's.email_notifications',
-        's.read_receipts',
-        's.show_online',
-        's.browser_notifications',
-        's.locale',
-        's.time_zone',
+        ...SETTINGS_COLUMNS.map((column) => `s.${column}` as const),
         'u.locale as host_locale',
       ])
       .where('u.id', '=', userId)

@@ -1,4 +1,5 @@
 import type { Db, Executor } from '../../db/database.js';
+import { deleteUsersRow, lockUserRow } from '../../db/user-rows.js';
 
 const COLUMNS = ['id', 'name', 'body', 'updated_at'] as const;
 
@@ -31,16 +32,7 @@ export const createTemplatesRepository = ({ dialect }: Db) => ({
    * after the other (PostgreSQL; on SQLite the conditional insert is one statement under the
    * database's single write lock).
    */
-  lockUser: async (executor: Executor, userId: number): Promise<void> => {
-    if (dialect !== 'postgres') return;
-    // not FOR UPDATE: that would also hold the foreign-key checks of the user's sends
-    await executor
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', userId)
-      .forNoKeyUpdate()
-      .execute();
-  },
+  lockUser: (executor: Executor, userId: number) => lockUserRow(executor, dialect, userId),
 
   /**
    * Inserts a saved reply only while the user keeps fewer than `max` (the count and the insert are
@@ -95,14 +87,8 @@ export const createTemplatesRepository = ({ dialect }: Db) => ({
       .executeTakeFirst(),
 
   /** True when the user had a saved reply with that id. */
-  delete: async (executor: Executor, userId: number, id: number): Promise<boolean> => {
-    const result = await executor
-      .deleteFrom('message_templates')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  },
+  delete: async (executor: Executor, userId: number, id: number) =>
+    (await deleteUsersRow(executor, 'message_templates', userId, id)) > 0,
 });
 
 export type TemplatesRepository = ReturnType<typeof createTemplatesRepository>;
