@@ -20,7 +20,7 @@ export const Drawer = ({ title, closeLabel, onClose, children }: DrawerProps) =>
   const closeRef = useRef<HTMLButtonElement>(null);
   return (
     <Modal classes={DRAWER_CLASSES} labelledBy={titleId} initialFocus={closeRef} onClose={onClose}>
-      <header className="drawer__header">
+      <header className="split-row drawer__header">
         <h2 className="drawer__title" id={titleId}>
           {title}
         </h2>

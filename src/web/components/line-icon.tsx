@@ -1,18 +1,20 @@
-/** A decorative line icon (a path drawn in the text colour): the button names the action. */
-export const LineIcon = ({
-  path,
+import type { ReactNode } from 'react';
+
+interface IconFrameProps {
+  /** Its width and height in CSS pixels (22 unless told). */
+  size?: number;
+  className?: string;
+  /** The square the shapes are drawn in (24 × 24 unless told). */
+  viewSize?: number;
+}
+
+/** A decorative icon (its shapes are the children): hidden, the button names the action. */
+export const Icon = ({
   size = 22,
-  strokeWidth = 2,
   className,
   viewSize = 24,
-}: {
-  path: string;
-  size?: number;
-  strokeWidth?: number;
-  className?: string;
-  /** The square the path is drawn in (24 × 24 unless told). */
-  viewSize?: number;
-}) => (
+  children,
+}: IconFrameProps & { children: ReactNode }) => (
   <svg
     className={className}
     viewBox={`0 0 ${viewSize} ${viewSize}`}
@@ -21,6 +23,17 @@ export const LineIcon = ({
     aria-hidden="true"
     focusable="false"
   >
+    {children}
+  </svg>
+);
+
+/** A decorative line icon (a path drawn in the text colour): the button names the action. */
+export const LineIcon = ({
+  path,
+  strokeWidth = 2,
+  ...frame
+}: IconFrameProps & { path: string; strokeWidth?: number }) => (
+  <Icon {...frame}>
     <path
       d={path}
       fill="none"
@@ -29,5 +42,5 @@ export const LineIcon = ({
       strokeLinecap="round"
       strokeLinejoin="round"
     />
-  </svg>
+  </Icon>
 );

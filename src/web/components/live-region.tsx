@@ -12,8 +12,16 @@ export const useAnnouncer = (): [string, (message: string) => void] => {
   return [message, announce];
 };
 
-export const LiveRegion = ({ message }: { message: string }) => (
-  <div className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="live-region">
+/** A polite live region (hidden): says `message` whenever it changes. */
+export const LiveRegion = ({
+  message,
+  testId = 'live-region',
+}: {
+  message: string;
+  /** The page's own region is the only "live-region". */
+  testId?: string;
+}) => (
+  <div className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid={testId}>
     {message}
   </div>
 );

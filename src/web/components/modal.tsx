@@ -1,7 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { keepTabInside, useModalFocus } from './modal-focus.js';
 
-interface ModalProps {
+export interface ModalProps {
   /** The layer's, the backdrop's and the dialog's classes (a drawer, a centred dialog). */
   classes: { layer: string; backdrop: string; dialog: string };
   labelledBy: string;

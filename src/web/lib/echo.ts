@@ -1,3 +1,4 @@
+import type { ZodType } from 'zod';
 import type { MessengerConfig } from '../../shared/api.js';
 import { csrfHeaders } from './csrf.js';
 import { authorizeWithRetries, type ChannelAuthData } from './channel-authorization.js';
@@ -5,6 +6,15 @@ import { createLiveStatusTracker, type LiveStatus } from './live-status.js';
 import type { RealtimeConnection } from './realtime-connection.js';
 
 type Broadcaster = MessengerConfig['broadcaster'];
+
+/** A channel's listener: what `schema` accepts goes to `handler`; with a `name`, the rest is logged. */
+const parsingListener =
+  <T>(schema: ZodType<T>, handler: (event: T) => void, name?: string) =>
+  (payload: unknown) => {
+    const parsed = schema.safeParse(payload);
+    if (parsed.success) handler(parsed.data);
+    else if (name) console.error(`Ignoring a malformed ${name} event`, parsed.error);
+  };
 
 /** The part of the pusher-js client used here (laravel-echo's typings leave it unresolved). */
 interface PusherConnectionLike {
@@ -118,11 +128,7 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
     listenForChatMessages(userId, handler, onSubscribed) {
       const channelName = `chat.${userId}`;
       const channel = echo.private(channelName);
-      const listener = (payload: unknown) => {
-        const parsed = chatMessageEventSchema.safeParse(payload);
-        if (parsed.success) handler(parsed.data);
-        else console.error('Ignoring a malformed ChatMessage event', parsed.error);
-      };
+      const listener = parsingListener(chatMessageEventSchema, handler, 'ChatMessage');
       channel.listen('ChatMessage', listener);
       // pusher-js confirms again after each reconnection, once the channel is subscribed anew.
       // (Echo keeps the callback on the channel object, reused by a later listen: it stays quiet
@@ -139,34 +145,12 @@ export const connectEcho = async (broadcaster: Broadcaster): Promise<RealtimeCon
       // the same channel object as the ChatMessage listener's (Echo keeps one per name)
       const channel = echo.private(`chat.${userId}`);
       const listeners: [string, (payload: unknown) => void][] = [
-        [
-          'PresenceChanged',
-          (payload) => {
-            const parsed = presenceChangedEventSchema.safeParse(payload);
-            if (parsed.success) handlers.presence(parsed.data);
-          },
-        ],
-        [
-          'MessagesSeen',
-          (payload) => {
-            const parsed = messagesSeenEventSchema.safeParse(payload);
-            if (parsed.success) handlers.seen(parsed.data);
-          },
-        ],
-        [
-          'Typing',
-          (payload) => {
-            const parsed = typingEventSchema.safeParse(payload);
-            if (parsed.success) handlers.typing(parsed.data);
-          },
-        ],
+        ['PresenceChanged', parsingListener(presenceChangedEventSchema, handlers.presence)],
+        ['MessagesSeen', parsingListener(messagesSeenEventSchema, handlers.seen)],
+        ['Typing', parsingListener(typingEventSchema, handlers.typing)],
         [
           'MessageUpdated',
-          (payload) => {
-            const parsed = messageUpdatedEventSchema.safeParse(payload);
-            if (parsed.success) handlers.updated(parsed.data);
-            else console.error('Ignoring a malformed MessageUpdated event', parsed.error);
-          },
+          parsingListener(messageUpdatedEventSchema, handlers.updated, 'MessageUpdated'),
         ],
       ];
       for (const [event, listener] of listeners) channel.listen(event, listener);

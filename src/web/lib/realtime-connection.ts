@@ -8,6 +8,16 @@ import type {
 } from '../../shared/events.js';
 import type { LiveStatus } from './live-status.js';
 
+/** The events of the viewer's private channel, by name. */
+export interface ChannelEvents {
+  ChatMessage: ChatMessageEvent;
+  PresenceChanged: PresenceChangedEvent;
+  MessagesSeen: MessagesSeenEvent;
+  Typing: TypingEvent;
+  /** A message edited or deleted (an edit's answer and a delete made on this page come the same way). */
+  MessageUpdated: MessageUpdatedEvent;
+}
+
 export interface ActivityHandlers {
   presence: (event: PresenceChangedEvent) => void;
   seen: (event: MessagesSeenEvent) => void;

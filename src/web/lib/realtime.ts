@@ -1,13 +1,6 @@
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
-import type {
-  ChatMessageEvent,
-  MessagesSeenEvent,
-  MessageUpdatedEvent,
-  PresenceChangedEvent,
-  TypingEvent,
-} from '../../shared/events.js';
 import type { LiveStatus } from './live-status.js';
-import type { RealtimeConnection } from './realtime-connection.js';
+import type { ChannelEvents, RealtimeConnection } from './realtime-connection.js';
 import { useServices } from './services.js';
 
 /**
@@ -17,13 +10,7 @@ import { useServices } from './services.js';
  * answer is an event's payload (a send answers with the sender's `ChatMessage`) publishes it too,
  * so that each cache is updated in one place.
  */
-export interface LiveEventMap {
-  ChatMessage: ChatMessageEvent;
-  PresenceChanged: PresenceChangedEvent;
-  MessagesSeen: MessagesSeenEvent;
-  Typing: TypingEvent;
-  /** A message edited or deleted (an edit's answer and a delete made on this page come the same way). */
-  MessageUpdated: MessageUpdatedEvent;
+export interface LiveEventMap extends ChannelEvents {
   CatchUp: undefined;
 }
 export type LiveEventName = keyof LiveEventMap;

@@ -1,15 +1,9 @@
 import { vi } from 'vitest';
-import type {
-  ChatMessageEvent,
-  MessagesSeenEvent,
-  MessageUpdatedEvent,
-  PresenceChangedEvent,
-  TypingEvent,
-} from '../../shared/events.js';
 import type { Chat, MessengerUser } from '../../shared/models.js';
 import type { LiveStatus } from '../lib/live-status.js';
 import type {
   ActivityHandlers,
+  ChannelEvents,
   ConnectRealtime,
   RealtimeConnection,
 } from '../lib/realtime-connection.js';
@@ -20,7 +14,7 @@ import type {
  * server's record after the message).
  */
 export const createFakeRealtime = (viewOf?: (chat: Chat) => MessengerUser | undefined) => {
-  const chatHandlers = new Set<(event: ChatMessageEvent) => void>();
+  const chatHandlers = new Set<(event: ChannelEvents['ChatMessage']) => void>();
   const subscribedHandlers = new Set<() => void>();
   const activityHandlers = new Set<ActivityHandlers>();
   const statusHandlers = new Set<(status: LiveStatus) => void>();
@@ -63,17 +57,17 @@ export const createFakeRealtime = (viewOf?: (chat: Chat) => MessengerUser | unde
     emit: (chat: Chat, messengerUser?: MessengerUser) => {
       const view = messengerUser ?? viewOf?.(chat);
       if (!view) throw new Error(`no conversation ${chat.messenger_user_id} for the event`);
-      const event: ChatMessageEvent = { chatMessage: chat, messengerUser: view };
+      const event: ChannelEvents['ChatMessage'] = { chatMessage: chat, messengerUser: view };
       chatHandlers.forEach((handler) => handler(event));
     },
-    emitPresence: (event: PresenceChangedEvent) =>
+    emitPresence: (event: ChannelEvents['PresenceChanged']) =>
       activityHandlers.forEach((handlers) => handlers.presence(event)),
-    emitSeen: (event: MessagesSeenEvent) =>
+    emitSeen: (event: ChannelEvents['MessagesSeen']) =>
       activityHandlers.forEach((handlers) => handlers.seen(event)),
-    emitTyping: (event: TypingEvent) =>
+    emitTyping: (event: ChannelEvents['Typing']) =>
       activityHandlers.forEach((handlers) => handlers.typing(event)),
     /** `MessageUpdated`: a message edited or deleted (see the fake server's `editedByOther`). */
-    emitUpdated: (event: MessageUpdatedEvent) =>
+    emitUpdated: (event: ChannelEvents['MessageUpdated']) =>
       activityHandlers.forEach((handlers) => handlers.updated(event)),
     /** Down long enough to be said (live-status.ts): the page says it is reconnecting. */
     drop: () => setStatus('reconnecting'),

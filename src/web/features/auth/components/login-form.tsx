@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '../../../components/error-alert.js';
 import type { SignInError } from '../api/login.js';
 
 interface LoginFormProps {
@@ -60,11 +61,11 @@ export const LoginForm = ({ pending, error, onSubmit }: LoginFormProps) => {
       noValidate={false}
       aria-describedby={error ? errorId : undefined}
     >
-      {error ? (
-        <p className="form-error" id={errorId} role="alert">
-          {t(`login.errors.${error}`)}
-        </p>
-      ) : null}
+      <ErrorAlert
+        className="form-error"
+        id={errorId}
+        message={error ? t(`login.errors.${error}`) : null}
+      />
       <Field name="email" value={email} onChange={setEmail} />
       <Field name="password" value={password} onChange={setPassword} />
       <button

@@ -9,8 +9,8 @@ import {
   type KeyboardEvent,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UploadedAttachment } from '../../../../shared/api.js';
-import { useAnnouncer } from '../../../components/live-region.js';
+import { LiveRegion, useAnnouncer } from '../../../components/live-region.js';
+import { RetryButton } from '../../../components/retry-button.js';
 import type { Composer, ComposerDriver, ComposerTools } from '../../../lib/composer-tool.js';
 import {
   ATTACHMENTS_PER_MESSAGE,
@@ -18,10 +18,11 @@ import {
   hasVisibleText,
 } from '../../../lib/contract.js';
 import type { AttachmentUploads } from '../hooks/use-attachment-uploads.js';
+import type { Outbox } from '../hooks/use-send-message.js';
 import { readDraft, updateDraft } from '../utils/draft-store.js';
 import { refusalText } from '../utils/refusal-text.js';
 import { AttachmentChips } from './attachment-chips.js';
-import { LineIcon } from '../../../components/line-icon.js';
+import { Icon, LineIcon } from '../../../components/line-icon.js';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/use-media-query.js';
 
 /** The character counter shows from this length on (the limit is MESSAGE_MAX_LENGTH). */
@@ -30,20 +31,16 @@ const COUNTER_FROM = MESSAGE_MAX_LENGTH - 500;
 interface ChatFooterProps {
   /** Messages are loading: the input is disabled and dimmed. */
   loading: boolean;
-  sending: boolean;
-  failed: boolean;
-  /** Why the server refused the failed message (its words), if it said. */
-  refusal?: string | null;
+  /**
+   * The conversation's sends: Send and Retry, whether one is on its way, the failed one ("Not
+   * sent") with the server's reason if it said one, and its files (they leave the composer when
+   * Retry sends them; refused ones are dropped from it).
+   */
+  outbox: Outbox;
   /** Whose draft this is: typed text is kept per viewer and conversation. */
   draftOf: { viewerId: number; conversationId: number };
   /** The files of the message being written (the pane holds them: files dropped on it land here too). */
   uploads: AttachmentUploads;
-  /** The files of the failed message ("Not sent"): they leave the composer when Retry sends them. */
-  failedAttachments: readonly UploadedAttachment[];
-  onSend: (text: string, attachments: readonly UploadedAttachment[]) => Promise<boolean>;
-  onRetry: () => Promise<boolean>;
-  /** After a failed send: whether its message still carries this file (refused files are dropped). */
-  stillFailedFile: (id: number) => boolean;
   /** The user typed something (the other party is told, at most every 2 s). */
   onTyping?: () => void;
   /** Tools of the composer (saved replies): rendered in its row, given the message box. */
@@ -57,19 +54,14 @@ interface ChatFooterProps {
  */
 export const ChatFooter = ({
   loading,
-  sending,
-  failed,
-  refusal = null,
+  outbox,
   draftOf,
   uploads,
-  failedAttachments,
-  onSend,
-  onRetry,
-  stillFailedFile,
   onTyping,
   tools,
 }: ChatFooterProps) => {
   const { t } = useTranslation();
+  const { sending, failed, refusal, failedAttachments, stillFailedFile } = outbox;
   // phones: Send is its icon, so the text gets the width
   const iconOnly = useMediaQuery(PHONE_QUERY);
   const { viewerId, conversationId } = draftOf;
@@ -167,7 +159,7 @@ export const ChatFooter = ({
     const text = draft;
     const files = uploads.take();
     setDraft('');
-    if (await onSend(text, files)) return;
+    if (await outbox.send(text, files)) return;
     setDraft((current) => (current.trim() === '' ? text : current));
     uploads.restore(files.filter((file) => stillFailedFile(file.id)));
   };
@@ -175,7 +167,7 @@ export const ChatFooter = ({
   const retry = async () => {
     const text = draft;
     const files = failedAttachments.map((file) => file.id);
-    if (await onRetry()) {
+    if (await outbox.retry()) {
       clearIfUnchanged(text);
       uploads.removeSent(files);
     } else {
@@ -227,9 +219,7 @@ export const ChatFooter = ({
               <span data-testid="send-refusal">{refusalText(refusal, t)}</span>
             </>
           ) : null}
-          <button type="button" className="button button--link" onClick={() => void retry()}>
-            {t('chat.retry')}
-          </button>
+          <RetryButton label={t('chat.retry')} onRetry={retry} variant="link" />
         </p>
       ) : null}
       {length >= COUNTER_FROM ? (
@@ -304,16 +294,9 @@ export const ChatFooter = ({
           className="button button--primary chat-footer__send"
           disabled={!canSend}
         >
-          <svg
-            className="chat-footer__send-icon"
-            viewBox="0 0 24 24"
-            width="22"
-            height="22"
-            aria-hidden="true"
-            focusable="false"
-          >
+          <Icon className="chat-footer__send-icon">
             <path d="M3.4 20.4 21 12 3.4 3.6 3.4 10.2 15 12 3.4 13.8z" fill="currentColor" />
-          </svg>
+          </Icon>
           <span className={iconOnly ? 'visually-hidden' : undefined}>{t('chat.send')}</span>
         </button>
       </div>
@@ -324,15 +307,7 @@ export const ChatFooter = ({
             ? t('chat.sending')
             : t('chat.sendHint')}
       </p>
-      {/* not the page's <LiveRegion>: that one is the page's only "live-region" */}
-      <div
-        className="visually-hidden"
-        aria-live="polite"
-        aria-atomic="true"
-        data-testid="attachment-announcer"
-      >
-        {announcement}
-      </div>
+      <LiveRegion message={announcement} testId="attachment-announcer" />
     </form>
   );
 };

@@ -70,27 +70,13 @@ interface ChatPaneProps {
 }
 
 /** The placeholder, or the open conversation: header, messages and the footer. */
-export const ChatPane = ({
-  viewer,
-  conversation,
-  onBack,
-  composerFocusRequest = 0,
-  headerActions,
-  composerNotice,
-  focusMessage = null,
-  composerTools,
-}: ChatPaneProps) =>
+export const ChatPane = ({ conversation, composerFocusRequest = 0, ...rest }: ChatPaneProps) =>
   conversation ? (
     <OpenChat
       key={conversation.conversationId}
-      viewer={viewer}
+      {...rest}
       conversation={conversation}
-      onBack={onBack}
       composerFocusRequest={composerFocusRequest}
-      headerActions={headerActions}
-      composerNotice={composerNotice}
-      focusMessage={focusMessage}
-      composerTools={composerTools}
     />
   ) : (
     <ChatPlaceholder />
@@ -126,8 +112,8 @@ const OpenChat = ({
   const chats = useMemo(() => collectChats(thread.data), [thread.data]);
   const latest = thread.data?.pages[0];
   const loading = thread.isPending && thread.fetchStatus !== 'idle';
-  const { send, retry, sending, failed, refusal, outgoing, failedAttachments, stillFailedFile } =
-    useSendMessage(parts, viewer.id);
+  const outbox = useSendMessage(parts, viewer.id);
+  const { outgoing, failedAttachments } = outbox;
   const writable = !conversation.closed && !composerNotice;
   // after a reload, the draft's files (and a failed message's) are back in the composer
   const { uploads, expiredNames } = useDraftFiles(viewer.id, conversationId, failedAttachments);
@@ -216,8 +202,7 @@ const OpenChat = ({
             labelledBy={headingId}
             pending={pending}
             edits={edits}
-            focusTarget={focus.focusTarget}
-            highlightedId={focus.highlightedId}
+            focus={focus}
           />
           <p className="chat__typing" data-testid="typing-indicator" role="status">
             {conversation.typing && partyName ? t('chat.typing', { name: partyName }) : ''}
@@ -243,16 +228,10 @@ const OpenChat = ({
           ) : (
             <ChatFooter
               loading={loading}
-              sending={sending}
-              failed={failed}
-              refusal={refusal}
+              outbox={outbox}
               draftOf={{ viewerId: viewer.id, conversationId }}
               uploads={uploads}
-              failedAttachments={failedAttachments}
               onTyping={onTyping}
-              onSend={send}
-              onRetry={retry}
-              stillFailedFile={stillFailedFile}
               tools={composerTools}
             />
           )}
@@ -322,7 +301,7 @@ const ChatLoadError = ({
 }) => {
   const { t } = useTranslation();
   return (
-    <div className="chat__error" role="alert" data-testid="chat-load-error">
+    <div className="centered-column chat__error" role="alert" data-testid="chat-load-error">
       <p>{t(notFound ? 'chat.notFound' : 'chat.loadFailed')}</p>
       {notFound ? null : (
         <button type="button" className="button" onClick={onRetry} disabled={retrying}>

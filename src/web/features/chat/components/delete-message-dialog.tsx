@@ -1,13 +1,9 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../components/modal.js';
+import { Dialog } from '../../../components/dialog.js';
+import { ErrorAlert } from '../../../components/error-alert.js';
+import { FormActions } from '../../../components/form-actions.js';
 import { changeRefusalText } from '../utils/change-refusal.js';
-
-const DIALOG_CLASSES = {
-  layer: 'modal-layer',
-  backdrop: 'modal-backdrop',
-  dialog: 'confirm-dialog',
-};
 
 /**
  * "Delete this message?" (modal): Delete or Cancel; Cancel has the focus first, Tab stays inside,
@@ -22,7 +18,6 @@ export const DeleteMessageDialog = ({
   onClose: () => void;
 }) => {
   const { t } = useTranslation();
-  const titleId = useId();
   const descriptionId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
   const [deleting, setDeleting] = useState(false);
@@ -41,44 +36,28 @@ export const DeleteMessageDialog = ({
   };
 
   return (
-    <Modal
-      classes={DIALOG_CLASSES}
-      labelledBy={titleId}
+    <Dialog
+      block="confirm-dialog"
+      title={t('messageEdits.confirmTitle')}
       describedBy={descriptionId}
       initialFocus={cancelRef}
       onClose={onClose}
       testId="delete-message-dialog"
     >
-      <h2 className="confirm-dialog__title" id={titleId}>
-        {t('messageEdits.confirmTitle')}
-      </h2>
       <p className="confirm-dialog__text" id={descriptionId}>
         {t('messageEdits.confirmText')}
       </p>
-      {error ? (
-        <p className="confirm-dialog__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="confirm-dialog__actions">
-        <button
-          ref={cancelRef}
-          type="button"
-          className="button button--secondary"
-          onClick={onClose}
-        >
-          {t('messageEdits.cancel')}
-        </button>
-        <button
-          type="button"
-          className="button confirm-dialog__delete"
-          // not disabled while deleting: the focus stays on it (a second press does nothing)
-          aria-disabled={deleting || undefined}
-          onClick={() => void confirm()}
-        >
-          {t('messageEdits.delete')}
-        </button>
-      </div>
-    </Modal>
+      <ErrorAlert className="confirm-dialog__error" message={error} />
+      <FormActions
+        className="confirm-dialog__actions"
+        cancelLabel={t('messageEdits.cancel')}
+        onCancel={onClose}
+        cancelRef={cancelRef}
+        confirmLabel={t('messageEdits.delete')}
+        confirmClass="confirm-dialog__delete"
+        onConfirm={() => void confirm()}
+        pending={deleting}
+      />
+    </Dialog>
   );
 };

@@ -8,35 +8,53 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LineIcon } from '../../../components/line-icon.js';
+import { MenuItem, menuItemsIn, moveInMenu } from '../../../components/menu.js';
 import { useOutsideDismiss } from '../../../lib/use-outside-dismiss.js';
 
-const EDIT_ICON = 'M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4';
-const DELETE_ICON = 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6';
+/** What the viewer can do with one of their own recent messages, in the order offered. */
+const CHANGES = [
+  { name: 'edit', label: 'messageEdits.edit', icon: 'M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4' },
+  {
+    name: 'delete',
+    label: 'messageEdits.delete',
+    icon: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6',
+  },
+] as const;
+
+interface MessageChanges {
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+interface MessageActionsProps extends MessageChanges {
+  editRef?: Ref<HTMLButtonElement>;
+}
+
+interface MessageMenuProps extends MessageChanges {
+  onClose: () => void;
+}
 
 /**
  * Edit and Delete beside one of the viewer's own recent messages. Shown while the message is
  * hovered or holds the focus (CSS); always in the Tab order, so the keyboard reaches them.
  */
-export const MessageActions = ({
-  onEdit,
-  onDelete,
-  editRef,
-}: {
-  onEdit: () => void;
-  onDelete: () => void;
-  editRef?: Ref<HTMLButtonElement>;
-}) => {
+export const MessageActions = ({ onEdit, onDelete, editRef }: MessageActionsProps) => {
   const { t } = useTranslation();
+  const on = { edit: onEdit, delete: onDelete };
   return (
     <div className="message__actions" role="group" aria-label={t('messageEdits.actions')}>
-      <button ref={editRef} type="button" className="message__action" onClick={onEdit}>
-        <LineIcon path={EDIT_ICON} size={16} />
-        <span>{t('messageEdits.edit')}</span>
-      </button>
-      <button type="button" className="message__action" onClick={onDelete}>
-        <LineIcon path={DELETE_ICON} size={16} />
-        <span>{t('messageEdits.delete')}</span>
-      </button>
+      {CHANGES.map(({ name, label, icon }) => (
+        <button
+          key={name}
+          ref={name === 'edit' ? editRef : undefined}
+          type="button"
+          className="message__action"
+          onClick={on[name]}
+        >
+          <LineIcon path={icon} size={16} />
+          <span>{t(label)}</span>
+        </button>
+      ))}
     </div>
   );
 };
@@ -45,62 +63,39 @@ export const MessageActions = ({
  * The same two actions as a small menu, opened by a long press on a touch screen: the first item
  * takes the focus; Up/Down move, Escape or a press elsewhere close it.
  */
-export const MessageMenu = ({
-  onEdit,
-  onDelete,
-  onClose,
-}: {
-  onEdit: () => void;
-  onDelete: () => void;
-  onClose: () => void;
-}) => {
+export const MessageMenu = ({ onEdit, onDelete, onClose }: MessageMenuProps) => {
   const { t } = useTranslation();
+  const on = { edit: onEdit, delete: onDelete };
   const menuRef = useRef<HTMLDivElement>(null);
   useOutsideDismiss(true, menuRef, onClose);
   useEffect(() => {
-    menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    menuItemsIn(menuRef.current)[0]?.focus();
   }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const items = Array.from(
-      menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [],
-    );
-    const at = items.indexOf(document.activeElement as HTMLElement);
-    const move = (to: number) => items[(to + items.length) % items.length]?.focus();
     if (event.key === 'Escape' || event.key === 'Tab') {
       if (event.key === 'Escape') event.preventDefault();
       event.stopPropagation();
       onClose();
-    } else if (event.key === 'ArrowDown') {
+    } else if (moveInMenu(event.key, menuRef.current)) {
       event.preventDefault();
-      move(at + 1);
-    } else if (event.key === 'ArrowUp') {
-      event.preventDefault();
-      move(at - 1);
-    } else if (event.key === 'Home') {
-      event.preventDefault();
-      move(0);
-    } else if (event.key === 'End') {
-      event.preventDefault();
-      move(items.length - 1);
     }
   };
 
   return (
     <div
       ref={menuRef}
-      className="message__menu"
+      className="popup__panel menu message__menu"
       role="menu"
       aria-label={t('messageEdits.menu')}
       data-testid="message-menu"
       onKeyDown={onKeyDown}
     >
-      <button type="button" role="menuitem" className="message__menu-item" onClick={onEdit}>
-        {t('messageEdits.edit')}
-      </button>
-      <button type="button" role="menuitem" className="message__menu-item" onClick={onDelete}>
-        {t('messageEdits.delete')}
-      </button>
+      {CHANGES.map(({ name, label }) => (
+        <MenuItem key={name} className="message__menu-item" onClick={on[name]}>
+          {t(label)}
+        </MenuItem>
+      ))}
     </div>
   );
 };

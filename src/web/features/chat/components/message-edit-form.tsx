@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Chat } from '../../../../shared/models.js';
+import { ErrorAlert } from '../../../components/error-alert.js';
+import { FormActions } from '../../../components/form-actions.js';
 import { hasVisibleText, MESSAGE_MAX_LENGTH } from '../../../lib/contract.js';
 import { useEditMessage } from '../api/edit-message.js';
 import { changeRefusalText } from '../utils/change-refusal.js';
@@ -90,23 +92,15 @@ export const MessageEditForm = ({ chat, onDone }: { chat: Chat; onDone: () => vo
       <p className="message-edit__hint" id={hintId}>
         {t('messageEdits.editHint')}
       </p>
-      {error ? (
-        <p className="message-edit__error" id={errorId} role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="message-edit__actions">
-        <button type="button" className="button button--secondary button--small" onClick={onDone}>
-          {t('messageEdits.cancel')}
-        </button>
-        <button
-          type="submit"
-          className="button button--primary button--small"
-          aria-disabled={saving || undefined}
-        >
-          {saving ? t('messageEdits.saving') : t('messageEdits.save')}
-        </button>
-      </div>
+      <ErrorAlert className="message-edit__error" id={errorId} message={error} />
+      <FormActions
+        className="message-edit__actions"
+        small
+        cancelLabel={t('messageEdits.cancel')}
+        onCancel={onDone}
+        confirmLabel={saving ? t('messageEdits.saving') : t('messageEdits.save')}
+        pending={saving}
+      />
     </form>
   );
 };

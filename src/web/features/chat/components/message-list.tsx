@@ -37,10 +37,14 @@ interface MessageListProps {
   pending?: readonly OutgoingMessage[];
   /** The viewer's messages they may still edit or delete, and the thread they are in. */
   edits?: { changeable: ReadonlySet<number>; threadParts: ThreadKeyParts };
-  /** A loaded message to scroll into view (centered) and focus, once per `request`. */
-  focusTarget?: { messageId: number; request: number } | null;
-  /** The message shown highlighted (a search result opened). */
-  highlightedId?: number | null;
+  /**
+   * A search result opened: the loaded message to scroll into view (centered) and focus, once per
+   * `request`, and the message shown highlighted.
+   */
+  focus?: {
+    focusTarget: { messageId: number; request: number } | null;
+    highlightedId: number | null;
+  };
 }
 
 interface ScrollSnapshot {
@@ -69,8 +73,7 @@ export const MessageList = ({
   labelledBy,
   pending = NO_PENDING,
   edits,
-  focusTarget = null,
-  highlightedId = null,
+  focus,
 }: MessageListProps) => {
   const { t, i18n } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -139,8 +142,8 @@ export const MessageList = ({
   // a message asked for (a search result) is centered and takes the focus, once per request; after
   // the scroll kept above, so that it wins over staying at the bottom
   const focusedRequest = useRef(0);
-  const focusId = focusTarget?.messageId;
-  const focusRequest = focusTarget?.request ?? 0;
+  const focusId = focus?.focusTarget?.messageId;
+  const focusRequest = focus?.focusTarget?.request ?? 0;
   useLayoutEffect(() => {
     if (!focusRequest || focusRequest === focusedRequest.current) return;
     const bubble = scrollRef.current?.querySelector<HTMLElement>(`[data-chat-id="${focusId}"]`);
@@ -237,7 +240,7 @@ export const MessageList = ({
                         continued={continuesRun(group.chats[index - 1], chat)}
                         changeable={edits?.changeable.has(chat.id) ?? false}
                         threadParts={edits?.threadParts}
-                        highlighted={chat.id === highlightedId}
+                        highlighted={chat.id === focus?.highlightedId}
                         focusable={chat.id === focusId}
                       />
                       {chat.id === latestOwnId && pending.length === 0 ? (

@@ -191,3 +191,6 @@ export const unconfirmed = (
   const stored = new Set(chats.map((chat) => chat.client_id).filter((id) => id !== null));
   return outgoing.filter((message) => !stored.has(message.clientId));
 };
+
+/** A conversation's sends: Send and Retry, what is on its way and how the last one went. */
+export type Outbox = ReturnType<typeof useSendMessage>;

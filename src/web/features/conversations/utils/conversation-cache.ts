@@ -103,19 +103,23 @@ const findInList = (data: CachedList, id: number): MessengerUser | undefined => 
   return undefined;
 };
 
-const findIn = (lists: readonly CachedListEntry[], id: number): MessengerUser | undefined => {
-  for (const list of lists) {
-    const item = findInList(list.data, id);
-    if (item) return item;
-  }
-  return undefined;
+/**
+ * The cached lists, each with its row of the conversation (`current`, if it holds one), and the
+ * row as the first list holding one has it (`before` a change).
+ */
+const listsWithRow = (queryClient: QueryClient, id: number) => {
+  const lists = cachedLists(queryClient).map((list) => ({
+    ...list,
+    current: findInList(list.data, id),
+  }));
+  return { lists, before: lists.find((list) => list.current)?.current };
 };
 
 /** The conversation as a cached list holds it (any list), if one does. */
 export const findCachedConversation = (
   queryClient: QueryClient,
   id: number,
-): MessengerUser | undefined => findIn(cachedLists(queryClient), id);
+): MessengerUser | undefined => listsWithRow(queryClient, id).before;
 
 /** The counters from a first page's answer (the server's word replaces what events made of them). */
 export const setCountsFromAnswer = (queryClient: QueryClient, page: InitialDataResponse): void => {
@@ -217,14 +221,14 @@ export const replaceCachedConversation = (
   /** The conversation as the caller last saw it, for when no loaded page holds it any more. */
   previous?: MessengerUser,
 ): void => {
-  const lists = cachedLists(queryClient);
-  const before = findIn(lists, record.id) ?? previous;
+  const { lists, before: cached } = listsWithRow(queryClient, record.id);
+  const before = cached ?? previous;
   const merge = (current: MessengerUser) =>
     isOlderRecord(record, current)
       ? { ...current, ...record, ...messageFieldsOf(current) }
       : { ...current, ...record };
   for (const list of lists) {
-    const current = findInList(list.data, record.id);
+    const { current } = list;
     const merged = current ? merge(current) : before ? merge(before) : record;
     const shows = listShows(list.filter, merged, list.role);
     if (current && shows)
@@ -267,11 +271,10 @@ export const applyChatEventToLists = (
   record: MessengerUser,
   chat?: Chat,
 ): void => {
-  const lists = cachedLists(queryClient);
-  const before = findIn(lists, record.id);
+  const { lists, before } = listsWithRow(queryClient, record.id);
   if (before && isOlderRecord(record, before)) return;
   for (const list of lists) {
-    const current = findInList(list.data, record.id);
+    const { current } = list;
     if (current && isOlderRecord(record, current)) continue;
     const updated = current ? { ...current, ...record } : record;
     const shows = listShows(list.filter, updated, list.role);
@@ -370,11 +373,10 @@ export const applyMessageUpdateToLists = (
   queryClient: QueryClient,
   record: MessengerUser,
 ): void => {
-  const lists = cachedLists(queryClient);
-  const before = findIn(lists, record.id);
+  const { lists, before } = listsWithRow(queryClient, record.id);
   if (!before || isOlderRecord(record, before)) return;
   for (const list of lists) {
-    const current = findInList(list.data, record.id);
+    const { current } = list;
     if (!current || isOlderRecord(record, current)) continue;
     setPages(
       queryClient,

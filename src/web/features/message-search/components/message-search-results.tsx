@@ -4,6 +4,7 @@ import type { Role } from '../../../../shared/models.js';
 import { hasBidiControl, isolateBidiControls } from '../../../../shared/text.js';
 import type { SearchResult } from '../../../../shared/working-faster.js';
 import { Avatar } from '../../../components/avatar.js';
+import { RetryButton } from '../../../components/retry-button.js';
 import { Spinner } from '../../../components/spinner.js';
 import { formatFullDateTime, formatMessageDate, shownName } from '../../../lib/format.js';
 import { useSearchMessages } from '../api/search-messages.js';
@@ -84,15 +85,17 @@ export const MessageSearchResults = ({
           <Spinner label={t('messageSearch.searching')} />
         </div>
       ) : search.isError ? (
-        <div className="message-search__error" role="alert" data-testid="message-search-error">
+        <div
+          className="centered-column message-search__error"
+          role="alert"
+          data-testid="message-search-error"
+        >
           <p>{t('messageSearch.failed')}</p>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => void search.refetch()}
-          >
-            {t('messageSearch.retry')}
-          </button>
+          <RetryButton
+            label={t('messageSearch.retry')}
+            onRetry={search.refetch}
+            variant="secondary"
+          />
         </div>
       ) : results.length > 0 ? (
         <>

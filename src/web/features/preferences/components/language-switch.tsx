@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Icon } from '../../../components/line-icon.js';
 import { isSupportedLanguage, SUPPORTED_LANGUAGES, type Language } from '../../../lib/i18n.js';
 
 interface LanguageSwitchProps {
@@ -22,19 +23,12 @@ export const LanguageSwitch = ({ onChange }: LanguageSwitchProps) => {
     : i18n.language;
   return (
     <div className="language-switch">
-      <svg
-        className="language-switch__icon"
-        viewBox="0 0 24 24"
-        width="16"
-        height="16"
-        aria-hidden="true"
-        focusable="false"
-      >
+      <Icon className="language-switch__icon" size={16}>
         <g fill="none" stroke="currentColor" strokeWidth="1.8">
           <circle cx="12" cy="12" r="9" />
           <path d="M3 12h18M12 3c2.5 2.6 3.7 5.6 3.7 9s-1.2 6.4-3.7 9c-2.5-2.6-3.7-5.6-3.7-9S9.5 5.6 12 3z" />
         </g>
-      </svg>
+      </Icon>
       <span className="language-switch__code" aria-hidden="true">
         {current.slice(0, 2).toUpperCase()}
       </span>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '../../../components/error-alert.js';
 import { useBlockUser } from '../api/block-user.js';
 import { useReportConversation } from '../api/report-conversation.js';
 import { useUnblockUser } from '../api/unblock-user.js';
@@ -78,11 +79,10 @@ export const ConversationSafetyMenu = ({
         onReport={() => setReporting(true)}
       />
       {/* an alert is said as it is added */}
-      {failed ? (
-        <p className="conversation-menu__error" role="alert">
-          {t(failed === 'block' ? 'safety.blockFailed' : 'safety.unblockFailed')}
-        </p>
-      ) : null}
+      <ErrorAlert
+        className="conversation-menu__error"
+        message={failed && t(failed === 'block' ? 'safety.blockFailed' : 'safety.unblockFailed')}
+      />
       {reporting ? (
         <ReportDialog
           name={name}

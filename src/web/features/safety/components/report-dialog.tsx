@@ -1,7 +1,9 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReportReason } from '../../../../shared/safety.js';
-import { Modal } from '../../../components/modal.js';
+import { Dialog } from '../../../components/dialog.js';
+import { ErrorAlert } from '../../../components/error-alert.js';
+import { FormActions } from '../../../components/form-actions.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { REPORT_DETAILS_MAX_LENGTH, REPORT_REASONS } from '../../../lib/contract.js';
 
@@ -22,12 +24,6 @@ export interface ReportDialogProps {
   onClose: () => void;
 }
 
-const DIALOG_CLASSES = {
-  layer: 'modal-layer',
-  backdrop: 'modal-backdrop',
-  dialog: 'report-dialog',
-};
-
 /** What the dialog says when a report was refused: the server's words for 422 and 429. */
 const refusalOf = (error: unknown, fallback: string): string => {
   if (!isApiError(error) || (error.status !== 422 && error.status !== 429)) return fallback;
@@ -43,7 +39,6 @@ const refusalOf = (error: unknown, fallback: string): string => {
  */
 export const ReportDialog = ({ name, blocked, onSend, onClose }: ReportDialogProps) => {
   const { t } = useTranslation();
-  const titleId = useId();
   const descriptionId = useId();
   const detailsId = useId();
   const counterId = useId();
@@ -88,17 +83,14 @@ export const ReportDialog = ({ name, blocked, onSend, onClose }: ReportDialogPro
   };
 
   return (
-    <Modal
-      classes={DIALOG_CLASSES}
-      labelledBy={titleId}
+    <Dialog
+      block="report-dialog"
+      title={t('safety.reportDialog.title')}
       describedBy={descriptionId}
       initialFocus={firstRef}
       onClose={onClose}
       testId="report-dialog"
     >
-      <h2 className="report-dialog__title" id={titleId}>
-        {t('safety.reportDialog.title')}
-      </h2>
       {sent ? (
         <>
           <p className="report-dialog__thanks" id={descriptionId} role="status">
@@ -181,28 +173,20 @@ export const ReportDialog = ({ name, blocked, onSend, onClose }: ReportDialogPro
               <span>{t('safety.reportDialog.alsoBlock')}</span>
             </label>
           )}
-          {error ? (
-            <p className="report-dialog__error" id={errorId} role="alert">
-              {error}
-            </p>
-          ) : null}
-          <div className="report-dialog__actions">
-            <button type="button" className="button button--secondary" onClick={onClose}>
-              {t('safety.reportDialog.cancel')}
-            </button>
-            <button
-              type="submit"
-              className="button button--primary"
-              // not disabled while sending: the focus stays on it (a second press does nothing)
-              disabled={tooLong}
-              aria-disabled={sending || undefined}
-              aria-describedby={error ? errorId : undefined}
-            >
-              {sending ? t('safety.reportDialog.sending') : t('safety.reportDialog.send')}
-            </button>
-          </div>
+          <ErrorAlert className="report-dialog__error" id={errorId} message={error} />
+          <FormActions
+            className="report-dialog__actions"
+            cancelLabel={t('safety.reportDialog.cancel')}
+            onCancel={onClose}
+            confirmLabel={
+              sending ? t('safety.reportDialog.sending') : t('safety.reportDialog.send')
+            }
+            pending={sending}
+            disabled={tooLong}
+            describedBy={error ? errorId : undefined}
+          />
         </form>
       )}
-    </Modal>
+    </Dialog>
   );
 };

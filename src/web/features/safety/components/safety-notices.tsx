@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '../../../components/error-alert.js';
 import { useUnblockUser } from '../api/unblock-user.js';
 import type { BlockedChange } from '../utils/blocked-change.js';
 
@@ -37,11 +38,10 @@ export const BlockedNotice = ({
       >
         {t('safety.unblock')}
       </button>
-      {failed ? (
-        <p className="safety-notice__error" role="alert">
-          {t('safety.unblockFailed')}
-        </p>
-      ) : null}
+      <ErrorAlert
+        className="safety-notice__error"
+        message={failed ? t('safety.unblockFailed') : null}
+      />
     </div>
   );
 };

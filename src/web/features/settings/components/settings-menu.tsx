@@ -1,10 +1,12 @@
-import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserSettings } from '../../../../shared/integration.js';
+import { Icon } from '../../../components/line-icon.js';
+import { RetryButton } from '../../../components/retry-button.js';
 import { Spinner } from '../../../components/spinner.js';
 import { useServices } from '../../../lib/services.js';
-import { useOutsideDismiss } from '../../../lib/use-outside-dismiss.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../../../lib/use-media-query.js';
+import { usePopup } from '../../../lib/use-popup.js';
 import { useSettings } from '../hooks/use-settings.js';
 
 interface SwitchSpec {
@@ -53,16 +55,14 @@ export interface SettingsMenuProps {
 export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
   const { t } = useTranslation();
   const iconOnly = useMediaQuery(SMALL_SCREEN_QUERY);
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, rootRef, closeToButton, buttonProps, popupProps } = usePopup({
+    keptInPage: true,
+  });
   const [opened, setOpened] = useState(false);
   const { settings, loading, loadFailed, reload, save, saveError, clearSaveError } = useSettings({
     enabled: opened,
     onReciprocalSaved: onReciprocalChanged,
   });
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const panelId = useId();
-  const buttonId = useId();
   const idPrefix = useId();
   const { notifications } = useServices();
   const [permissionProblem, setPermissionProblem] = useState<PermissionProblem | null>(null);
@@ -87,9 +87,6 @@ export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
     });
   };
 
-  const close = useCallback(() => setOpen(false), []);
-  useOutsideDismiss(open, rootRef, close);
-
   const toggle = () => {
     setOpened(true);
     if (!open) clearSaveError();
@@ -99,45 +96,32 @@ export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Escape' || !open) return;
     event.stopPropagation();
-    setOpen(false);
-    buttonRef.current?.focus();
+    closeToButton();
   };
 
   return (
-    <div className="settings-menu" ref={rootRef} onKeyDown={onKeyDown}>
+    <div className="popup settings-menu" ref={rootRef} onKeyDown={onKeyDown}>
       <button
-        ref={buttonRef}
-        id={buttonId}
-        type="button"
-        className="button button--ghost topbar__settings"
+        {...buttonProps}
+        className="button button--ghost popup__button topbar__settings"
         data-testid="settings-button"
-        aria-expanded={open}
-        aria-controls={panelId}
         title={t('settings.button')}
         onClick={toggle}
       >
-        <svg
-          className="topbar__settings-icon"
-          viewBox="0 0 24 24"
-          width="18"
-          height="18"
-          aria-hidden="true"
-          focusable="false"
-        >
+        <Icon className="topbar__settings-icon" size={18}>
           <g fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round">
             <path d="M4 7h10M18 7h2M4 17h2M10 17h10" />
             <circle cx="16" cy="7" r="2" />
             <circle cx="8" cy="17" r="2" />
           </g>
-        </svg>
+        </Icon>
         <span className={iconOnly ? 'visually-hidden' : undefined}>{t('settings.button')}</span>
       </button>
       <div
-        id={panelId}
-        className="settings-menu__panel"
+        {...popupProps}
+        className="popup__panel settings-menu__panel"
         data-testid="settings-panel"
         role="group"
-        aria-labelledby={buttonId}
         hidden={!open}
       >
         {settings ? (
@@ -148,7 +132,7 @@ export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
               const describedBy = problem ? `${id}-note ${id}-problem` : `${id}-note`;
               return (
                 <li key={name} className="settings-menu__item">
-                  <div className="settings-menu__row">
+                  <div className="split-row settings-menu__row">
                     <label className="settings-menu__label" htmlFor={id}>
                       {t(label)}
                     </label>
@@ -184,14 +168,12 @@ export const SettingsMenu = ({ onReciprocalChanged }: SettingsMenuProps) => {
             })}
           </ul>
         ) : loadFailed ? (
-          <div className="settings-menu__status" role="alert">
+          <div className="centered-column settings-menu__status" role="alert">
             <p>{t('settings.loadFailed')}</p>
-            <button type="button" className="button button--secondary" onClick={reload}>
-              {t('settings.retry')}
-            </button>
+            <RetryButton label={t('settings.retry')} onRetry={reload} variant="secondary" />
           </div>
         ) : loading ? (
-          <div className="settings-menu__status">
+          <div className="centered-column settings-menu__status">
             <Spinner size="sm" label={t('settings.loading')} />
           </div>
         ) : null}

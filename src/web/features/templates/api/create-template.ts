@@ -1,13 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  CreateTemplateBody,
-  Template,
-  TemplateResponse,
-} from '../../../../shared/working-faster.js';
+import type { CreateTemplateBody, TemplateResponse } from '../../../../shared/working-faster.js';
 import { workingFasterPaths } from '../../../../shared/working-faster-paths.js';
 import type { ApiClient } from '../../../lib/api-client.js';
-import { useApiClient } from '../../../lib/api-provider.js';
-import { byName, templateKeys } from './get-templates.js';
+import { byName, useTemplatesChange } from './get-templates.js';
 
 /** `POST /user/templates {name, body}` → 201 `{template}` (422: a field, or 100 kept already). */
 export const createTemplate = (
@@ -16,16 +10,7 @@ export const createTemplate = (
 ): Promise<TemplateResponse> => client.post<TemplateResponse>(workingFasterPaths.templates, body);
 
 /** Saves a new reply; the list shows it in its place at once. */
-export const useCreateTemplate = () => {
-  const client = useApiClient();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateTemplateBody) => createTemplate(client, body),
-    onSuccess: ({ template }) => {
-      queryClient.setQueryData<Template[]>(templateKeys.all, (list) =>
-        list ? [...list.filter((item) => item.id !== template.id), template].sort(byName) : list,
-      );
-      void queryClient.invalidateQueries({ queryKey: templateKeys.all });
-    },
-  });
-};
+export const useCreateTemplate = () =>
+  useTemplatesChange(createTemplate, (list, { template }) =>
+    [...list.filter((item) => item.id !== template.id), template].sort(byName),
+  );

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Template, TemplatesResponse } from '../../../../shared/working-faster.js';
 import { workingFasterPaths } from '../../../../shared/working-faster-paths.js';
 import type { ApiClient } from '../../../lib/api-client.js';
@@ -26,4 +26,25 @@ export const byName = (a: Template, b: Template): number => {
   const left = a.name.toLowerCase();
   const right = b.name.toLowerCase();
   return left < right ? -1 : left > right ? 1 : a.id - b.id;
+};
+
+/**
+ * A change to the saved replies (`call`): the loaded list shows it at once, as `change` makes it
+ * of the answer, and is then asked for again.
+ */
+export const useTemplatesChange = <Input, Answer>(
+  call: (client: ApiClient, input: Input) => Promise<Answer>,
+  change: (list: Template[], answer: Answer, input: Input) => Template[],
+) => {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Input) => call(client, input),
+    onSuccess: (answer, input) => {
+      queryClient.setQueryData<Template[]>(templateKeys.all, (list) =>
+        list ? change(list, answer, input) : list,
+      );
+      void queryClient.invalidateQueries({ queryKey: templateKeys.all });
+    },
+  });
 };

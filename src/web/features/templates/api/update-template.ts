@@ -1,13 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  Template,
-  TemplateResponse,
-  UpdateTemplateBody,
-} from '../../../../shared/working-faster.js';
+import type { TemplateResponse, UpdateTemplateBody } from '../../../../shared/working-faster.js';
 import { workingFasterPaths } from '../../../../shared/working-faster-paths.js';
 import type { ApiClient } from '../../../lib/api-client.js';
-import { useApiClient } from '../../../lib/api-provider.js';
-import { byName, templateKeys } from './get-templates.js';
+import { byName, useTemplatesChange } from './get-templates.js';
 
 /** `PATCH /user/templates/{id} {name?, body?}` → 200 `{template}` (404: not the viewer's). */
 export const updateTemplate = (
@@ -18,17 +12,10 @@ export const updateTemplate = (
   client.patch<TemplateResponse>(workingFasterPaths.template(id), body);
 
 /** Changes a saved reply; the list shows the change (and the new order) at once. */
-export const useUpdateTemplate = () => {
-  const client = useApiClient();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: UpdateTemplateBody }) =>
+export const useUpdateTemplate = () =>
+  useTemplatesChange(
+    (client, { id, body }: { id: number; body: UpdateTemplateBody }) =>
       updateTemplate(client, id, body),
-    onSuccess: ({ template }) => {
-      queryClient.setQueryData<Template[]>(templateKeys.all, (list) =>
-        list ? list.map((item) => (item.id === template.id ? template : item)).sort(byName) : list,
-      );
-      void queryClient.invalidateQueries({ queryKey: templateKeys.all });
-    },
-  });
-};
+    (list, { template }) =>
+      list.map((item) => (item.id === template.id ? template : item)).sort(byName),
+  );

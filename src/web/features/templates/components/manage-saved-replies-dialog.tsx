@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Template } from '../../../../shared/working-faster.js';
 import {
@@ -7,19 +7,16 @@ import {
   TEMPLATE_VARIABLES,
   type TemplateVariable,
 } from '../../../../shared/working-faster-paths.js';
-import { Modal } from '../../../components/modal.js';
+import { Dialog } from '../../../components/dialog.js';
+import { ErrorAlert } from '../../../components/error-alert.js';
+import { FormActions } from '../../../components/form-actions.js';
+import { RetryButton } from '../../../components/retry-button.js';
 import { Spinner } from '../../../components/spinner.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { useCreateTemplate } from '../api/create-template.js';
 import { useDeleteTemplate } from '../api/delete-template.js';
 import { useTemplates } from '../api/get-templates.js';
 import { useUpdateTemplate } from '../api/update-template.js';
-
-const DIALOG_CLASSES = {
-  layer: 'modal-layer',
-  backdrop: 'modal-backdrop',
-  dialog: 'templates-dialog',
-};
 
 /** The words a user knows each variable by (translation keys). */
 const VARIABLE_LABELS: Record<TemplateVariable, string> = {
@@ -49,6 +46,50 @@ const errorsOf = (error: unknown, fallback: string): FieldErrors => {
   return { form: error.status === 404 || error.status === 422 ? error.message : fallback };
 };
 
+/** What a field's control says of itself: its id, and the error under it when there is one. */
+interface FieldControl {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/** A labelled field of the form and, under it, what was wrong with it. */
+const TemplateField = ({
+  label,
+  error,
+  errorTestId,
+  describedBy,
+  control,
+}: {
+  label: string;
+  error: string | undefined;
+  errorTestId: string;
+  /** Also describes the control, after the error. */
+  describedBy?: string;
+  control: (props: FieldControl) => ReactNode;
+}) => {
+  const id = useId();
+  const errorId = useId();
+  const describers = [error ? errorId : undefined, describedBy].filter(Boolean);
+  return (
+    <>
+      <label className="templates-form__label" htmlFor={id}>
+        {label}
+      </label>
+      {control({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': describers.length > 0 ? describers.join(' ') : undefined,
+      })}
+      {error ? (
+        <p className="templates-form__error" id={errorId} data-testid={errorTestId}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+};
+
 /** Adds or edits one saved reply: name and body with labels, the variables insertable. */
 const TemplateForm = ({
   editing,
@@ -59,10 +100,6 @@ const TemplateForm = ({
   onDone: (saved: string | null) => void;
 }) => {
   const { t } = useTranslation();
-  const nameId = useId();
-  const bodyId = useId();
-  const nameErrorId = useId();
-  const bodyErrorId = useId();
   const variablesId = useId();
   const nameRef = useRef<HTMLInputElement>(null);
   const bodyRef = useRef<HTMLTextAreaElement>(null);
@@ -119,46 +156,41 @@ const TemplateForm = ({
       <h3 className="templates-form__title">
         {editing ? t('templates.form.editTitle') : t('templates.form.addTitle')}
       </h3>
-      <label className="templates-form__label" htmlFor={nameId}>
-        {t('templates.form.name')}
-      </label>
-      <input
-        ref={nameRef}
-        id={nameId}
-        className="input"
-        value={name}
-        maxLength={TEMPLATE_NAME_MAX_LENGTH}
-        dir="auto"
-        autoComplete="off"
-        aria-invalid={errors.name ? true : undefined}
-        aria-describedby={errors.name ? nameErrorId : undefined}
-        onChange={(event) => setName(event.target.value)}
+      <TemplateField
+        label={t('templates.form.name')}
+        error={errors.name}
+        errorTestId="template-name-error"
+        control={(field) => (
+          <input
+            ref={nameRef}
+            {...field}
+            className="input"
+            value={name}
+            maxLength={TEMPLATE_NAME_MAX_LENGTH}
+            dir="auto"
+            autoComplete="off"
+            onChange={(event) => setName(event.target.value)}
+          />
+        )}
       />
-      {errors.name ? (
-        <p className="templates-form__error" id={nameErrorId} data-testid="template-name-error">
-          {errors.name}
-        </p>
-      ) : null}
-      <label className="templates-form__label" htmlFor={bodyId}>
-        {t('templates.form.body')}
-      </label>
-      <textarea
-        ref={bodyRef}
-        id={bodyId}
-        className="input templates-form__body"
-        value={body}
-        rows={5}
-        maxLength={TEMPLATE_BODY_MAX_LENGTH}
-        dir="auto"
-        aria-invalid={errors.body ? true : undefined}
-        aria-describedby={errors.body ? `${bodyErrorId} ${variablesId}` : variablesId}
-        onChange={(event) => setBody(event.target.value)}
+      <TemplateField
+        label={t('templates.form.body')}
+        error={errors.body}
+        errorTestId="template-body-error"
+        describedBy={variablesId}
+        control={(field) => (
+          <textarea
+            ref={bodyRef}
+            {...field}
+            className="input templates-form__body"
+            value={body}
+            rows={5}
+            maxLength={TEMPLATE_BODY_MAX_LENGTH}
+            dir="auto"
+            onChange={(event) => setBody(event.target.value)}
+          />
+        )}
       />
-      {errors.body ? (
-        <p className="templates-form__error" id={bodyErrorId} data-testid="template-body-error">
-          {errors.body}
-        </p>
-      ) : null}
       <div className="templates-form__variables" role="group" aria-labelledby={variablesId}>
         <p className="templates-form__help" id={variablesId}>
           {t('templates.form.variablesHelp')}
@@ -174,23 +206,14 @@ const TemplateForm = ({
           </button>
         ))}
       </div>
-      {errors.form ? (
-        <p className="templates-form__error" role="alert">
-          {errors.form}
-        </p>
-      ) : null}
-      <div className="templates-form__actions">
-        <button type="button" className="button button--secondary" onClick={() => onDone(null)}>
-          {t('templates.form.cancel')}
-        </button>
-        <button
-          type="submit"
-          className="button button--primary"
-          aria-disabled={saving || undefined}
-        >
-          {saving ? t('templates.form.saving') : t('templates.form.save')}
-        </button>
-      </div>
+      <ErrorAlert className="templates-form__error" message={errors.form} />
+      <FormActions
+        className="templates-form__actions"
+        cancelLabel={t('templates.form.cancel')}
+        onCancel={() => onDone(null)}
+        confirmLabel={saving ? t('templates.form.saving') : t('templates.form.save')}
+        pending={saving}
+      />
     </form>
   );
 };
@@ -210,6 +233,12 @@ export const ManageSavedRepliesDialog = ({ onClose }: { onClose: () => void }) =
   const [confirming, setConfirming] = useState<Template | null>(null);
   const [notice, setNotice] = useState('');
   const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const openForm = (editing: Template | null) => {
+    setNotice('');
+    setConfirming(null);
+    setForm({ editing });
+  };
 
   const formDone = (saved: string | null) => {
     setForm(null);
@@ -231,21 +260,15 @@ export const ManageSavedRepliesDialog = ({ onClose }: { onClose: () => void }) =
 
   const list = templates.data ?? [];
   return (
-    <Modal
-      classes={DIALOG_CLASSES}
-      labelledBy={titleId}
+    <Dialog
+      block="templates-dialog"
+      title={t('templates.manageTitle')}
+      titleId={titleId}
+      closeLabel={t('templates.close')}
       initialFocus={addRef}
       onClose={onClose}
       testId="saved-replies-dialog"
     >
-      <div className="templates-dialog__header">
-        <h2 className="templates-dialog__title" id={titleId}>
-          {t('templates.manageTitle')}
-        </h2>
-        <button type="button" className="button button--ghost" onClick={onClose}>
-          {t('templates.close')}
-        </button>
-      </div>
       <p className="templates-dialog__intro">{t('templates.manageIntro')}</p>
       {form ? (
         <TemplateForm key={form.editing?.id ?? 'new'} editing={form.editing} onDone={formDone} />
@@ -254,11 +277,7 @@ export const ManageSavedRepliesDialog = ({ onClose }: { onClose: () => void }) =
           ref={addRef}
           type="button"
           className="button button--primary templates-dialog__add"
-          onClick={() => {
-            setNotice('');
-            setConfirming(null);
-            setForm({ editing: null });
-          }}
+          onClick={() => openForm(null)}
         >
           {t('templates.add')}
         </button>
@@ -268,18 +287,12 @@ export const ManageSavedRepliesDialog = ({ onClose }: { onClose: () => void }) =
       ) : templates.isError ? (
         <p className="templates-dialog__empty" role="alert">
           {t('templates.loadFailed')}{' '}
-          <button
-            type="button"
-            className="button button--link"
-            onClick={() => void templates.refetch()}
-          >
-            {t('templates.retry')}
-          </button>
+          <RetryButton label={t('templates.retry')} onRetry={templates.refetch} variant="link" />
         </p>
       ) : list.length === 0 ? (
         <p className="templates-dialog__empty">{t('templates.manageEmpty')}</p>
       ) : (
-        <ul className="templates-dialog__list" aria-labelledby={titleId}>
+        <ul className="templates-dialog__list plain-list" aria-labelledby={titleId}>
           {list.map((item) => (
             <li key={item.id} className="templates-dialog__item">
               <p className="templates-dialog__name" dir="auto">
@@ -295,26 +308,15 @@ export const ManageSavedRepliesDialog = ({ onClose }: { onClose: () => void }) =
                   aria-label={t('templates.confirmDelete', { name: item.name })}
                 >
                   <p>{t('templates.confirmDelete', { name: item.name })}</p>
-                  {deleteError ? (
-                    <p className="templates-form__error" role="alert">
-                      {deleteError}
-                    </p>
-                  ) : null}
-                  <button
-                    type="button"
-                    className="button button--secondary"
-                    onClick={() => setConfirming(null)}
-                  >
-                    {t('templates.form.cancel')}
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--danger"
-                    aria-disabled={remove.isPending || undefined}
-                    onClick={() => void confirmDelete(item)}
-                  >
-                    {t('templates.confirmDeleteButton')}
-                  </button>
+                  <ErrorAlert className="templates-form__error" message={deleteError} />
+                  <FormActions
+                    cancelLabel={t('templates.form.cancel')}
+                    onCancel={() => setConfirming(null)}
+                    confirmLabel={t('templates.confirmDeleteButton')}
+                    confirmClass="button--danger"
+                    onConfirm={() => void confirmDelete(item)}
+                    pending={remove.isPending}
+                  />
                 </div>
               ) : (
                 <div className="templates-dialog__actions">
@@ -322,11 +324,7 @@ export const ManageSavedRepliesDialog = ({ onClose }: { onClose: () => void }) =
                     type="button"
                     className="button button--link"
                     aria-label={t('templates.editNamed', { name: item.name })}
-                    onClick={() => {
-                      setNotice('');
-                      setConfirming(null);
-                      setForm({ editing: item });
-                    }}
+                    onClick={() => openForm(item)}
                   >
                     {t('templates.edit')}
                   </button>
@@ -350,6 +348,6 @@ export const ManageSavedRepliesDialog = ({ onClose }: { onClose: () => void }) =
       <p className="visually-hidden" role="status">
         {notice}
       </p>
-    </Modal>
+    </Dialog>
   );
 };

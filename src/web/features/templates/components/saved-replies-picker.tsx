@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Template } from '../../../../shared/working-faster.js';
 import { fillTemplate, type TemplateValues } from '../../../../shared/working-faster-paths.js';
 import { LineIcon } from '../../../components/line-icon.js';
+import { LiveRegion } from '../../../components/live-region.js';
+import { RetryButton } from '../../../components/retry-button.js';
 import type { Composer } from '../../../lib/composer-tool.js';
 import { useOutsideDismiss } from '../../../lib/use-outside-dismiss.js';
 import { useTemplates } from '../api/get-templates.js';
@@ -258,13 +260,7 @@ export const SavedRepliesPicker = ({ composer, values, onManage }: SavedRepliesP
             </p>
           )}
           {templates.isError ? (
-            <button
-              type="button"
-              className="button button--link"
-              onClick={() => void templates.refetch()}
-            >
-              {t('templates.retry')}
-            </button>
+            <RetryButton label={t('templates.retry')} onRetry={templates.refetch} variant="link" />
           ) : null}
           <button
             type="button"
@@ -276,14 +272,7 @@ export const SavedRepliesPicker = ({ composer, values, onManage }: SavedRepliesP
           >
             {t('templates.manage')}
           </button>
-          <div
-            className="visually-hidden"
-            aria-live="polite"
-            aria-atomic="true"
-            data-testid="saved-replies-status"
-          >
-            {status}
-          </div>
+          <LiveRegion message={status} testId="saved-replies-status" />
         </div>
       ) : null}
     </div>
