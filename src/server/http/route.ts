@@ -140,6 +140,12 @@ export const defineRouteFor =
     const route = { ...defaults, ...declaration };
     if (!usualErrors) return route;
     const statuses = isParsed(declaration.body) ? [...usualErrors, ...bodyErrors] : usualErrors;
+    // A route's own answer for one of the usual statuses would be silently replaced: refuse it.
+    const twice = statuses.filter((status) => status in route.responses);
+    if (twice.length > 0)
+      throw new Error(
+        `${route.operationId}: answers ${twice.join(', ')} are the plugin's usual ones`,
+      );
     return { ...route, responses: { ...route.responses, ...errors(...statuses) } };
   };
 

@@ -243,6 +243,7 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     expect(text).toContain('بخصوص الوظيفة: QA Technician');
     // the time in Riyadh (UTC+3), not in UTC
     const timeIn = (timeZone: string) => timeFormatFor('ar', timeZone).format(createdAt);
+    expect(timeIn('Asia/Riyadh')).toMatch(/[٠-٩]/); // in Arabic-Indic digits
     expect(text).toContain(timeIn('Asia/Riyadh'));
     expect(text).not.toContain(timeIn('UTC'));
   });
