@@ -77,8 +77,7 @@ const timeFormat = (tag: string, timeZone: string) =>
 const LOCALE_TAGS: Record<Locale, string> = { en: 'en-GB', ar: 'ar-EG' };
 /** Built once per language and zone (constructing one costs far more than using it). */
 const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>();
-/** How an e-mail in that language gives times in that zone. */
-export const timeFormatFor = (locale: Locale, timeZone: string): Intl.DateTimeFormat => {
+const timeFormatFor = (locale: Locale, timeZone: string): Intl.DateTimeFormat => {
   const key = `${locale}|${timeZone}`;
   let format = TIME_FORMATS.get(key);
   if (!format) {
