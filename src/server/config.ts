@@ -76,7 +76,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(1).default('Messages <no-reply@localhost>'),
   /** Without SMTP_URL, e-mails are written as .eml files here. */
   MAIL_DIR: z.string().min(1).default('./data/mail'),
-  /** The job board's name, put before the subject of notification e-mails (unset: nothing). */
+  /** The site's name: the page's title and header, the server's pages, e-mail subjects and footers. */
   SITE_NAME: z
     .string()
     .trim()
@@ -84,6 +84,17 @@ const envSchema = z.object({
     // eslint-disable-next-line no-control-regex
     .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'may not hold control characters')
     .optional(),
+  /** The host's sign-in page: a visitor without a session is sent there with `return_to`. */
+  LOGIN_URL: z.string().optional(),
+  /** An `https:` or same-origin (`/…`) image for the header, the server's pages and e-mails. */
+  BRAND_LOGO_URL: z.string().optional(),
+  /** `#rrggbb`: the accent colour of the page, the server's pages and e-mails. */
+  BRAND_COLOR: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour written #rrggbb')
+    .optional(),
+  /** Messages the host may send through the integration API, per key and second. */
+  HOST_SEND_RATE_PER_SECOND: positiveNumber(50),
   NOTIFICATIONS: z.enum(['on', 'off']).default('on'),
   NOTIFY_EMAIL_DELAY_SECONDS: z.coerce.number().min(0).default(300),
   NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).default(900),
@@ -216,7 +227,48 @@ export interface Config {
   };
   /** Unset: no webhooks. */
   webhook: { url: URL; secret: string } | undefined;
+  /**
+   * The host's sign-in page (`LOGIN_URL`): every way of reaching the page without a session ends
+   * there, with `return_to`; undefined: the messenger's own `/login`.
+   */
+  loginUrl: URL | undefined;
+  /** Whose site this is: on the page, every page the server renders, and e-mails. */
+  brand: {
+    /** `SITE_NAME` (default `Messages`). */
+    siteName: string;
+    /** `BRAND_LOGO_URL`: an `https:` address or a same-origin path; undefined: the product's mark. */
+    logoUrl: string | undefined;
+    /** `BRAND_COLOR` (`#rrggbb`, lower case); default the product's blue. */
+    color: string;
+  };
+  /** Messages the host sends through the integration API, per key and second. */
+  hostSendRatePerSecond: number;
 }
+
+/** The product's own accent (the page's `--color-primary`). */
+export const DEFAULT_BRAND_COLOR = '#2563eb';
+export const DEFAULT_SITE_NAME = 'Messages';
+
+const toLoginUrl = (value: string | undefined): URL | undefined => {
+  if (!value) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new Error(
+      `LOGIN_URL must be an absolute http(s) address of the host's sign-in page (https://jobs.example/login), not ${JSON.stringify(value)}.`,
+    );
+  return url;
+};
+
+const toLogoUrl = (value: string | undefined): string | undefined => {
+  if (!value) return undefined;
+  if (/^\/(?![/\\])/.test(value)) return value;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || url.protocol !== 'https:')
+    throw new Error(
+      `BRAND_LOGO_URL must be an https: address (https://jobs.example/logo.svg) or a path of this server (/logo.svg), not ${JSON.stringify(value)}.`,
+    );
+  return url.href;
+};
 
 /** Shortest integration key / sign-in secret accepted: a guessable secret is refused at start. */
 const MIN_SECRET_BYTES = 32;
@@ -454,5 +506,12 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       emailMinIntervalMs: env.NOTIFY_EMAIL_MIN_INTERVAL_SECONDS * 1000,
     },
     webhook: toWebhook(env.WEBHOOK_URL || undefined, env.WEBHOOK_SECRET || undefined),
+    loginUrl: toLoginUrl(env.LOGIN_URL),
+    brand: {
+      siteName: env.SITE_NAME || DEFAULT_SITE_NAME,
+      logoUrl: toLogoUrl(env.BRAND_LOGO_URL),
+      color: (env.BRAND_COLOR ?? DEFAULT_BRAND_COLOR).toLowerCase(),
+    },
+    hostSendRatePerSecond: env.HOST_SEND_RATE_PER_SECOND,
   };
 };
