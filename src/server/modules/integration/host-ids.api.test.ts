@@ -518,11 +518,17 @@ describe(`messages from the host and the send limits (${dialect})`, { timeout: 6
       SEND_RATE_CONVERSATION_PER_SECOND: '1',
     });
     const ids = await host.parties();
-    const statuses: number[] = [];
-    for (let index = 0; index < 52; index += 1) {
-      statuses.push((await hostSend(ids, `Update ${index} on your application`)).statusCode);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // one every 100 ms, each sent when its turn comes (not after the previous answer)
+    const answers = Array.from(
+      { length: 52 },
+      (_, index) =>
+        new Promise<LightMyRequestResponse>((resolve, reject) =>
+          setTimeout(() => {
+            hostSend(ids, `Update ${index} on your application`).then(resolve, reject);
+          }, index * 100),
+        ),
+    );
+    const statuses = (await Promise.all(answers)).map((response) => response.statusCode);
     expect(statuses.filter((status) => status >= 300)).toEqual([]);
     const stored = await app.database.db.kysely
       .selectFrom('chats')
