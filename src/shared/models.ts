@@ -115,6 +115,9 @@ export type HostChat = z.infer<typeof hostChatSchema>;
 
 /** A conversation as the host sees it: as its company sees it, with the host's ids of both parties and its job. */
 export const hostConversationSchema = messengerUserSchema.extend({
+  id: messengerUserSchema.shape.id.describe(
+    'The conversation’s id: each message’s `messenger_user_id`, a webhook’s `conversation_id`.',
+  ),
   company_external_id: hostIdSchema('the company'),
   candidate_external_id: hostIdSchema('the candidate'),
   job_external_id: hostIdSchema('the job (null too when it has none)'),

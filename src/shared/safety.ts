@@ -76,7 +76,7 @@ export const hostReportSchema = z.object({
   details: z.string().nullable(),
   reporter_external_id: z.string().nullable(),
   reported_external_id: z.string().nullable(),
-  messenger_user_id: z.number().int(),
+  messenger_user_id: z.number().int().describe('The reported conversation’s id.'),
   /** The conversation's latest messages (at most 50, oldest first) as they were when reported. */
   messages: z.array(hostChatSchema),
   status: reportStatusSchema,
