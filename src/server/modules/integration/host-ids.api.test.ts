@@ -262,8 +262,16 @@ describe(
         'Yes, Tuesday works.',
       );
       expect(fromPage.statusCode, fromPage.body).toBe(200);
-      // the page's own answer keeps its shape: no host ids
-      expect(Object.keys(chatOf(fromPage))).not.toContain('sender_external_id');
+      // the page's own answers keep their shape: no host ids in the send, the list or the history
+      expect(fromPage.body).not.toContain('_external_id');
+      expect((await karim.call('GET', paths.initialData)).body).not.toContain('_external_id');
+      const history = await karim.call('POST', paths.getMessage, {
+        receiver_id: conversation.company_id,
+        job_id: conversation.job_id,
+      });
+      expect(history.statusCode, history.body).toBe(200);
+      expect(history.body).toContain('Yes, Tuesday works.');
+      expect(history.body).not.toContain('_external_id');
       const reply = chatOf(fromPage);
       const [replied] = await eventsOfMessage('message.created', reply.id);
       expect(replied!.data.message).toMatchObject({
