@@ -104,8 +104,8 @@ export const helpText = (): string => {
     'Usage: node dist/server/main.js [--check | --help]',
     '',
     '  (no option)   migrate the database and serve',
-    '  --check       check the environment and exit: 0 when it can start (with a summary),',
-    '                1 naming every bad variable',
+    '  --check       check the environment and exit: 0 when the server can start',
+    '                (with a summary of what is on), 1 naming every bad variable',
     '  --help, -h    print this and exit',
     '',
     'Settings, read from the environment (also in docs/configuration.md):',
@@ -114,7 +114,8 @@ export const helpText = (): string => {
     lines.push('', section.title.toUpperCase());
     for (const row of section.rows) {
       const fallback = `default: ${plain(row.default)}`;
-      if (row.name.length + fallback.length < 76) lines.push(`  ${row.name.padEnd(36)}${fallback}`);
+      if (row.name.length < 36 && 38 + fallback.length <= 80)
+        lines.push(`  ${row.name.padEnd(36)}${fallback}`);
       else {
         lines.push(`  ${row.name}`);
         lines.push(...wrap(fallback, 72).map((line) => `      ${line}`));

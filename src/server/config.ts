@@ -284,7 +284,7 @@ const attachmentSettings = {
   ),
   AWS_ACCESS_KEY_ID: setting(z.string().optional(), {
     description: 'The S3 access key (with `AWS_SECRET_ACCESS_KEY`).',
-    unset: 'the SDK’s own ways (instance role…)',
+    unset: 'the SDK’s own ways: an instance role, `~/.aws`…',
     secret: true,
   }),
   AWS_SECRET_ACCESS_KEY: setting(z.string().optional(), {
@@ -328,7 +328,7 @@ const brandSettings = {
       .optional(),
     {
       description: '`#rrggbb`: the accent colour of the page, the server’s pages and e-mails.',
-      unset: '`#2563eb` (the product’s blue)',
+      unset: 'the product’s blue, `#2563eb`',
     },
   ),
 };
