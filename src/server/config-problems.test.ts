@@ -1,4 +1,10 @@
-import { ConfigError, loadConfig, unknownSettingWarnings } from './config.js';
+import {
+  ConfigError,
+  loadConfig,
+  OWN_PREFIXES,
+  SETTING_NAMES,
+  unknownSettingWarnings,
+} from './config.js';
 import { editDistance } from './config-problems.js';
 
 /** The sentences a bad environment gets (loadConfig throws them all at once). */
@@ -148,6 +154,14 @@ describe('variables that look like the server’s but are not', () => {
       WS_PONG_TIMEOUT: '3',
     };
     expect(unknownSettingWarnings({ ...others, ...settings })).toEqual([]);
+  });
+
+  it('are looked for only under prefixes of the server’s own settings', () => {
+    for (const prefix of OWN_PREFIXES)
+      expect(
+        SETTING_NAMES.some((name) => name.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
   });
 
   it('measure misspellings in letters', () => {

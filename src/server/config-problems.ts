@@ -25,7 +25,7 @@ interface SchemaDef {
   defaultValue?: unknown;
 }
 
-const defOf = (schema: z.ZodType): SchemaDef => schema._zod.def as unknown as SchemaDef;
+const defOf = (schema: z.ZodType): SchemaDef => schema._zod.def;
 
 /** The schema under `.default()` / `.optional()`. */
 export const innermost = (schema: z.ZodType): z.ZodType => {

@@ -28,7 +28,7 @@ const aboutOf = (schema: z.ZodType): SettingAbout => {
 
 const defaultText = (schema: z.ZodType, about: SettingAbout): string => {
   const value = defaultOf(schema);
-  if (value !== undefined) return `\`${String(value)}\``;
+  if (typeof value === 'string' || typeof value === 'number') return `\`${value}\``;
   return about.unset ? `unset (${about.unset})` : 'unset';
 };
 
@@ -61,8 +61,7 @@ export const configurationMarkdown = (): string => {
   const lines = [
     '# Configuration',
     '',
-    'Every environment variable the server reads, with its default and meaning. The server reads',
-    'nothing else from its environment.',
+    'Every environment variable the server reads, by group, with its default and meaning.',
     '',
     '- `node dist/server/main.js --help` prints this table in the terminal.',
     '- `node dist/server/main.js --check` checks the environment and exits 0 (with a summary of what',

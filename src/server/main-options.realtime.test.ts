@@ -53,7 +53,7 @@ describe('main.js --help and --check', () => {
       expect(run.stderr).toBe('');
       for (const name of SETTING_NAMES)
         expect(run.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
-      expect(run.stdout).toMatch(/^  PORT +default: 3000$/m);
+      expect(run.stdout).toMatch(/^ {2}PORT +default: 3000$/m);
       expect(run.stdout).not.toContain('Messenger is running');
     }
     // no database, uploads or e-mail folder was made, in the sandbox or under ./data
