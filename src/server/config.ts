@@ -15,7 +15,7 @@ const WELL_KNOWN_PUSHER_SECRETS = new Set(['local-pusher-secret']);
 export interface SettingAbout {
   /** What it does, in a sentence or two (Markdown backticks allowed). */
   description: string;
-  /** What it is when unset, for a setting without a zod default (e.g. "unset: no webhooks"). */
+  /** What being unset means, for a setting without a zod default (e.g. "no webhooks"). */
   unset?: string;
   /** Its value is never printed (errors say only that it is wrong). */
   secret?: boolean;
@@ -30,8 +30,9 @@ const positiveNumber = (fallback: number) => z.coerce.number().positive().defaul
 
 /*
  * Every environment variable the server reads, by group: the name, the zod schema (with its
- * default) and its description. A variable is read here or nowhere; a new one goes into the group
- * it belongs to, described with `setting(…)`.
+ * default) and its description. A variable is read here or nowhere. A new one goes into the group
+ * it belongs to, as `NAME: setting(zodSchema, { description, unset?, secret? })`; then
+ * `npm run docs:config` rewrites docs/configuration.md (and `--help` shows it at once).
  */
 
 const serverSettings = {
@@ -144,10 +145,10 @@ const liveEventSettings = {
     unset: '`mt1` with `PUSHER_HOST`; else the embedded endpoint',
   }),
   WS_ACTIVITY_TIMEOUT: setting(z.coerce.number().int().positive().default(120), {
-    description: 'Seconds of silence after which a client pings the live endpoint.',
+    description: 'Seconds a live socket may stay silent before the server pings it.',
   }),
   WS_PONG_TIMEOUT: setting(z.coerce.number().int().positive().default(30), {
-    description: 'Seconds a socket has to answer a ping before it is closed.',
+    description: 'Seconds a pinged socket has to answer before it is closed (4201).',
   }),
   PRESENCE_GRACE_SECONDS: setting(z.coerce.number().min(0).max(3600).default(15), {
     description: 'How long a user stays online after their last live socket closed.',
@@ -162,25 +163,27 @@ const limitSettings = {
     description: 'Messages a user may send per second after the burst.',
   }),
   SEND_RATE_CONVERSATION_BURST: setting(positiveInt(20), {
-    description: 'Messages one conversation may receive at once.',
+    description: 'Messages a user may send into one conversation at once.',
   }),
   SEND_RATE_CONVERSATION_PER_SECOND: setting(positiveNumber(1), {
-    description: 'Messages one conversation may receive per second after the burst.',
+    description: 'Messages a user may send into one conversation per second after the burst.',
   }),
   HOST_SEND_RATE_PER_SECOND: setting(positiveNumber(50), {
     description: 'Messages the host may send through the integration API, per key and second.',
   }),
   LOGIN_FAILURES_PER_ACCOUNT: setting(positiveInt(5), {
-    description: 'Failed sign-ins per account before it must wait.',
+    description:
+      'Failed sign-ins per account (from any address) before it is locked for a while (30 s, doubling up to 15 min).',
   }),
   LOGIN_FAILURES_PER_ADDRESS: setting(positiveInt(50), {
-    description: 'Failed sign-ins per client address before it must wait.',
+    description:
+      'Failed sign-ins per client address in 15 minutes before further failures get 429.',
   }),
   TOKEN_TTL_DAYS: setting(positiveNumber(90), {
-    description: 'Days an API token stays valid.',
+    description: 'Days a personal access token stays valid.',
   }),
   TOKENS_PER_USER: setting(positiveInt(20), {
-    description: 'API tokens one user may hold (the oldest goes first).',
+    description: 'Live personal access tokens one user may hold (then 422: revoke one).',
   }),
   WS_MAX_CONNECTIONS: setting(positiveInt(50_000), {
     description: 'Open live sockets per instance (with workers, for all of them).',
