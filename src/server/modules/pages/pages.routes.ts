@@ -9,6 +9,7 @@ import {
   messagesPageQuerySchema,
   paths,
 } from '../../../shared/api.js';
+import { localeSchema, type Locale } from '../../../shared/integration.js';
 import { pathTemplate } from '../../../shared/paths.js';
 import type { Config } from '../../config.js';
 import {
@@ -29,6 +30,8 @@ export interface PagesOptions {
   config: Config;
   /** Folder of the built client (dist/web). */
   webRoot: string;
+  /** The user's saved `locale` (null: never set): the messaging page opens in it (docs/language.md). */
+  savedLocale?: (userId: number) => Promise<Locale | null | undefined>;
 }
 
 /** `/images/{kind}/{file}`: a generated demo logo or photo. */
@@ -42,10 +45,39 @@ export const staticFileParamsSchema = z.object({ file: z.string() });
 const escapeAttribute = (value: string) =>
   value.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** Answers a built page (`index.html`, `login.html`) with the caller's CSRF token in it. */
-type SendPage = (request: FastifyRequest, reply: FastifyReply, file: string) => FastifyReply;
+/** The language a page is served in, and the user's saved one (null: never set). */
+interface PageLanguage {
+  lang: Locale;
+  saved: Locale | null;
+}
 
-const defineRoute = defineRouteFor<{ sendPage: SendPage }>({
+/**
+ * The page's `<html>` in `lang` (with its direction) before any script runs, and the saved
+ * `locale` as `data-user-locale` for the page's script (src/web/lib/i18n.ts), so a user whose
+ * language is Arabic gets the page in Arabic at once in a browser that has never seen it.
+ */
+const withLanguage = (page: string, { lang, saved }: PageLanguage): string =>
+  page.replace(/<html\b[^>]*>/i, (tag) => {
+    const others = tag
+      .slice('<html'.length, -1)
+      .replace(/\s(lang|dir|data-user-locale)="[^"]*"/g, '');
+    const dir = lang === 'ar' ? 'rtl' : 'ltr';
+    const user = saved === null ? '' : ` data-user-locale="${saved}"`;
+    return `<html lang="${lang}" dir="${dir}"${user}${others}>`;
+  });
+
+/** Answers a built page (`index.html`, `login.html`) with the caller's CSRF token in it. */
+type SendPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: string,
+  language?: PageLanguage,
+) => FastifyReply;
+
+/** The user's saved `locale` (null: never set). */
+type SavedLocale = (userId: number) => Promise<Locale | null>;
+
+const defineRoute = defineRouteFor<{ sendPage: SendPage; savedLocale: SavedLocale }>({
   tag: 'pages',
   security: security.public,
 });
@@ -104,10 +136,15 @@ export const pagesRoutes = routesPlugin(
         302: redirect('Not signed in: to `/login?next=…`'),
         ...errors(503),
       },
-      handler: async ({ request, reply }, { sendPage }) => {
+      handler: async ({ request, reply }, { sendPage, savedLocale }) => {
         if (!request.viewer)
           return reply.redirect(`${paths.login}?next=${encodeURIComponent(request.url)}`);
-        return sendPage(request, reply, 'index.html');
+        // `?lang=` first (the page saves it), else the saved locale; else the page's own default
+        // until its script reads the browser's languages
+        const saved = await savedLocale(request.viewer.user.id);
+        const asked = localeSchema.safeParse((request.query as { lang?: unknown }).lang);
+        const lang = asked.success ? asked.data : (saved ?? 'en');
+        return sendPage(request, reply, 'index.html', { lang, saved });
       },
     }),
     defineRoute({
@@ -146,6 +183,7 @@ export const pagesRoutes = routesPlugin(
   ],
   async (app, options: PagesOptions) => {
     const { config, webRoot } = options;
+    const savedLocale = options.savedLocale;
     const templates = new Map<string, string>();
     const template = (file: string): string => {
       const cached = templates.get(file);
@@ -166,14 +204,16 @@ export const pagesRoutes = routesPlugin(
       });
     }
     return {
-      sendPage: (request, reply, file) => {
+      sendPage: (request, reply, file, language) => {
         const token = request.viewer?.csrfToken ?? request.cookies[XSRF_COOKIE] ?? randomToken(24);
         setXsrfCookie(reply, config, token);
+        const page = template(file).replaceAll(CSRF_PLACEHOLDER, escapeAttribute(token));
         return reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
-          .send(template(file).replaceAll(CSRF_PLACEHOLDER, escapeAttribute(token)));
+          .send(language ? withLanguage(page, language) : page);
       },
+      savedLocale: async (userId) => (savedLocale ? ((await savedLocale(userId)) ?? null) : null),
     };
   },
 );
