@@ -12,6 +12,7 @@ import {
   row,
   waitForMessagesPage,
 } from './support/messages-page.js';
+import { openMessagesIn } from './support/language.js';
 import { signInWithForm } from './support/sign-in.js';
 import { useE2eSuite } from './support/suite.js';
 
@@ -129,6 +130,8 @@ describe('accessibility: axe-core finds nothing serious, and the keyboard gets a
     await expectNoAxeViolations(page, 'the Arabic messages page');
     await openConversation(page, ACME.name, page, { placeholder: 'اكتب رسالة...' });
     await expectNoAxeViolations(page, 'an open conversation in Arabic');
+    // `?lang=` is saved as Sara's language: English again for the tests after this one
+    await openMessagesIn(page, 'en');
     await suite.close(sara);
   });
 

@@ -18,6 +18,7 @@ import {
   row,
   uniqueTag,
 } from './support/messages-page.js';
+import { openMessagesIn } from './support/language.js';
 import { signInWithForm } from './support/sign-in.js';
 import { useE2eSuite } from './support/suite.js';
 
@@ -313,6 +314,8 @@ describe('issue 32: the page looks right', () => {
       .filter(Boolean);
     expect(arabic.length).toBeGreaterThanOrEqual(3);
     for (const line of arabic) expect(line).toMatch(/[\u0600-\u06ff]/);
+    // `?lang=` is saved as Sara's language: English again for the tests after this one
+    await openMessagesIn(page, 'en');
     await suite.close(user);
   });
 

@@ -12,6 +12,7 @@ import {
   uniqueTag,
   waitForMessagesPage,
 } from './support/messages-page.js';
+import { openMessagesIn } from './support/language.js';
 import { saveScreenshot } from './support/screenshots.js';
 import { signInWithDemoButton, signInWithForm } from './support/sign-in.js';
 import { useE2eSuite } from './support/suite.js';
@@ -138,6 +139,8 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
 
     await saveScreenshot(page, 'arabic', { docs: true });
+    // `?lang=` is saved as Sara's language: English again for the next test
+    await openMessagesIn(page, 'en');
     await suite.close(sara);
   });
 
@@ -147,10 +150,16 @@ describe('messaging page: wide and small screens, English and Arabic', () => {
     const page = sara.page;
     expect(await documentDirection(page)).toEqual({ dir: 'ltr', lang: 'en' });
 
+    // the choice is saved as Sara's locale: the next visit opens in it
+    const saved = page.waitForResponse(
+      (response) =>
+        response.url().includes('/user/settings') && response.request().method() === 'PATCH',
+    );
     await page.getByTestId('language-switch').selectOption('ar');
     await expect.poll(() => documentDirection(page), WAIT).toEqual({ dir: 'rtl', lang: 'ar' });
     await page.getByRole('heading', { name: 'كل الرسائل', exact: true }).waitFor();
     expect(await page.getByPlaceholder('ابحث عن شركة', { exact: true }).count()).toBe(1);
+    expect((await saved).status()).toBe(200);
 
     await page.goto('/messages');
     await waitForMessagesPage(page);

@@ -243,7 +243,6 @@ const hiddenUsersHarness = async (
           read_receipts: 1,
           show_online: 0,
           browser_notifications: 0,
-          locale: null,
           time_zone: null,
           updated_at: now,
         })),

@@ -90,5 +90,9 @@ export const registerRoutes = async (
     await scope.register(broadcastingRoutes, { realtime });
   });
   await app.register(realtime.triggerRoutes);
-  await app.register(pagesRoutes, { config, webRoot });
+  await app.register(pagesRoutes, {
+    config,
+    webRoot,
+    savedLocale: (userId) => services.settings.savedLocale(userId),
+  });
 };

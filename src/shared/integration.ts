@@ -115,8 +115,12 @@ export const upsertUserBodySchema = z
       .max(2048)
       .nullable()
       .optional(),
+    /**
+     * The user's one language, the same value as their settings' `locale` (the page's language
+     * switch writes it too): the last write wins; null clears it (the page then follows the browser).
+     */
     locale: localeSchema.nullable().optional(),
-    // the host sets the language with `locale` above; the user's own pick (the page) wins over it
+    // the language is the top-level `locale` above, not `settings.locale`
     settings: userSettingsPatchSchema.omit({ locale: true }).optional(),
     /** True: the user signs in and reads, but cannot send, type or upload; false lifts it. */
     suspended: suspendedSchema.optional(),

@@ -33,6 +33,7 @@ import * as safety from './migrations/013-safety.js';
 import * as messageEdits from './migrations/014-message-edits.js';
 import * as templates from './migrations/015-templates.js';
 import * as messageSearch from './migrations/016-message-search.js';
+import * as oneLocale from './migrations/017-one-locale.js';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer, type SqliteCheckpointer } from './sqlite-checkpointer.js';
 
@@ -333,6 +334,7 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '014-message-edits': { up: (db) => messageEdits.up(db) },
   '015-templates': { up: (db) => templates.up(db, dialect) },
   '016-message-search': { up: (db) => messageSearch.up(db, dialect) },
+  '017-one-locale': { up: (db) => oneLocale.up(db) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

@@ -14,6 +14,11 @@ export interface UsersTable {
   created_at: string;
   /** The host job board's own id for this user (integration API, sign-in links). */
   external_id: string | null;
+  /**
+   * The user's one language: written by the host (integration API, sign-in links) and by the user
+   * (settings, the page), the last write wins; null: never set (the page then follows the browser,
+   * e-mails are in English).
+   */
   locale: 'en' | 'ar' | null;
   /** Set when the host erased the user: no sign-in, no new messages, personal data gone. */
   erased_at: string | null;
@@ -130,8 +135,6 @@ export interface UserSettingsTable {
   read_receipts: number;
   show_online: number;
   browser_notifications: number;
-  /** The language the user picked on the page; null: not picked (`users.locale`, then English). */
-  locale: 'en' | 'ar' | null;
   /** An IANA time zone (e.g. `Asia/Riyadh`); null: UTC. */
   time_zone: string | null;
   updated_at: string;

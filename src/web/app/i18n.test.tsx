@@ -1,5 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { detectLanguage, LANGUAGE_STORAGE_KEY } from '../lib/i18n.js';
+import {
+  chooseLanguage,
+  detectLanguage,
+  detectPageLanguage,
+  LANGUAGE_STORAGE_KEY,
+  savedLocaleOfPage,
+} from '../lib/i18n.js';
 import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
 
 describe('languages', () => {
@@ -31,13 +37,16 @@ describe('languages', () => {
     await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'rtl'));
     expect(screen.getByText('لم يتم تحديد أي محادثة')).toBeInTheDocument();
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('ar');
+    // saved as the user's locale (what the host's API reads too)
+    await waitFor(() => expect(page.api.updateSettings).toHaveBeenCalledWith({ locale: 'ar' }));
+    expect(page.fake.state.settings.locale).toBe('ar');
 
     await page.user.selectOptions(screen.getByTestId('language-switch'), 'en');
     await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'ltr'));
     expect(screen.getByText('no message item selected')).toBeInTheDocument();
   });
 
-  it('chooses ?lang= first (and remembers it), then the remembered one, then the browser’s, then English', () => {
+  it('the sign-in page: ?lang= first (remembered), then the one remembered in this browser, then the browser’s, then English', () => {
     expect(detectLanguage('?lang=ar', ['en-US'])).toBe('ar');
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('ar');
     expect(detectLanguage('', ['en-US'])).toBe('ar');
@@ -45,6 +54,43 @@ describe('languages', () => {
     expect(detectLanguage('?lang=xx', ['ar-EG', 'en'])).toBe('ar');
     expect(detectLanguage('', ['fr-FR', 'de'])).toBe('en');
     expect(detectLanguage('', ['fr-FR', 'en-GB'])).toBe('en');
+  });
+
+  describe('the messaging page: `?lang=`, else the saved locale, else the browser’s, else English', () => {
+    afterEach(() => {
+      delete document.documentElement.dataset.userLocale;
+    });
+
+    it('takes them in that order', () => {
+      expect(chooseLanguage('ar', 'en', ['en-US'])).toBe('ar');
+      expect(chooseLanguage('en', 'ar', ['ar-EG'])).toBe('en');
+      expect(chooseLanguage(null, 'ar', ['en-US'])).toBe('ar');
+      expect(chooseLanguage('xx', 'ar', ['en-US'])).toBe('ar');
+      expect(chooseLanguage(undefined, undefined, ['fr-FR', 'ar-EG', 'en'])).toBe('ar');
+      expect(chooseLanguage(undefined, 'fr', ['en-GB', 'ar'])).toBe('en');
+      expect(chooseLanguage(undefined, null, ['fr-FR', 'de'])).toBe('en');
+      expect(chooseLanguage(undefined, null, [])).toBe('en');
+    });
+
+    it('reads the saved locale from the served page, and never a choice this browser remembers', () => {
+      // chosen on the sign-in page of this browser: not the user's language on the messaging page
+      localStorage.setItem(LANGUAGE_STORAGE_KEY, 'ar');
+      expect(detectPageLanguage('', ['en-US'])).toBe('en');
+      expect(savedLocaleOfPage()).toBeUndefined();
+
+      document.documentElement.dataset.userLocale = 'ar';
+      localStorage.setItem(LANGUAGE_STORAGE_KEY, 'en');
+      expect(savedLocaleOfPage()).toBe('ar');
+      expect(detectPageLanguage('', ['en-US'])).toBe('ar');
+      expect(detectPageLanguage('?tab=3&lang=en', ['ar'])).toBe('en');
+      // `?lang=` is remembered for the sign-in page
+      expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
+
+      // what the server could not fill in (a page not served by it) counts as nothing saved
+      document.documentElement.dataset.userLocale = '__USER_LOCALE__';
+      expect(detectPageLanguage('', ['ar-EG'])).toBe('ar');
+      expect(detectPageLanguage('', ['de'])).toBe('en');
+    });
   });
 
   it('every key exists in both languages', async () => {

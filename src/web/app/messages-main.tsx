@@ -3,7 +3,7 @@ import { preloadChatPane } from '../features/chat/components/lazy-chat-pane.js';
 import { preloadConversationList } from '../features/conversations/components/lazy-conversation-list.js';
 import { getMessengerConfig } from '../features/realtime/api/get-messenger-config.js';
 import { createApiClient, signInUrl } from '../lib/api-client.js';
-import { createI18n, detectLanguage } from '../lib/i18n.js';
+import { createI18n, detectPageLanguage } from '../lib/i18n.js';
 import type { Services } from '../lib/services.js';
 import { createNotificationSound, unlockOnFirstGesture } from '../lib/sound.js';
 import { createSystemNotifications } from '../lib/system-notifications.js';
@@ -21,7 +21,8 @@ const boot = async () => {
 
   const bootClient = createApiClient({ onUnauthorized: goToSignIn });
   const [appI18n, config] = await Promise.all([
-    createI18n({ language: detectLanguage() }),
+    // `?lang=`, else the saved locale the server put into the page, else the browser's
+    createI18n({ language: detectPageLanguage() }),
     getMessengerConfig(bootClient).catch((error: unknown) => error as Error),
   ]);
   if (config instanceof Error) {

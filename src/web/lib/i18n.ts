@@ -26,27 +26,84 @@ export const rememberLanguage = (language: Language): void => {
   }
 };
 
-/** `?lang=` (remembered), else the remembered choice, else the browser's language, else English. */
-export const detectLanguage = (
-  search: string = typeof location === 'undefined' ? '' : location.search,
-  browserLanguages: readonly string[] = typeof navigator === 'undefined'
-    ? []
-    : navigator.languages?.length
-      ? navigator.languages
-      : [navigator.language],
+/** `?lang=` of `search` when it names a supported language. */
+export const languageFromQuery = (search: string): Language | undefined => {
+  const value = new URLSearchParams(search).get('lang');
+  return isSupportedLanguage(value) ? value : undefined;
+};
+
+/**
+ * The first supported language of, in order: `query` (`?lang=`), `saved`, the browser's languages
+ * (by their base, `ar-EG` → `ar`), else English (docs/language.md).
+ */
+export const chooseLanguage = (
+  query: string | null | undefined,
+  saved: string | null | undefined,
+  browserLanguages: readonly string[],
 ): Language => {
-  const fromQuery = new URLSearchParams(search).get('lang');
-  if (isSupportedLanguage(fromQuery)) {
-    rememberLanguage(fromQuery);
-    return fromQuery;
-  }
-  const remembered = safeStorage()?.getItem(LANGUAGE_STORAGE_KEY);
-  if (isSupportedLanguage(remembered)) return remembered;
+  if (isSupportedLanguage(query)) return query;
+  if (isSupportedLanguage(saved)) return saved;
   for (const tag of browserLanguages) {
     const base = tag?.toLowerCase().split('-')[0];
     if (isSupportedLanguage(base)) return base;
   }
   return FALLBACK_LANGUAGE;
+};
+
+const browserLanguagesNow = (): readonly string[] =>
+  typeof navigator === 'undefined'
+    ? []
+    : navigator.languages?.length
+      ? navigator.languages
+      : [navigator.language];
+
+const searchNow = (): string => (typeof location === 'undefined' ? '' : location.search);
+
+/**
+ * The user's saved `locale`, as the server put it into the messaging page it served
+ * (`<html data-user-locale>`, src/server/modules/pages): known before the first paint.
+ */
+export const savedLocaleOfPage = (): Language | undefined => {
+  if (typeof document === 'undefined') return undefined;
+  const value = document.documentElement.dataset.userLocale;
+  return isSupportedLanguage(value) ? value : undefined;
+};
+
+/**
+ * The messaging page's language: `?lang=` (the page then saves it as the user's `locale`), else the
+ * user's saved `locale`, else the browser's language, else English. `?lang=` is also remembered
+ * in this browser, for the sign-in page.
+ */
+export const detectPageLanguage = (
+  search: string = searchNow(),
+  browserLanguages: readonly string[] = browserLanguagesNow(),
+  saved: string | null | undefined = savedLocaleOfPage(),
+): Language => {
+  const fromQuery = languageFromQuery(search);
+  if (fromQuery) rememberLanguage(fromQuery);
+  return chooseLanguage(fromQuery, saved, browserLanguages);
+};
+
+/**
+ * The sign-in page's language (no user yet): `?lang=` (remembered), else the language last chosen
+ * in this browser, else the browser's language, else English.
+ */
+export const detectLanguage = (
+  search: string = searchNow(),
+  browserLanguages: readonly string[] = browserLanguagesNow(),
+): Language => {
+  const fromQuery = languageFromQuery(search);
+  if (fromQuery) rememberLanguage(fromQuery);
+  return chooseLanguage(fromQuery, safeStorage()?.getItem(LANGUAGE_STORAGE_KEY), browserLanguages);
+};
+
+/** The address without `lang` (once the page saved it: the user's `locale` now says it). */
+export const forgetLanguageInUrl = (): void => {
+  if (typeof location === 'undefined' || typeof history === 'undefined') return;
+  const url = new URL(location.href);
+  if (!url.searchParams.has('lang')) return;
+  url.searchParams.delete('lang');
+  history.replaceState(history.state, '', url);
 };
 
 export const directionOf = (language: string): 'rtl' | 'ltr' =>

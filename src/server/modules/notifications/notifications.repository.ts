@@ -63,12 +63,12 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
     db
       .selectFrom('users as u')
       .leftJoin('user_settings as st', 'st.user_id', 'u.id')
-      .select((eb) => [
+      .select([
         'u.id',
         'u.name',
         'u.email',
-        // the language the user picked on the page, else the host's
-        eb.fn.coalesce('st.locale', 'u.locale').as('locale'),
+        // the user's one language (docs/language.md), set by the host or by the user
+        'u.locale',
         'st.time_zone',
         'u.erased_at',
         'st.email_notifications',
@@ -172,12 +172,7 @@ export const createNotificationsRepository = ({ kysely: db, dialect }: Db) => {
     findUserLocale: (executor: Executor, userId: number) =>
       executor
         .selectFrom('users as u')
-        .leftJoin('user_settings as st', 'st.user_id', 'u.id')
-        .select((eb) => [
-          'u.id',
-          eb.fn.coalesce('st.locale', 'u.locale').as('locale'),
-          'u.erased_at',
-        ])
+        .select(['u.id', 'u.locale', 'u.erased_at'])
         .where('u.id', '=', userId)
         .executeTakeFirst(),
   };

@@ -9,6 +9,7 @@ import {
   messagesPageQuerySchema,
   paths,
 } from '../../../shared/api.js';
+import { localeSchema, type Locale } from '../../../shared/integration.js';
 import { pathTemplate, sameOriginPath } from '../../../shared/paths.js';
 import type { Config } from '../../config.js';
 import {
@@ -30,6 +31,8 @@ export interface PagesOptions {
   config: Config;
   /** Folder of the built client (dist/web). */
   webRoot: string;
+  /** The user's saved `locale` (null: never set): the messaging page opens in it (docs/language.md). */
+  savedLocale?: (userId: number) => Promise<Locale | null | undefined>;
 }
 
 /** `/images/{kind}/{file}`: a generated demo logo or photo. */
@@ -43,8 +46,37 @@ export const staticFileParamsSchema = z.object({ file: z.string() });
 const escapeAttribute = (value: string) =>
   value.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
 
+/** The language a page is served in, and the user's saved one (null: never set). */
+interface PageLanguage {
+  lang: Locale;
+  saved: Locale | null;
+}
+
+/**
+ * The page's `<html>` in `lang` (with its direction) before any script runs, and the saved
+ * `locale` as `data-user-locale` for the page's script (src/web/lib/i18n.ts), so a user whose
+ * language is Arabic gets the page in Arabic at once in a browser that has never seen it.
+ */
+const withLanguage = (page: string, { lang, saved }: PageLanguage): string =>
+  page.replace(/<html\b[^>]*>/i, (tag) => {
+    const others = tag
+      .slice('<html'.length, -1)
+      .replace(/\s(lang|dir|data-user-locale)="[^"]*"/g, '');
+    const dir = lang === 'ar' ? 'rtl' : 'ltr';
+    const user = saved === null ? '' : ` data-user-locale="${saved}"`;
+    return `<html lang="${lang}" dir="${dir}"${user}${others}>`;
+  });
+
 /** Answers a built page (`index.html`, `login.html`) with the caller's CSRF token in it. */
-type SendPage = (request: FastifyRequest, reply: FastifyReply, file: string) => FastifyReply;
+type SendPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: string,
+  language?: PageLanguage,
+) => FastifyReply;
+
+/** The user's saved `locale` (null: never set). */
+type SavedLocale = (userId: number) => Promise<Locale | null>;
 
 /**
  * With `LOGIN_URL`: where a visitor without a session is sent for a path and query of this site
@@ -52,7 +84,11 @@ type SendPage = (request: FastifyRequest, reply: FastifyReply, file: string) => 
  */
 type HostSignIn = ((pathAndQuery: string | null | undefined) => string) | undefined;
 
-const defineRoute = defineRouteFor<{ sendPage: SendPage; hostSignIn: HostSignIn }>({
+const defineRoute = defineRouteFor<{
+  sendPage: SendPage;
+  savedLocale: SavedLocale;
+  hostSignIn: HostSignIn;
+}>({
   tag: 'pages',
   security: security.public,
 });
@@ -113,14 +149,19 @@ export const pagesRoutes = routesPlugin(
         ),
         ...errors(503),
       },
-      handler: async ({ request, reply }, { sendPage, hostSignIn }) => {
+      handler: async ({ request, reply }, { sendPage, savedLocale, hostSignIn }) => {
         if (!request.viewer) {
           void reply.header('cache-control', 'no-store');
           return reply.redirect(
             hostSignIn?.(request.url) ?? `${paths.login}?next=${encodeURIComponent(request.url)}`,
           );
         }
-        return sendPage(request, reply, 'index.html');
+        // `?lang=` first (the page saves it), else the saved locale; else the page's own default
+        // until its script reads the browser's languages
+        const saved = await savedLocale(request.viewer.user.id);
+        const asked = localeSchema.safeParse((request.query as { lang?: unknown }).lang);
+        const lang = asked.success ? asked.data : (saved ?? 'en');
+        return sendPage(request, reply, 'index.html', { lang, saved });
       },
     }),
     defineRoute({
@@ -170,6 +211,7 @@ export const pagesRoutes = routesPlugin(
   ],
   async (app, options: PagesOptions) => {
     const { config, webRoot } = options;
+    const savedLocale = options.savedLocale;
     const templates = new Map<string, string>();
     const template = (file: string): string => {
       const cached = templates.get(file);
@@ -191,14 +233,16 @@ export const pagesRoutes = routesPlugin(
     }
     return {
       hostSignIn: hostSignInFor(config),
-      sendPage: (request, reply, file) => {
+      sendPage: (request, reply, file, language) => {
         const token = request.viewer?.csrfToken ?? request.cookies[XSRF_COOKIE] ?? randomToken(24);
         setXsrfCookie(reply, config, token);
+        const page = template(file).replaceAll(CSRF_PLACEHOLDER, escapeAttribute(token));
         return reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
-          .send(template(file).replaceAll(CSRF_PLACEHOLDER, escapeAttribute(token)));
+          .send(language ? withLanguage(page, language) : page);
       },
+      savedLocale: async (userId) => (savedLocale ? ((await savedLocale(userId)) ?? null) : null),
     };
   },
 );

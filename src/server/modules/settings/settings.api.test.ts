@@ -1,12 +1,16 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   DEFAULT_USER_SETTINGS,
   integrationPaths,
+  integrationUserResponseSchema,
   userSettingsResponseSchema,
   type UserSettings,
 } from '../../../shared/integration.js';
 import { paths } from '../../../shared/paths.js';
-import { ACME, HARBOR, NILE, OMAR, SARA } from '../../../../test-support/accounts.js';
+import { ACME, HARBOR, LINA, NILE, OMAR, SARA } from '../../../../test-support/accounts.js';
 import {
   APP_KEY,
   createTestApp,
@@ -16,6 +20,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../../test-support/test-app.js';
+import { buildApp } from '../../app.js';
 import { createSettingsRepository } from './settings.repository.js';
 import { createSettingsService } from './settings.service.js';
 
@@ -305,8 +310,7 @@ describe(`user settings (${dialect})`, () => {
     expect(unknown.statusCode).toBe(422);
     expect(Object.keys(unknown.json().errors)).toEqual(['settings.dark_mode']);
 
-    // the host may set the time zone; the language is its top-level `locale`, which the user's
-    // own pick on the page overrides
+    // the host may set the time zone; the language is its top-level `locale`
     expect((await put({ locale: 'ar', settings: { time_zone: 'Africa/Cairo' } })).statusCode).toBe(
       200,
     );
@@ -320,8 +324,109 @@ describe(`user settings (${dialect})`, () => {
     const settingsLocale = await put({ settings: { locale: 'en' } });
     expect(settingsLocale.statusCode).toBe(422);
     expect(Object.keys(settingsLocale.json().errors)).toEqual(['settings.locale']);
+    // one value: the host's write after the user's own wins (and the other way round)
     await settingsService.updateSettings(userId, { locale: 'en' });
     expect((await put({ locale: 'ar' })).statusCode).toBe(200);
-    expect((await settingsService.getSettings(userId)).locale).toBe('en');
+    expect((await settingsService.getSettings(userId)).locale).toBe('ar');
+    await settingsService.updateSettings(userId, { locale: 'en' });
+    expect((await put({})).json().user.locale).toBe('en');
+  });
+
+  describe('one `locale`: the integration API’s and the settings’ are the same value', () => {
+    const LINA_ID = 'host-lina-locale';
+    let lina: Session;
+    beforeAll(async () => {
+      // the host knows Lina by its own id (as after importing its existing users)
+      await ctx.database.db.kysely
+        .updateTable('users')
+        .set({ external_id: LINA_ID })
+        .where('email', '=', LINA.email)
+        .execute();
+      lina = await signIn(ctx.app, LINA.email);
+    });
+    const host = (method: 'GET' | 'PUT', body?: Record<string, unknown>) =>
+      ctx.app.inject({
+        method,
+        url: integrationPaths.user(LINA_ID),
+        headers: { authorization: `Bearer ${INTEGRATION_KEY}` },
+        ...(body ? { payload: { role: 'candidate', name: LINA.name, ...body } } : {}),
+      });
+    const hostLocale = async () => {
+      const response = await host('GET');
+      expect(response.statusCode).toBe(200);
+      return integrationUserResponseSchema.parse(response.json()).user.locale;
+    };
+
+    it('the host’s PUT shows in the settings, the user’s choice in the integration API; the last write wins', async () => {
+      expect(await hostLocale()).toBeNull();
+      expect((await settingsOf(lina)).locale).toBe('en');
+
+      // the host sets Arabic: the settings say so
+      const put = await host('PUT', { locale: 'ar' });
+      expect(put.statusCode).toBe(200);
+      expect(put.json().user.locale).toBe('ar');
+      expect((await settingsOf(lina)).locale).toBe('ar');
+
+      // the user picks English on the page: the host reads English
+      const picked = await patch(lina, { locale: 'en' });
+      expect(picked.statusCode).toBe(200);
+      expect(picked.json().settings.locale).toBe('en');
+      expect(await hostLocale()).toBe('en');
+
+      // the host writes again: its write is the last one
+      expect((await host('PUT', { locale: 'ar' })).statusCode).toBe(200);
+      expect((await settingsOf(lina)).locale).toBe('ar');
+      expect(await hostLocale()).toBe('ar');
+
+      // a PUT without `locale`, or a switch changed on the page, leaves it as it is
+      expect((await host('PUT', {})).json().user.locale).toBe('ar');
+      expect((await patch(lina, { show_online: false })).json().settings.locale).toBe('ar');
+      expect(await hostLocale()).toBe('ar');
+
+      // the language and a switch in one change: both kept
+      const both = await patch(lina, { locale: 'en', show_online: true });
+      expect(both.json().settings).toMatchObject({ locale: 'en', show_online: true });
+      expect(await hostLocale()).toBe('en');
+
+      // the host clears it: the settings fall back to English, the host reads null
+      expect((await host('PUT', { locale: null })).json().user.locale).toBeNull();
+      expect((await settingsOf(lina)).locale).toBe('en');
+    });
+
+    it('serves the messaging page in the saved locale (`<html lang dir>` and `data-user-locale`), `?lang=` first', async () => {
+      const webRoot = mkdtempSync(join(tmpdir(), 'web-'));
+      writeFileSync(
+        join(webRoot, 'index.html'),
+        '<!doctype html>\n<html lang="en" dir="ltr">\n<head><meta name="csrf-token" content="__CSRF_TOKEN__" /></head></html>',
+      );
+      const { app } = await buildApp({ config: ctx.config, db: ctx.database.db, webRoot });
+      try {
+        const open = async (session: Session, query = '') => {
+          const response = await app.inject({
+            method: 'GET',
+            url: `${paths.messages}${query}`,
+            cookies: session.cookies,
+          });
+          expect(response.statusCode).toBe(200);
+          return /<html[^>]*>/.exec(response.body)?.[0];
+        };
+        expect((await host('PUT', { locale: 'ar' })).statusCode).toBe(200);
+        expect(await open(lina)).toBe('<html lang="ar" dir="rtl" data-user-locale="ar">');
+        expect(await open(lina, '?lang=en')).toBe(
+          '<html lang="en" dir="ltr" data-user-locale="ar">',
+        );
+        expect(await open(lina, '?lang=xx')).toBe(
+          '<html lang="ar" dir="rtl" data-user-locale="ar">',
+        );
+        expect((await patch(lina, { locale: 'en' })).statusCode).toBe(200);
+        expect(await open(lina)).toBe('<html lang="en" dir="ltr" data-user-locale="en">');
+        // never set: no saved locale for the page's script (it follows the browser)
+        expect((await host('PUT', { locale: null })).statusCode).toBe(200);
+        expect(await open(lina)).toBe('<html lang="en" dir="ltr">');
+        expect(await open(lina, '?lang=ar')).toBe('<html lang="ar" dir="rtl">');
+      } finally {
+        await app.close();
+      }
+    });
   });
 });

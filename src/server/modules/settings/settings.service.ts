@@ -9,7 +9,7 @@ import type { Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { nowIso } from '../../lib/time.js';
 import type { ModuleEventBus } from '../module-events.js';
-import type { SettingsRepository, SettingsValues } from './settings.repository.js';
+import type { SettingsRepository, SettingsValues, StoredLocale } from './settings.repository.js';
 
 export interface SettingsServiceOptions {
   db: Kysely<Database>;
@@ -25,32 +25,30 @@ const SWITCHES = [
   'browser_notifications',
 ] as const;
 
-/** The columns `patch` changes (switches as 0/1). */
+/** The `user_settings` columns `patch` changes (switches as 0/1; the language is not one). */
 const toSettingsRow = (patch: UserSettingsPatch): Partial<SettingsValues> => {
   const row: Partial<SettingsValues> = {};
   for (const name of SWITCHES) {
     const value = patch[name];
     if (value !== undefined) row[name] = value ? 1 : 0;
   }
-  if (patch.locale !== undefined) row.locale = patch.locale;
   if (patch.time_zone !== undefined) row.time_zone = patch.time_zone;
   return row;
 };
 
-/** A new row: the defaults, the language and time zone unset (null) unless `patch` sets them. */
+/** A new row: the defaults, the time zone unset (null) unless `patch` sets it. */
 const newSettingsRow = (patch: UserSettingsPatch): SettingsValues => ({
   email_notifications: 1,
   read_receipts: 1,
   show_online: 1,
   browser_notifications: 0,
-  locale: null,
   time_zone: null,
   ...toSettingsRow(patch),
 });
 
 type StoredSettings = {
   [K in keyof SettingsValues]: SettingsValues[K] | null;
-} & { host_locale: Locale | null };
+} & { locale: StoredLocale };
 
 const fromSettingsRow = (row: StoredSettings | undefined): UserSettings => {
   const flag = (name: (typeof SWITCHES)[number]) => {
@@ -62,17 +60,25 @@ const fromSettingsRow = (row: StoredSettings | undefined): UserSettings => {
     read_receipts: flag('read_receipts'),
     show_online: flag('show_online'),
     browser_notifications: flag('browser_notifications'),
-    locale: row?.locale ?? row?.host_locale ?? DEFAULT_USER_SETTINGS.locale,
+    locale: row?.locale ?? DEFAULT_USER_SETTINGS.locale,
     time_zone: row?.time_zone ?? DEFAULT_USER_SETTINGS.time_zone,
   };
 };
 
-/** A user's switches, language and time zone: defaults until changed. */
+/**
+ * A user's switches, language and time zone: defaults until changed. The language is the user's
+ * one `locale` (docs/language.md): the host's `PUT` and the user's own choice write the same value,
+ * and the last write wins.
+ */
 export const createSettingsService = (options: SettingsServiceOptions) => {
   const { db, repository } = options;
 
   const settingsOf = async (executor: Executor, userId: number): Promise<UserSettings> =>
     fromSettingsRow(await repository.findSettings(executor, userId));
+
+  /** `work` in one transaction: the caller's, or a new one. */
+  const atomically = <T>(executor: Executor, work: (trx: Executor) => Promise<T>): Promise<T> =>
+    executor.isTransaction ? work(executor) : executor.transaction().execute(work);
 
   const updateSettings = async (
     executor: Executor,
@@ -80,23 +86,27 @@ export const createSettingsService = (options: SettingsServiceOptions) => {
     patch: UserSettingsPatch,
   ): Promise<UserSettings> => {
     const changed = toSettingsRow(patch);
-    if (Object.keys(changed).length === 0) return settingsOf(executor, userId);
-    const saved = await repository.saveSettings(
-      executor,
-      userId,
-      newSettingsRow(patch),
-      changed,
-      nowIso(),
-    );
-    // the language falls back to the host's: read again only when the user never picked one
-    return saved.locale === null
-      ? settingsOf(executor, userId)
-      : fromSettingsRow({ ...saved, host_locale: null });
+    const changesRow = Object.keys(changed).length > 0;
+    if (patch.locale === undefined && !changesRow) return settingsOf(executor, userId);
+    const write = async (target: Executor) => {
+      if (patch.locale !== undefined) await repository.saveLocale(target, userId, patch.locale);
+      if (changesRow)
+        await repository.saveSettings(target, userId, newSettingsRow(patch), changed, nowIso());
+      return settingsOf(target, userId);
+    };
+    return patch.locale !== undefined && changesRow ? atomically(executor, write) : write(executor);
   };
 
   return {
     /** The user's settings (defaults until changed). */
     getSettings: (userId: number) => settingsOf(db, userId),
+
+    /**
+     * The user's language as stored: null when neither they nor the host ever set it (the page then
+     * follows the browser), undefined when there is no such user.
+     */
+    savedLocale: (userId: number): Promise<Locale | null | undefined> =>
+      repository.findLocale(db, userId),
 
     /** Changes any subset of the user's settings; the settings as they now are. */
     async updateSettings(userId: number, patch: UserSettingsPatch): Promise<UserSettings> {

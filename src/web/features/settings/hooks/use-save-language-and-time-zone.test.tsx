@@ -43,3 +43,31 @@ describe('the browser’s time zone is saved for notification e-mails', () => {
     expect(page.api.updateSettings).not.toHaveBeenCalled();
   });
 });
+
+describe('`?lang=` is saved as the user’s locale', () => {
+  afterEach(() => history.replaceState(null, '', '/'));
+
+  it('saves it once signed in, then drops `lang` from the address (keeping the rest)', async () => {
+    history.replaceState(null, '', '/messages?lang=ar&from=board');
+    const page = await renderMessagesPage({
+      language: 'ar',
+      search: location.search,
+      settings: { locale: 'en' },
+    });
+    await waitFor(() => expect(page.api.updateSettings).toHaveBeenCalledWith({ locale: 'ar' }));
+    expect(page.fake.state.settings.locale).toBe('ar');
+    await waitFor(() => expect(location.search).toBe('?from=board'));
+  });
+
+  it('saves nothing without a supported `lang`', async () => {
+    history.replaceState(null, '', '/messages?lang=fr');
+    const page = await renderMessagesPage({ search: location.search });
+    await waitFor(() => expect(page.api.getSettings).toHaveBeenCalled());
+    await waitFor(() => expect(page.api.getSettings.mock.results[0]?.type).toBe('return'));
+    // both saves start in the same effect pass: had `lang` been saved, it would have been by now
+    expect(page.api.updateSettings).not.toHaveBeenCalledWith(
+      expect.objectContaining({ locale: expect.anything() }),
+    );
+    expect(location.search).toBe('?lang=fr');
+  });
+});
