@@ -9,6 +9,7 @@ export type JsonSchema = Record<string, unknown>;
 export interface OpenApiParameter {
   name: string;
   in: 'path' | 'query';
+  description?: string;
   required: boolean;
   schema: JsonSchema;
 }
@@ -104,14 +105,18 @@ const buildComponents = (specs: readonly RouteDocumentation[]) => {
   };
 };
 
-/** Path or query parameters from a zod object (each property one parameter). */
+/**
+ * Path or query parameters from a zod object (each property one parameter); a property's
+ * description (zod `.describe()`) becomes the parameter's.
+ */
 const parametersOf = (schema: z.ZodObject, where: 'path' | 'query'): OpenApiParameter[] => {
   const json = z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io: 'input', reused: 'inline' });
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set(json.required ?? []);
-  return Object.entries(properties).map(([name, property]) => ({
+  return Object.entries(properties).map(([name, { description, ...property }]) => ({
     name,
     in: where,
+    ...(typeof description === 'string' ? { description } : {}),
     required: where === 'path' || required.has(name),
     schema: property,
   }));
