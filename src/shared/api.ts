@@ -281,6 +281,10 @@ export const messengerUserParamsSchema = z.object({
     'The conversation’s id (a `MessengerUser` id; the viewer must be one of its two parties).',
   ),
 });
+/** `DELETE /api/tokens/{id}`. */
+export const tokenParamsSchema = z.object({
+  id: id.describe('The token’s id (from `GET /api/tokens`).'),
+});
 
 export const credentialsSchema = z.object({
   email: z

@@ -25,7 +25,9 @@ import {
 /** Body limit of the trigger routes: 100 channels + 10 KB data, or a batch of 10 events of 10 KB. */
 export const TRIGGER_BODY_LIMIT_BYTES = 256 * 1024;
 
-export const triggerParamsSchema = z.object({ appId: z.string() });
+export const triggerParamsSchema = z.object({
+  appId: z.string().describe('The broadcaster’s app id (PUSHER_APP_ID).'),
+});
 /** A published event: an empty object, as Pusher answers. */
 export const triggerResponseSchema = z.object({});
 

@@ -20,7 +20,8 @@ export const attachmentParamsSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]{0,9}$/, 'must be an id.')
     .transform(Number)
-    .pipe(z.number().int().max(2_147_483_647)),
+    .pipe(z.number().int().max(2_147_483_647))
+    .describe('The attachment’s id (the `id` of an entry of a message’s `attachments`).'),
 });
 
 /** Room for the multipart envelope around the file. */

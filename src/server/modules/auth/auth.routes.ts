@@ -3,7 +3,7 @@ import {
   credentialsSchema,
   demoAccountsResponseSchema,
   loginResponseSchema,
-  messengerUserParamsSchema,
+  tokenParamsSchema,
   paths,
   tokenListResponseSchema,
   tokenRequestSchema,
@@ -131,7 +131,7 @@ export const authRoutes = routesPlugin([
     operationId: 'revokeToken',
     summary: 'Revoke one of the caller’s personal access tokens',
     security: security.viewerChange,
-    params: messengerUserParamsSchema,
+    params: tokenParamsSchema,
     responses: {
       204: { description: 'Revoked.' },
       ...errors(401, 404, 419, 422, 503),

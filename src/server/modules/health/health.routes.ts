@@ -5,11 +5,23 @@ import { security } from '../../openapi/vocabulary.js';
 import type { HealthService } from './health.service.js';
 
 const checkSchema = z.enum(['ok', 'error', 'off']);
+const checkOf = (what: string) =>
+  checkSchema.describe(
+    `${what}: \`ok\`, \`error\` (unreachable), or \`off\` (not used by this server).`,
+  );
 export const readinessSchema = z.object({
-  status: z.enum(['ready', 'draining', 'unavailable']),
-  checks: z.object({ database: checkSchema, redis: checkSchema }),
+  status: z
+    .enum(['ready', 'draining', 'unavailable'])
+    .describe(
+      '`ready` (200): send traffic; `draining` (503): the instance is stopping, send no new requests; `unavailable` (503): a dependency is down.',
+    ),
+  checks: z
+    .object({ database: checkOf('The database'), redis: checkOf('Redis') })
+    .describe('Each dependency’s state.'),
 });
-export const livenessSchema = z.object({ status: z.literal('ok') });
+export const livenessSchema = z.object({
+  status: z.literal('ok').describe('Always `ok`: the process answers.'),
+});
 
 const defineRoute = defineRouteFor<{ healthService: HealthService }>({
   tag: 'operations',

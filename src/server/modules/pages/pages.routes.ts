@@ -33,11 +33,20 @@ export interface PagesOptions {
 
 /** `/images/{kind}/{file}`: a generated demo logo or photo. */
 export const demoImageParamsSchema = z.object({
-  kind: z.enum(['logos', 'photos']),
-  file: z.string().regex(/^[a-z0-9-]{1,60}\.svg$/),
+  kind: z
+    .enum(['logos', 'photos'])
+    .describe('`logos` (a square mark) or `photos` (a round portrait).'),
+  file: z
+    .string()
+    .regex(/^[a-z0-9-]{1,60}\.svg$/)
+    .describe(
+      'A name in lower case with dashes, ending `.svg` (e.g. `sara-haddad.svg`): the picture is drawn from it.',
+    ),
 });
 /** A file of the built client (one route per file; documentation only: @fastify/static serves it). */
-export const staticFileParamsSchema = z.object({ file: z.string() });
+export const staticFileParamsSchema = z.object({
+  file: z.string().describe('The file’s name, as the built page refers to it.'),
+});
 
 const escapeAttribute = (value: string) =>
   value.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -12,8 +12,21 @@ const WEBHOOK_MAX_AGE_MS = 5 * 60 * 1000;
 
 /** What a hosted Pusher posts (its "channel existence" webhooks; other kinds are ignored). */
 export const pusherWebhookBodySchema = z.object({
-  time_ms: z.number(),
-  events: z.array(z.object({ name: z.string(), channel: z.string().optional() }).loose()),
+  time_ms: z.number().describe('When the hosted Pusher sent it (milliseconds since 1970).'),
+  events: z
+    .array(
+      z
+        .object({
+          name: z
+            .string()
+            .describe(
+              'The event’s kind: `channel_occupied` or `channel_vacated` (others are ignored).',
+            ),
+          channel: z.string().optional().describe('The channel it is about.'),
+        })
+        .loose(),
+    )
+    .describe('What happened, in order.'),
 });
 
 interface PresenceRoutesOptions {
