@@ -22,6 +22,8 @@ export const openApiRoutes = routesPlugin(
       path: integrationPaths.openapi,
       operationId: 'getOpenApiDocument',
       summary: 'This document: the integration API and the page’s calls (OpenAPI 3.1)',
+      description:
+        'This document, public and cacheable for 5 minutes, served whether or not the integration API is on. Feed it to a client generator; `/api/docs` shows it as a readable reference.',
       responses: {
         200: { description: 'The OpenAPI document.', schema: openApiDocumentSchema },
       },

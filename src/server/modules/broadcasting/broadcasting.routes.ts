@@ -65,6 +65,8 @@ export const broadcastingRoutes = routesPlugin(
       path: paths.broadcastingAuth,
       operationId: 'authorizeChannel',
       summary: 'Sign a subscription to the caller’s own `private-chat.{id}` channel',
+      description:
+        'pusher-js calls this (as `authEndpoint`) when the page subscribes to the signed-in user’s own channel, where every live event for that user arrives (new messages, edits, read receipts, typing, presence). Only the caller’s own `private-chat.{id}` channel is signed: any other channel is a 403. The socket is tied to the session, so signing out or erasure closes it.',
       body: channelAuthBodySchema,
       responses: {
         200: { description: 'The signature pusher-js expects.', schema: channelAuthResponseSchema },
@@ -83,6 +85,8 @@ export const broadcastingRoutes = routesPlugin(
       path: paths.broadcastingUserAuth,
       operationId: 'authenticateUser',
       summary: 'Sign user authentication for pusher-js',
+      description:
+        'pusher-js calls this (as `userAuthEndpoint`) to authenticate the signed-in user on its socket. The answer carries the user’s id; the socket is tied to the session and closed on sign-out or erasure.',
       body: userAuthBodySchema,
       responses: {
         200: { description: 'The signature pusher-js expects.', schema: userAuthResponseSchema },

@@ -35,6 +35,8 @@ export const healthRoutes = routesPlugin([
     path: paths.healthz,
     operationId: 'getLiveness',
     summary: 'The process runs (no database access)',
+    description:
+      'For a container’s liveness probe: answers 200 as long as the process runs, without touching the database.',
     responses: { 200: { description: 'Alive.', schema: livenessSchema } },
     handler: async ({ reply }) => {
       void reply.header('cache-control', 'no-store');
@@ -47,6 +49,8 @@ export const healthRoutes = routesPlugin([
     operationId: 'getReadiness',
     summary:
       'Whether this instance should get traffic: the database and Redis answer, no stop begun',
+    description:
+      'For a load balancer’s health check: 200 while the database (and Redis, when used) answer within 1 s and no stop has begun; 503 otherwise, so traffic moves to other instances during a rolling stop.',
     responses: {
       200: { description: 'Ready.', schema: readinessSchema },
       503: {

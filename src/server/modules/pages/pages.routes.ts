@@ -76,6 +76,7 @@ const staticFiles = (prefix: string, what: string, idSuffix: string): RouteDocum
     path: pathTemplate(`${prefix}:file`),
     operationId: `${method}Static${idSuffix}`,
     summary: `${method === 'head' ? 'Headers of ' : ''}${what} (a file of the built client)`,
+    description: `${method === 'head' ? 'The headers the GET would answer, without the body. ' : ''}Served as built, by name (the page refers to them; nothing here is for a host to call).`,
     tag: 'pages',
     security: security.public,
     params: staticFileParamsSchema,
@@ -99,6 +100,7 @@ export const pagesRoutes = routesPlugin(
       path: paths.home,
       operationId: 'home',
       summary: 'Redirects to the messaging page',
+      description: 'The site’s root sends the browser to the messaging page.',
       responses: { 302: redirect('To `/messages`') },
       handler: async ({ reply }) => reply.redirect(paths.messages),
     }),
@@ -107,6 +109,8 @@ export const pagesRoutes = routesPlugin(
       path: paths.messages,
       operationId: 'messagesPage',
       summary: 'The messaging page (sets the `XSRF-TOKEN` cookie)',
+      description:
+        'The messaging page itself (a single-page application). Without a session it sends the browser to sign in and back. `target` and `tab` open a conversation, as in the `company_url` and `candidate_url` of `POST /api/v1/conversations`.',
       query: documentedOnly(messagesPageQuerySchema),
       responses: {
         200: html('The page.'),
@@ -124,6 +128,8 @@ export const pagesRoutes = routesPlugin(
       path: paths.login,
       operationId: 'loginPage',
       summary: 'The sign-in page (sets the `XSRF-TOKEN` cookie)',
+      description:
+        'The messenger’s own e-mail and password sign-in page, for accounts that have a password (demo accounts, staff).',
       query: documentedOnly(loginPageQuerySchema),
       responses: {
         200: html('The page.'),
@@ -136,6 +142,8 @@ export const pagesRoutes = routesPlugin(
       path: paths.demoImage,
       operationId: 'demoImage',
       summary: 'A generated demo logo or photo',
+      description:
+        'Pictures drawn for the demo accounts, so the demo needs no image files; the same name always gives the same picture.',
       // a name that is not a demo image is not found (404), not invalid
       params: documentedOnly(demoImageParamsSchema),
       responses: {

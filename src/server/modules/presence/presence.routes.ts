@@ -55,6 +55,8 @@ export const presenceRoutes = routesPlugin(
       operationId: 'pusherWebhook',
       summary:
         'With a hosted Pusher only (404 otherwise): its signed `channel_occupied`/`channel_vacated` webhooks, which feed presence',
+      description:
+        'Only with a hosted Pusher (PUSHER_HOST or PUSHER_CLUSTER set; otherwise 404). The hosted Pusher posts its channel existence webhooks here, signed with the app secret: when a user’s channel becomes occupied or vacated, the messenger tells that user’s conversation partners they came online or went offline (unless the user hides it).',
       // the signature is over the body exactly as sent: it is parsed once verified
       body: documentedOnly(pusherWebhookBodySchema),
       responses: {
