@@ -86,6 +86,7 @@ export const createApiReference = () => {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · Job board messenger</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${asset('swagger-ui.css')}">
 <link rel="stylesheet" href="${asset('reference.css')}">
 <script src="${asset('swagger-ui-bundle.js')}" defer></script>
