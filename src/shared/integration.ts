@@ -144,22 +144,28 @@ export const unsubscribeQuerySchema = z.object({
 });
 
 export const userParamsSchema = z.object({
-  externalId: externalIdSchema.describe(
-    'The user’s id on the host site (1–128 characters of A–Z a–z 0–9 . _ : @ -), e.g. `candidate:7`.',
-  ),
+  externalId: externalIdSchema
+    .meta({ examples: ['candidate:7'] })
+    .describe(
+      'The user’s id on the host site (1–128 characters of A–Z a–z 0–9 . _ : @ -), e.g. `candidate:7`.',
+    ),
 });
 export const jobParamsSchema = z.object({
-  externalId: externalIdSchema.describe(
-    'The job’s id on the host site (1–128 characters of A–Z a–z 0–9 . _ : @ -), e.g. `job:991`.',
-  ),
+  externalId: externalIdSchema
+    .meta({ examples: ['job:991'] })
+    .describe(
+      'The job’s id on the host site (1–128 characters of A–Z a–z 0–9 . _ : @ -), e.g. `job:991`.',
+    ),
 });
 export const applicationParamsSchema = z.object({
-  jobExternalId: externalIdSchema.describe(
-    'The job’s id on the host site (a job made with `PUT /api/v1/jobs/{externalId}`).',
-  ),
-  candidateExternalId: externalIdSchema.describe(
-    'The candidate’s id on the host site (a user made with `PUT /api/v1/users/{externalId}`, role `candidate`).',
-  ),
+  jobExternalId: externalIdSchema
+    .meta({ examples: ['job:991'] })
+    .describe('The job’s id on the host site (a job made with `PUT /api/v1/jobs/{externalId}`).'),
+  candidateExternalId: externalIdSchema
+    .meta({ examples: ['candidate:7'] })
+    .describe(
+      'The candidate’s id on the host site (a user made with `PUT /api/v1/users/{externalId}`, role `candidate`).',
+    ),
 });
 
 export const upsertUserBodySchema = z
@@ -240,9 +246,11 @@ export const integrationUserResponseSchema = z.object({
 
 export const upsertJobBodySchema = z
   .object({
-    company: externalIdSchema.describe(
-      'The external id of the company (a user with role `company` or `owner`) that posts the job; an unknown one is a 422.',
-    ),
+    company: externalIdSchema
+      .meta({ examples: ['company:42'] })
+      .describe(
+        'The external id of the company (a user with role `company` or `owner`) that posts the job; an unknown one is a 422.',
+      ),
     title: plainText(300).describe('The job’s title (1–300 characters, trimmed).'),
     status: z
       .enum(['active', 'inactive'])
@@ -291,13 +299,18 @@ export const applicationResponseSchema = z.object({
 
 export const startConversationBodySchema = z
   .object({
-    company: externalIdSchema.describe(
-      'The company’s external id (a user with role `company` or `owner`); an unknown one is a 422.',
-    ),
-    candidate: externalIdSchema.describe(
-      'The candidate’s external id (a user with role `candidate`); an unknown one is a 422.',
-    ),
+    company: externalIdSchema
+      .meta({ examples: ['company:42'] })
+      .describe(
+        'The company’s external id (a user with role `company` or `owner`); an unknown one is a 422.',
+      ),
+    candidate: externalIdSchema
+      .meta({ examples: ['candidate:7'] })
+      .describe(
+        'The candidate’s external id (a user with role `candidate`); an unknown one is a 422.',
+      ),
     job: externalIdSchema
+      .meta({ examples: ['job:991'] })
       .nullable()
       .optional()
       .describe(

@@ -56,10 +56,28 @@ export const openApiPathOf = (path: RouteDocumentation['path']): string =>
 
 const pascal = (id: string) => `${id.charAt(0).toUpperCase()}${id.slice(1)}`;
 
+/**
+ * Drops the bounds zod gives every integer (±2^53 − 1): they say nothing to a reader, and a renderer
+ * would show them as the example of every id.
+ */
+const withoutSafeIntegerBounds = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(
+        ([key, item]) =>
+          !(key === 'minimum' && item === Number.MIN_SAFE_INTEGER) &&
+          !(key === 'maximum' && item === Number.MAX_SAFE_INTEGER),
+      )
+      .map(([key, item]) => [key, withoutSafeIntegerBounds(item)]),
+  );
+};
+
 /** Drops what zod puts on a top-level schema but a component or parameter must not carry. */
 const bare = (schema: JsonSchema): JsonSchema => {
   const { $schema: _dialect, $id: _id, ...rest } = schema;
-  return rest;
+  return withoutSafeIntegerBounds(rest) as JsonSchema;
 };
 
 /**
@@ -118,7 +136,7 @@ const parametersOf = (schema: z.ZodObject, where: 'path' | 'query'): OpenApiPara
     in: where,
     ...(typeof description === 'string' ? { description } : {}),
     required: where === 'path' || required.has(name),
-    schema: property,
+    schema: withoutSafeIntegerBounds(property) as JsonSchema,
   }));
 };
 
