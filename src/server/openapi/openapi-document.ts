@@ -209,7 +209,7 @@ const buildBase = (): Omit<OpenApiDocument, 'servers'> => {
       title: 'Job board messenger',
       version: '1.0.0',
       description:
-        'The messaging page’s calls, sign-in, broadcasting and the integration API. Generated from the route declarations and the zod schemas the server validates with.',
+        'The messenger’s HTTP API: the integration API a host job board calls server to server (`/api/v1`, with one of INTEGRATION_KEYS as a bearer token), sign-in links from the host site, and the messaging page’s own calls, sign-in and live-event signatures. Generated from the route declarations and the zod schemas the server validates with; shown as a readable reference at `/api/docs`.',
     },
     tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
     paths,
