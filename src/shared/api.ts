@@ -247,7 +247,7 @@ export const sendMessageBodySchema = z
       .max(ATTACHMENTS_PER_MESSAGE, `At most ${ATTACHMENTS_PER_MESSAGE} files per message.`)
       .refine((ids) => new Set(ids).size === ids.length, 'Each file may be attached once.')
       .optional()
-      .describe('Ids of the sender’s own unused uploads to send with it (at most 10, each once).'),
+      .describe('Ids of the sender’s own unused uploads to send with it (at most 5, each once).'),
   })
   .superRefine((body, context) => {
     // Only spaces, zero-width characters or bidi marks: nothing to show; fine only with files.
@@ -323,7 +323,7 @@ export const tokenListResponseSchema = z.object({
   tokens: z
     .array(tokenSummarySchema)
     .describe(
-      'The signed-in user’s tokens that have not expired or been revoked (the tokens themselves are never shown again).',
+      'The signed-in user’s personal access tokens (the tokens themselves are never shown again).',
     ),
 });
 export type TokenListResponse = z.infer<typeof tokenListResponseSchema>;
@@ -383,7 +383,7 @@ export const messengerConfigSchema = z.object({
         .int()
         .optional()
         .describe('The websocket port with TLS; absent: the page’s own.'),
-      forceTLS: z.boolean().describe('Connect over TLS only (true under https).'),
+      forceTLS: z.boolean().describe('Connect over TLS only.'),
       authEndpoint: z
         .string()
         .describe('Where pusher-js asks to join a private channel (`POST /broadcasting/auth`).'),
@@ -400,7 +400,7 @@ export const messengerConfigSchema = z.object({
     .min(0)
     .optional()
     .describe(
-      'How many seconds after sending its sender may edit or delete a message (EDIT_WINDOW_SECONDS); 0: never.',
+      'How many seconds after sending its sender may edit or delete a message (EDIT_WINDOW_SECONDS).',
     ),
 });
 export type MessengerConfig = z.infer<typeof messengerConfigSchema>;

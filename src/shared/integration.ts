@@ -64,11 +64,7 @@ export const timeZoneSchema = z
 
 /** A user's switches (notifications, read receipts, being seen online), language and time zone. */
 export const userSettingsSchema = z.object({
-  email_notifications: z
-    .boolean()
-    .describe(
-      'E-mail the user about messages left unread (and let the `message.unseen` webhook say an e-mail went out).',
-    ),
+  email_notifications: z.boolean().describe('E-mail the user about messages left unread.'),
   read_receipts: z
     .boolean()
     .describe(
@@ -198,7 +194,7 @@ export const upsertUserBodySchema = z
       .nullable()
       .optional()
       .describe(
-        'The user’s language (`en` or `ar`), for the page and e-mails: the same value the user’s settings hold; the language the user picks on the page replaces it. Null or absent: left as it is.',
+        'The user’s language (`en` or `ar`), for the page and e-mails: the same value the user’s settings hold; the language the user picks on the page replaces it. Absent: left as it is; null: none (the page then follows the browser).',
       ),
     // the host sets the language with `locale` above; the user's own pick (the page) wins over it
     settings: userSettingsPatchSchema

@@ -70,7 +70,7 @@ export const messengerUserSchema = z.object({
     .string()
     .nullable()
     .describe(
-      'The text of the latest message (empty for files only or a deleted message); null: no message yet.',
+      'A preview of the latest message’s text (at most 100 characters); null: no message yet.',
     ),
   last_message_time: z
     .string()
@@ -199,7 +199,7 @@ export const chatSchema = z.object({
     .string()
     .nullable()
     .describe(
-      'When its receiver first saw it (ISO 8601, UTC); null: not yet seen, or the receiver turned read receipts off (then the sender never learns it).',
+      'When its receiver first saw it (ISO 8601, UTC); null: not yet seen, or hidden from the sender (the receiver read it with read receipts off, or the sender has them off: receipts work both ways).',
     ),
   client_id: z
     .string()
@@ -216,9 +216,7 @@ export const chatSchema = z.object({
   /** The files sent with the message (empty for text only; empty once deleted). */
   attachments: z
     .array(chatAttachmentSchema)
-    .describe(
-      'The files sent with the message (at most 10); empty for text only and once deleted.',
-    ),
+    .describe('The files sent with the message (at most 5); empty for text only and once deleted.'),
   /** When its sender last edited the text; null: never (missing from a server older than edits: null). */
   edited_at: z
     .string()
@@ -242,9 +240,7 @@ export const receiverSchema = z.object({
     .string()
     .nullable()
     .optional()
-    .describe(
-      'A company’s logo (http(s) URL or a path on this server); null or absent: none (and always absent for a candidate).',
-    ),
+    .describe('A company’s logo (http(s) URL or a path on this server); null or absent: none.'),
   user: z
     .object({
       name: z.string().describe('The other party’s name; "Deleted user" once erased.'),
@@ -253,7 +249,7 @@ export const receiverSchema = z.object({
         .nullable()
         .optional()
         .describe(
-          'A candidate’s photo (http(s) URL or a path on this server); null or absent: none (and always absent for a company).',
+          'A candidate’s photo (http(s) URL or a path on this server); null or absent: none.',
         ),
     })
     .describe('The other party as a person.'),

@@ -116,7 +116,7 @@ export const messengerRoutes = pageCallsPlugin([
     paths.unseen,
     'markSeen',
     'Mark the viewer’s unread messages of a conversation as seen (needs the CSRF header)',
-    'Marks the messages the viewer received in that conversation as seen (the page calls it when new messages arrive while the conversation is open); the sender is told live unless either has read receipts off. A GET that changes state: it needs the CSRF header.',
+    'Marks the messages the viewer received in that conversation as seen; the sender is told live unless either has read receipts off. A GET that changes state: it needs the CSRF header.',
     (service, viewer, id) => service.markSeen(viewer, id),
   ),
   conversationCall(
