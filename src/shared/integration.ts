@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
-import { messengerUserSchema, roleSchema } from './models.js';
+import { hostConversationSchema, roleSchema } from './models.js';
 import { pathTemplate } from './paths.js';
 import { suspendedSchema } from './safety.js';
 import { containsControlOrBidi, containsNul, hasVisibleText, isTimeZoneName } from './text.js';
@@ -254,7 +254,8 @@ export const upsertJobBodySchema = z
     deadline: z.iso
       .date('must be a date (YYYY-MM-DD) or null.')
       .nullable()
-      .describe('The application deadline as a date (YYYY-MM-DD); null: none.'),
+      .optional()
+      .describe('The last day to apply (YYYY-MM-DD); null or left out: none.'),
   })
   .strict();
 export type UpsertJobBody = z.infer<typeof upsertJobBodySchema>;
@@ -334,7 +335,7 @@ export const startConversationBodySchema = z
 export type StartConversationBody = z.infer<typeof startConversationBodySchema>;
 
 export const startConversationResponseSchema = z.object({
-  conversation: messengerUserSchema.describe(
+  conversation: hostConversationSchema.describe(
     'The conversation as the company sees it (its `id` is the `messenger_user_id` of its messages and webhooks).',
   ),
   company_url: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './api.js';
-import { chatSchema } from './models.js';
+import { hostChatSchema } from './models.js';
 import { REPORT_DETAILS_MAX_LENGTH, REPORT_REASONS } from './safety-paths.js';
 import { containsNul } from './text.js';
 
@@ -106,10 +106,10 @@ export const hostReportSchema = z.object({
     .describe(
       'The host’s id of who is reported (the conversation’s other party); null for a user the messenger made itself.',
     ),
-  messenger_user_id: z.number().int().describe('The conversation’s id.'),
+  messenger_user_id: z.number().int().describe('The reported conversation’s id.'),
   /** The conversation's latest messages (at most 50, oldest first) as they were when reported. */
   messages: z
-    .array(chatSchema)
+    .array(hostChatSchema)
     .describe(
       'The conversation’s latest messages (at most 50, oldest first) as they were when reported: a later edit or deletion does not change them.',
     ),
