@@ -59,8 +59,18 @@ export const storableText = (field: string) =>
 
 /** Query parameters every messaging call carries. */
 export const defaultQuerySchema = z.object({
-  key: z.string().optional(),
-  token: z.string().optional(),
+  key: z
+    .string()
+    .optional()
+    .describe(
+      'The application key from `GET /messenger/config` (every messaging call carries it; absent or wrong: 401).',
+    ),
+  token: z
+    .string()
+    .optional()
+    .describe(
+      'A personal access token, for a caller without the session cookie (empty in the browser).',
+    ),
 });
 
 /** Largest page of `GET /load/messengers/initial/data`. */
@@ -72,68 +82,116 @@ const SEARCH_MAX_LENGTH = 200;
 const CURSOR_MESSAGE = 'is not a cursor from a previous answer.';
 
 export const initialDataQuerySchema = z.object({
-  job_id: nullableJobId.optional().transform((value) => value ?? null),
+  job_id: nullableJobId
+    .optional()
+    .transform((value) => value ?? null)
+    .describe(
+      'Only the conversations about this job (a job id); absent, empty or `null`: every conversation.',
+    ),
   /** A page of at most `limit` conversations (without it, all of them). */
   limit: z
     .string({ error: LIST_LIMIT_MESSAGE })
     .regex(/^\d{1,4}$/, LIST_LIMIT_MESSAGE)
     .transform(Number)
     .pipe(z.number().int().min(1, LIST_LIMIT_MESSAGE).max(LIST_LIMIT_MAX, LIST_LIMIT_MESSAGE))
-    .optional(),
+    .optional()
+    .describe(
+      'A page of at most this many conversations (1–200), newest activity first; absent: all of them in one answer.',
+    ),
   /** The previous page's `next_cursor` (only with `limit`). */
   cursor: z
     .string({ error: CURSOR_MESSAGE })
     .max(500, CURSOR_MESSAGE)
     .regex(/^[A-Za-z0-9_-]+$/, CURSOR_MESSAGE)
-    .optional(),
+    .optional()
+    .describe(
+      'The `next_cursor` of the previous page (only with `limit`); absent: the first page.',
+    ),
   /** Case-insensitive "contains" on the other party's name and the job title; empty = no search. */
   search: storableText('search')
     .max(SEARCH_MAX_LENGTH, `The search may not be greater than ${SEARCH_MAX_LENGTH} characters.`)
     .transform((value) => value.trim())
     .optional()
-    .transform((value) => value || undefined),
+    .transform((value) => value || undefined)
+    .describe(
+      'Only conversations whose other party’s name or job title contains this text (case-insensitive, at most 200 characters); empty: no search.',
+    ),
   /** Only the conversations whose archive flag for the viewer is this value. */
   archived: z
     .enum(['0', '1'], { error: 'must be 0 or 1.' })
     .optional()
-    .transform((value) => (value === undefined ? undefined : value === '1')),
+    .transform((value) => (value === undefined ? undefined : value === '1'))
+    .describe(
+      '`1`: only the conversations the viewer archived; `0`: only those not archived; absent: both.',
+    ),
 });
 export type InitialDataQuery = z.infer<typeof initialDataQuerySchema>;
 
 export const initialDataResponseSchema = z.object({
-  jobs: z.array(jobSchema),
-  messengerUsers: z.array(messengerUserSchema),
-  auth: authUserSchema,
+  jobs: z.array(jobSchema).describe('The jobs of the viewer’s conversations (for the job filter).'),
+  messengerUsers: z
+    .array(messengerUserSchema)
+    .describe('The viewer’s conversations, newest activity first (one page of them with `limit`).'),
+  auth: authUserSchema.describe('The signed-in user.'),
   /** Unread messages over all the viewer's conversations (whatever the filters). */
-  unread_total: z.number().int(),
+  unread_total: z
+    .number()
+    .int()
+    .describe('Unread messages over all the viewer’s conversations, whatever the filters.'),
   /** How many conversations the viewer has archived (whatever the filters). */
-  archived_count: z.number().int(),
+  archived_count: z
+    .number()
+    .int()
+    .describe('How many conversations the viewer archived, whatever the filters.'),
   /** Only with `limit`: the cursor of the next page, `null` on the last one. */
-  next_cursor: z.string().nullable().optional(),
+  next_cursor: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'Only with `limit`: pass it back as `cursor` for the next page; null on the last page.',
+    ),
 });
 export type InitialDataResponse = z.infer<typeof initialDataResponseSchema>;
 
 export const getMessageBodySchema = z.object({
-  receiver_id: id,
-  job_id: nullableJobId.optional().transform((value) => value ?? null),
-  before: id.optional(),
+  receiver_id: id.describe('The other party’s user id.'),
+  job_id: nullableJobId
+    .optional()
+    .transform((value) => value ?? null)
+    .describe('The conversation’s job id; absent, empty or `null`: the conversation about no job.'),
+  before: id
+    .optional()
+    .describe('Only messages older than this message id (the next page back); absent: the latest.'),
   limit: z
     .union([z.number(), z.string().regex(/^\d{1,20}$/)])
     .transform(Number)
     .pipe(z.number().int().min(1).max(PAGE_LIMIT_MAX))
-    .optional(),
+    .optional()
+    .describe('How many messages at most (1–100); absent: the server’s default page (50).'),
 });
 export type GetMessageBody = z.input<typeof getMessageBodySchema>;
 
-export const applicationGroupSchema = z.object({ id: z.number().int(), name: z.string() });
+export const applicationGroupSchema = z.object({
+  id: z.number().int().describe('The group’s id.'),
+  name: z.string().describe('The group’s name, as the host set it (e.g. `Shortlist`).'),
+});
 
 export const getMessageResponseSchema = z.object({
-  receiver: receiverSchema,
-  receiverJob: jobSchema.nullable(),
-  messages: z.array(messageGroupSchema),
-  has_more: z.boolean(),
-  messengerUser: messengerUserSchema,
-  application_group: applicationGroupSchema.nullable(),
+  receiver: receiverSchema.describe('The other party of the conversation.'),
+  receiverJob: jobSchema.nullable().describe('The conversation’s job; null: about no job.'),
+  messages: z
+    .array(messageGroupSchema)
+    .describe('The page of messages grouped by day, oldest first; reading them marks them seen.'),
+  has_more: z
+    .boolean()
+    .describe('True when older messages remain: ask again with `before` set to the oldest id.'),
+  messengerUser: messengerUserSchema.describe('The conversation as the viewer sees it.'),
+  application_group: applicationGroupSchema
+    .nullable()
+    .describe(
+      'For a company viewer, the candidate’s application group for the job (set by the host); null otherwise.',
+    ),
 });
 export type GetMessageResponse = z.infer<typeof getMessageResponseSchema>;
 
@@ -166,17 +224,30 @@ export { ATTACHMENTS_PER_MESSAGE };
 
 export const sendMessageBodySchema = z
   .object({
-    receiver_id: id,
-    messenger_user: id,
-    job_id: nullableJobId,
-    message: messageTextSchema,
-    client_id: z.string().uuid().optional(),
+    receiver_id: id.describe('The other party’s user id.'),
+    messenger_user: id.describe(
+      'The conversation’s id (a `MessengerUser` id of which the sender is a party).',
+    ),
+    job_id: nullableJobId.describe(
+      'The conversation’s job id; `null` or empty: the conversation about no job.',
+    ),
+    message: messageTextSchema.describe(
+      'The text (trimmed, at most 5000 characters); empty only with files.',
+    ),
+    client_id: z
+      .string()
+      .uuid()
+      .optional()
+      .describe(
+        'A UUID the sender picks, echoed in the answer and the live event: the same `client_id` again sends nothing twice.',
+      ),
     /** The sender's own unused uploads; with them the text may be empty. */
     attachment_ids: z
       .array(id)
       .max(ATTACHMENTS_PER_MESSAGE, `At most ${ATTACHMENTS_PER_MESSAGE} files per message.`)
       .refine((ids) => new Set(ids).size === ids.length, 'Each file may be attached once.')
-      .optional(),
+      .optional()
+      .describe('Ids of the sender’s own unused uploads to send with it (at most 5, each once).'),
   })
   .superRefine((body, context) => {
     // Only spaces, zero-width characters or bidi marks: nothing to show; fine only with files.
@@ -191,63 +262,146 @@ export const sendMessageBodySchema = z
 export type SendMessageBody = z.input<typeof sendMessageBodySchema>;
 
 export const sendMessageResponseSchema = z.object({
-  message: chatSchema,
-  messengerUser: messengerUserSchema,
+  message: chatSchema.describe('The message as stored.'),
+  messengerUser: messengerUserSchema.describe(
+    'The conversation as the sender sees it after the send.',
+  ),
 });
 export type SendMessageResponse = z.infer<typeof sendMessageResponseSchema>;
 
-export const messengerUserResponseSchema = z.object({ messengerUser: messengerUserSchema });
+export const messengerUserResponseSchema = z.object({
+  messengerUser: messengerUserSchema.describe(
+    'The conversation as the viewer sees it after the change.',
+  ),
+});
 export type MessengerUserResponse = z.infer<typeof messengerUserResponseSchema>;
 
-export const messengerUserParamsSchema = z.object({ id });
+export const messengerUserParamsSchema = z.object({
+  id: id.describe(
+    'The conversation’s id (a `MessengerUser` id; the viewer must be one of its two parties).',
+  ),
+});
+/** `DELETE /api/tokens/{id}`. */
+export const tokenParamsSchema = z.object({
+  id: id.describe('The token’s id (from `GET /api/tokens`).'),
+});
 
 export const credentialsSchema = z.object({
-  email: z.string().trim().toLowerCase().email().max(254),
-  password: z.string().min(1).max(1024),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .email()
+    .max(254)
+    .describe('The account’s e-mail address (case does not matter).'),
+  password: z.string().min(1).max(1024).describe('The account’s password.'),
 });
 export type Credentials = z.input<typeof credentialsSchema>;
 
 /** `POST /api/tokens`: the credentials, and optionally a name to recognise the token by. */
 export const tokenRequestSchema = credentialsSchema.extend({
-  name: storableText('name').trim().min(1).max(100).optional(),
+  name: storableText('name')
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('A name to recognise the token by (1–100 characters); absent: `API token`.'),
 });
 export type TokenRequest = z.input<typeof tokenRequestSchema>;
 
 export const tokenSummarySchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-  expires_at: z.string(),
+  id: z.number().int().describe('The token’s id (for `DELETE /api/tokens/{id}`).'),
+  name: z.string().describe('The name it was given.'),
+  created_at: z.string().describe('When it was issued (ISO 8601, UTC).'),
+  last_used_at: z
+    .string()
+    .nullable()
+    .describe('When it was last used (ISO 8601, UTC); null: never.'),
+  expires_at: z.string().describe('When it stops working (ISO 8601, UTC).'),
 });
-export const tokenListResponseSchema = z.object({ tokens: z.array(tokenSummarySchema) });
+export const tokenListResponseSchema = z.object({
+  tokens: z
+    .array(tokenSummarySchema)
+    .describe(
+      'The signed-in user’s personal access tokens (the tokens themselves are never shown again).',
+    ),
+});
 export type TokenListResponse = z.infer<typeof tokenListResponseSchema>;
 
-export const loginResponseSchema = z.object({ user: authUserSchema });
+export const loginResponseSchema = z.object({
+  user: authUserSchema.describe('The user now signed in.'),
+});
 
 /** `GET /api/demo-accounts` (demo mode only): the accounts the sign-in page offers. */
 export const demoAccountsResponseSchema = z.object({
-  accounts: z.array(z.object({ email: z.string(), name: z.string(), role: roleSchema })),
+  accounts: z
+    .array(
+      z.object({
+        email: z.string().describe('The account’s e-mail address (its password is `password`).'),
+        name: z.string().describe('The account’s name.'),
+        role: roleSchema.describe('`candidate`, `company` or `owner`.'),
+      }),
+    )
+    .describe('The demo accounts, in the order the page lists them.'),
 });
 export type DemoAccountsResponse = z.infer<typeof demoAccountsResponseSchema>;
-export const tokenResponseSchema = z.object({ token: z.string() });
+export const tokenResponseSchema = z.object({
+  token: z
+    .string()
+    .describe(
+      'The new personal access token: send it as `Authorization: Bearer …`. It is shown only this once.',
+    ),
+});
 
 export const messengerConfigSchema = z.object({
-  key: z.string(),
-  locales: z.array(z.string()),
-  fallbackLocale: z.string(),
-  broadcaster: z.object({
-    key: z.string(),
-    cluster: z.string(),
-    wsHost: z.string().optional(),
-    wsPort: z.number().int().optional(),
-    wssPort: z.number().int().optional(),
-    forceTLS: z.boolean(),
-    authEndpoint: z.string(),
-    userAuthEndpoint: z.string().optional(),
-  }),
+  key: z
+    .string()
+    .describe('The application key: send it as the `key` query parameter of every messaging call.'),
+  locales: z.array(z.string()).describe('The languages the page offers (`en`, `ar`).'),
+  fallbackLocale: z.string().describe('The language used when no other is chosen (`en`).'),
+  broadcaster: z
+    .object({
+      key: z.string().describe('The broadcaster’s public app key, for pusher-js.'),
+      cluster: z
+        .string()
+        .describe(
+          'The Pusher cluster name (pusher-js requires one; the embedded server ignores it).',
+        ),
+      wsHost: z
+        .string()
+        .optional()
+        .describe(
+          'The websocket host; absent: the page’s own host (the embedded server) or the hosted Pusher’s.',
+        ),
+      wsPort: z
+        .number()
+        .int()
+        .optional()
+        .describe('The websocket port without TLS; absent: the page’s own.'),
+      wssPort: z
+        .number()
+        .int()
+        .optional()
+        .describe('The websocket port with TLS; absent: the page’s own.'),
+      forceTLS: z.boolean().describe('Connect over TLS only.'),
+      authEndpoint: z
+        .string()
+        .describe('Where pusher-js asks to join a private channel (`POST /broadcasting/auth`).'),
+      userAuthEndpoint: z
+        .string()
+        .optional()
+        .describe('Where pusher-js authenticates the user (`POST /broadcasting/user-auth`).'),
+    })
+    .describe('How the page connects to the live events (pusher-js and laravel-echo options).'),
   /** How long after sending its sender may edit or delete a message (`EDIT_WINDOW_SECONDS`). */
-  edit_window_seconds: z.number().int().min(0).optional(),
+  edit_window_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'How many seconds after sending its sender may edit or delete a message (EDIT_WINDOW_SECONDS).',
+    ),
 });
 export type MessengerConfig = z.infer<typeof messengerConfigSchema>;
 
@@ -261,24 +415,47 @@ export const messagesPageQuerySchema = z.object({
   target: z
     .string()
     .regex(/^\d{1,20}$/)
-    .optional(),
+    .optional()
+    .describe('The user id of the other party to open a conversation with.'),
   tab: z
     .string()
     .regex(/^\d{1,20}$/)
-    .optional(),
-  lang: pageLanguage,
+    .optional()
+    .describe('The conversation to open (its id).'),
+  lang: pageLanguage.describe(
+    'The page’s language, `en` or `ar`, chosen for this visit (and saved for a signed-in user).',
+  ),
 });
-export const loginPageQuerySchema = z.object({ next: z.string().optional(), lang: pageLanguage });
+export const loginPageQuerySchema = z.object({
+  next: z
+    .string()
+    .optional()
+    .describe(
+      'Where to land after signing in: a path on this server; anything else lands on `/messages`.',
+    ),
+  lang: pageLanguage.describe('The page’s language, `en` or `ar`.'),
+});
 
 export const errorResponseSchema = z.object({
-  message: z.string(),
-  errors: z.record(z.string(), z.array(z.string())).optional(),
+  message: z
+    .string()
+    .describe('What went wrong, in English, for people (e.g. "The given data was invalid.").'),
+  errors: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .describe(
+      'Only for 422: each invalid field (dotted path, e.g. `settings.time_zone`; `_` for the whole body) with its messages.',
+    ),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 export { uploadedAttachmentSchema };
 export type UploadedAttachment = z.infer<typeof uploadedAttachmentSchema>;
-export const uploadAttachmentResponseSchema = z.object({ attachment: uploadedAttachmentSchema });
+export const uploadAttachmentResponseSchema = z.object({
+  attachment: uploadedAttachmentSchema.describe(
+    'The stored upload: send its `id` in `attachment_ids` of a message (unused uploads are removed after a while).',
+  ),
+});
 export type UploadAttachmentResponse = z.infer<typeof uploadAttachmentResponseSchema>;
 /** The multipart body of an upload: one file in the field `file`. */
 export const uploadAttachmentBodySchema = z.object({

@@ -9,6 +9,7 @@ export type JsonSchema = Record<string, unknown>;
 export interface OpenApiParameter {
   name: string;
   in: 'path' | 'query';
+  description?: string;
   required: boolean;
   schema: JsonSchema;
 }
@@ -55,10 +56,28 @@ export const openApiPathOf = (path: RouteDocumentation['path']): string =>
 
 const pascal = (id: string) => `${id.charAt(0).toUpperCase()}${id.slice(1)}`;
 
+/**
+ * Drops the bounds zod gives every integer (±2^53 − 1): they say nothing to a reader, and a renderer
+ * would show them as the example of every id.
+ */
+const withoutSafeIntegerBounds = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(
+        ([key, item]) =>
+          !(key === 'minimum' && item === Number.MIN_SAFE_INTEGER) &&
+          !(key === 'maximum' && item === Number.MAX_SAFE_INTEGER),
+      )
+      .map(([key, item]) => [key, withoutSafeIntegerBounds(item)]),
+  );
+};
+
 /** Drops what zod puts on a top-level schema but a component or parameter must not carry. */
 const bare = (schema: JsonSchema): JsonSchema => {
   const { $schema: _dialect, $id: _id, ...rest } = schema;
-  return rest;
+  return withoutSafeIntegerBounds(rest) as JsonSchema;
 };
 
 /**
@@ -104,16 +123,20 @@ const buildComponents = (specs: readonly RouteDocumentation[]) => {
   };
 };
 
-/** Path or query parameters from a zod object (each property one parameter). */
+/**
+ * Path or query parameters from a zod object (each property one parameter); a property's
+ * description (zod `.describe()`) becomes the parameter's.
+ */
 const parametersOf = (schema: z.ZodObject, where: 'path' | 'query'): OpenApiParameter[] => {
   const json = z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io: 'input', reused: 'inline' });
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set(json.required ?? []);
-  return Object.entries(properties).map(([name, property]) => ({
+  return Object.entries(properties).map(([name, { description, ...property }]) => ({
     name,
     in: where,
+    ...(typeof description === 'string' ? { description } : {}),
     required: where === 'path' || required.has(name),
-    schema: property,
+    schema: withoutSafeIntegerBounds(property) as JsonSchema,
   }));
 };
 
@@ -186,7 +209,7 @@ const buildBase = (): Omit<OpenApiDocument, 'servers'> => {
       title: 'Job board messenger',
       version: '1.0.0',
       description:
-        'The messaging page’s calls, sign-in, broadcasting and the integration API. Generated from the route declarations and the zod schemas the server validates with.',
+        'The messenger’s HTTP API: the integration API a host job board calls server to server (`/api/v1`, with one of INTEGRATION_KEYS as a bearer token), sign-in links from the host site, and the messaging page’s own calls, sign-in and live-event signatures. Generated from the route declarations and the zod schemas the server validates with; shown as a readable reference at `/api/docs`.',
     },
     tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
     paths,

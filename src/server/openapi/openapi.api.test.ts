@@ -13,6 +13,7 @@ import {
 } from '../../../test-support/openapi-contract.js';
 import { createTestApp, type TestContext } from '../../../test-support/test-app.js';
 import { createOpenApiDocument, openApiPathOf, type OpenApiDocument } from './openapi-document.js';
+import { apiReferencePaths } from './api-reference.js';
 import { operations } from './operations.js';
 
 const dialect = inject('database');
@@ -269,6 +270,79 @@ describe(`OpenAPI document (${dialect})`, () => {
         const response = await off.app.inject({ method: 'GET', url: integrationPaths.openapi });
         expect(response.statusCode).toBe(200);
         expect(response.json<OpenApiDocument>().openapi).toBe('3.1.0');
+      } finally {
+        await off.close();
+      }
+    });
+  });
+
+  describe('GET /api/docs (the API reference page)', () => {
+    it('answers an HTML page that loads the renderer and the document from this server only', async () => {
+      const response = await ctx.app.inject({ method: 'GET', url: apiReferencePaths.page });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      const page = response.body;
+      expect(page).toContain(`data-openapi="${integrationPaths.openapi}"`);
+      const loaded = [...page.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="([^"]+)"/g)].map(
+        (match) => match[1] ?? '',
+      );
+      expect(loaded).toEqual(
+        expect.arrayContaining([
+          '/api/docs/swagger-ui.css',
+          '/api/docs/swagger-ui-bundle.js',
+          '/api/docs/reference.js',
+        ]),
+      );
+      // nothing from another origin, and no inline script (the CSP allows none)
+      for (const address of [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? ''))
+        expect(address, address).toMatch(/^\/(?!\/)/);
+      expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-eval');
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).toContain("frame-ancestors 'self'");
+    });
+
+    it('serves each of the page’s files, Swagger UI’s from the installed package', async () => {
+      for (const [file, type, text] of [
+        ['swagger-ui-bundle.js', /^text\/javascript/, 'SwaggerUIBundle'],
+        ['swagger-ui.css', /^text\/css/, '.swagger-ui'],
+        ['reference.js', /^text\/javascript/, 'data-openapi'],
+        ['reference.css', /^text\/css/, 'body'],
+      ] as const) {
+        const response = await ctx.app.inject({
+          method: 'GET',
+          url: apiReferencePaths.asset(file),
+        });
+        expect(response.statusCode, file).toBe(200);
+        expect(response.headers['content-type'], file).toMatch(type);
+        expect(response.body, file).toContain(text);
+      }
+      // the start-up script turns off the calls Swagger UI would make elsewhere ("Try it out", the validator badge)
+      const script = await ctx.app.inject({
+        method: 'GET',
+        url: apiReferencePaths.asset('reference.js'),
+      });
+      expect(script.body).toContain('validatorUrl: null');
+      expect(script.body).toContain('supportedSubmitMethods: []');
+    });
+
+    it('answers 404 for any other file under /api/docs/', async () => {
+      for (const file of ['index.html', 'swagger-ui.js.map', '..%2Fpackage.json'])
+        expect(
+          (await ctx.app.inject({ method: 'GET', url: `${apiReferencePaths.page}/${file}` }))
+            .statusCode,
+          file,
+        ).toBe(404);
+    });
+
+    it('is served with the integration API off too', async () => {
+      const off = await createTestApp(dialect, { INTEGRATION_KEYS: '' });
+      try {
+        expect(
+          (await off.app.inject({ method: 'GET', url: apiReferencePaths.page })).statusCode,
+        ).toBe(200);
       } finally {
         await off.close();
       }

@@ -25,7 +25,9 @@ import {
 /** Body limit of the trigger routes: 100 channels + 10 KB data, or a batch of 10 events of 10 KB. */
 export const TRIGGER_BODY_LIMIT_BYTES = 256 * 1024;
 
-export const triggerParamsSchema = z.object({ appId: z.string() });
+export const triggerParamsSchema = z.object({
+  appId: z.string().describe('The broadcaster’s app id (PUSHER_APP_ID).'),
+});
 /** A published event: an empty object, as Pusher answers. */
 export const triggerResponseSchema = z.object({});
 
@@ -70,6 +72,7 @@ const triggerRoute = (
   path: { readonly pattern: `${string}:appId${string}` },
   operationId: string,
   summary: string,
+  description: string,
   body: z.ZodType,
   parse: (rawBody: Buffer) => VerifyResult<TriggerEvent | TriggerEvent[]>,
 ) =>
@@ -78,6 +81,7 @@ const triggerRoute = (
     path,
     operationId,
     summary,
+    description,
     params: triggerParamsSchema,
     query: documentedOnly(triggerQuerySchema),
     body: documentedOnly(body),
@@ -162,6 +166,7 @@ export const triggerRoutes = routesPlugin(
       paths.triggerEvents,
       'triggerEvent',
       'Publish one event to one or more channels (Pusher HTTP API)',
+      'Only with the embedded broadcaster (absent with a hosted Pusher). The Pusher HTTP API, so that a back end using a Pusher server library can publish events to the page’s channels: the request is signed with the app secret (`auth_signature`), and a replayed request is refused.',
       triggerEventBodySchema,
       parseEventsBody,
     ),
@@ -169,6 +174,7 @@ export const triggerRoutes = routesPlugin(
       paths.triggerBatchEvents,
       'triggerBatchEvents',
       'Publish up to 10 events (Pusher HTTP API)',
+      'Only with the embedded broadcaster. Several events in one signed request (Pusher HTTP API `batch_events`), each to one channel, delivered in order.',
       triggerBatchBodySchema,
       parseBatchBody,
     ),

@@ -95,11 +95,18 @@ export interface VerifiedSignature {
  * the signature covers it byte for byte). Documents the trigger routes in the OpenAPI document.
  */
 export const triggerQuerySchema = z.object({
-  auth_key: z.string(),
-  auth_timestamp: z.string().regex(/^\d{1,12}$/),
-  auth_version: z.literal('1.0'),
-  auth_signature: z.string(),
-  body_md5: z.string().optional(),
+  auth_key: z.string().describe('The app key (PUSHER_KEY).'),
+  auth_timestamp: z
+    .string()
+    .regex(/^\d{1,12}$/)
+    .describe(
+      'When the request was signed, in seconds since 1970; refused more than 600 s away from the server’s clock.',
+    ),
+  auth_version: z.literal('1.0').describe('Always `1.0`.'),
+  auth_signature: z
+    .string()
+    .describe('HMAC-SHA256 (hex) of the method, path and sorted query, keyed with PUSHER_SECRET.'),
+  body_md5: z.string().optional().describe('The MD5 (hex) of the body; required with a body.'),
 });
 
 /**
@@ -292,27 +299,48 @@ const socketIdSchema = z.string().regex(SOCKET_ID_PATTERN, 'Invalid socket_id.')
 /** `POST /apps/{appId}/events`. */
 export const triggerEventBodySchema = z
   .object({
-    name: eventNameSchema,
-    data: z.string(),
-    channels: z.array(channelNameSchema).min(1).max(MAX_CHANNELS_PER_TRIGGER).optional(),
-    channel: channelNameSchema.optional(),
-    socket_id: socketIdSchema.optional(),
-    info: z.string().optional(),
+    name: eventNameSchema.describe('The event’s name (not `pusher:…`).'),
+    data: z.string().describe('The event’s data, as text (usually JSON).'),
+    channels: z
+      .array(channelNameSchema)
+      .min(1)
+      .max(MAX_CHANNELS_PER_TRIGGER)
+      .optional()
+      .describe('The channels to publish to (either this or `channel`).'),
+    channel: channelNameSchema
+      .optional()
+      .describe('The one channel to publish to (either this or `channels`).'),
+    socket_id: socketIdSchema
+      .optional()
+      .describe('A socket not to deliver it to (the sender’s own).'),
+    info: z
+      .string()
+      .optional()
+      .describe('Attributes to answer about the channels (accepted, answered empty).'),
   })
   .refine((body) => (body.channels === undefined) !== (body.channel === undefined), {
     message: 'Give either channels or channel.',
   });
 
 const batchEventSchema = z.object({
-  name: eventNameSchema,
-  data: z.string(),
-  channel: channelNameSchema,
-  socket_id: socketIdSchema.optional(),
-  info: z.string().optional(),
+  name: eventNameSchema.describe('The event’s name (not `pusher:…`).'),
+  data: z.string().describe('The event’s data, as text (usually JSON).'),
+  channel: channelNameSchema.describe('The channel to publish to.'),
+  socket_id: socketIdSchema
+    .optional()
+    .describe('A socket not to deliver it to (the sender’s own).'),
+  info: z
+    .string()
+    .optional()
+    .describe('Attributes to answer about the channel (accepted, answered empty).'),
 });
 /** `POST /apps/{appId}/batch_events`. */
 export const triggerBatchBodySchema = z.object({
-  batch: z.array(batchEventSchema).min(1).max(MAX_BATCH_EVENTS),
+  batch: z
+    .array(batchEventSchema)
+    .min(1)
+    .max(MAX_BATCH_EVENTS)
+    .describe('The events to publish, in order.'),
 });
 
 /** One event to deliver, as decoded from the HTTP API. */

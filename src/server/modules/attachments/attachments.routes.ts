@@ -20,7 +20,8 @@ export const attachmentParamsSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]{0,9}$/, 'must be an id.')
     .transform(Number)
-    .pipe(z.number().int().max(2_147_483_647)),
+    .pipe(z.number().int().max(2_147_483_647))
+    .describe('The attachment’s id (the `id` of an entry of a message’s `attachments`).'),
 });
 
 /** Room for the multipart envelope around the file. */
@@ -68,6 +69,10 @@ const downloadRoute = (variant: 'file' | 'thumbnail') =>
       variant === 'file'
         ? 'An attachment, for its uploader or the two parties of its message (inline for images)'
         : 'The thumbnail of an image attachment (WEBP, at most 480 px on the long side)',
+    description:
+      variant === 'file'
+        ? 'The file of a message, for its uploader and the two parties of the message only (anyone else: 403). Images and PDFs open in the browser, other files download. With S3 storage the answer is a redirect to a short-lived address.'
+        : 'A small preview of an image attachment, for the same people as the file itself; files that are not images have none (404).',
     params: attachmentParamsSchema,
     responses: {
       200: { description: 'The bytes.', media: { type: '*/*', binary: true } },
@@ -94,6 +99,8 @@ export const attachmentsRoutes = routesPlugin(
       operationId: 'uploadAttachment',
       summary:
         'Upload one file (multipart field `file`, at most 10 MiB; PDF, DOC/DOCX, ODT, RTF, TXT, PNG, JPEG, WEBP, GIF judged from its bytes)',
+      description:
+        'Uploads one file before sending it: the answer’s `id` goes into `attachment_ids` of the message. The kind is judged from the file’s bytes, not its name; anything else is a 422. Images are measured and get a thumbnail. An upload no message uses is removed after a while.',
       security: security.pageChange,
       // a stream, read as it comes
       body: documentedOnly(uploadAttachmentBodySchema),

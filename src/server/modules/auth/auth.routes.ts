@@ -3,7 +3,7 @@ import {
   credentialsSchema,
   demoAccountsResponseSchema,
   loginResponseSchema,
-  messengerUserParamsSchema,
+  tokenParamsSchema,
   paths,
   tokenListResponseSchema,
   tokenRequestSchema,
@@ -45,6 +45,8 @@ export const authRoutes = routesPlugin([
     path: paths.login,
     operationId: 'login',
     summary: 'Sign in with e-mail and password (sets the session cookie, rotates the session id)',
+    description:
+      'Checks an e-mail address and password, opens a session (the httpOnly `messenger_session` cookie; any previous session id is replaced) and answers who signed in. Needs the CSRF header. Repeated failures are rate limited (429). Users brought by the host usually have no password and sign in through sign-in links (`GET /sso`) instead.',
     security: security.login,
     body: credentialsSchema,
     responses: {
@@ -74,6 +76,8 @@ export const authRoutes = routesPlugin([
     path: paths.logout,
     operationId: 'logout',
     summary: 'Sign out: ends the session (or revokes the bearer token used)',
+    description:
+      'Ends the current session at once (its cookie is cleared and its live sockets closed), or, when called with a personal access token, revokes that token.',
     security: security.optionalViewer,
     responses: {
       204: { description: 'Signed out.' },
@@ -100,6 +104,8 @@ export const authRoutes = routesPlugin([
     path: paths.tokens,
     operationId: 'issueToken',
     summary: 'Issue a personal access token for a non-browser client',
+    description:
+      'For scripts and native apps that cannot keep a cookie: checks the e-mail address and password and answers a new personal access token, shown this once. Send it as `Authorization: Bearer …` (or as the `token` query parameter). Repeated failures are rate limited (429).',
     body: tokenRequestSchema,
     responses: {
       201: { description: 'The token (shown once; stored hashed).', schema: tokenResponseSchema },
@@ -115,6 +121,8 @@ export const authRoutes = routesPlugin([
     path: paths.tokens,
     operationId: 'listTokens',
     summary: 'The caller’s personal access tokens (never their secrets)',
+    description:
+      'The signed-in user’s personal access tokens with their names and dates; the secrets themselves are never shown again.',
     security: security.viewerRead,
     responses: {
       200: { description: 'The tokens.', schema: tokenListResponseSchema },
@@ -130,8 +138,10 @@ export const authRoutes = routesPlugin([
     path: paths.token,
     operationId: 'revokeToken',
     summary: 'Revoke one of the caller’s personal access tokens',
+    description:
+      'Revokes one of the signed-in user’s own tokens at once; another user’s token, or an unknown id, is a 404.',
     security: security.viewerChange,
-    params: messengerUserParamsSchema,
+    params: tokenParamsSchema,
     responses: {
       204: { description: 'Revoked.' },
       ...errors(401, 404, 419, 422, 503),
@@ -147,6 +157,8 @@ export const authRoutes = routesPlugin([
     path: paths.demoAccounts,
     operationId: 'listDemoAccounts',
     summary: 'The demo accounts the sign-in page offers (demo mode only)',
+    description:
+      'Only when the server runs with its demo data (otherwise 404): the accounts the sign-in page offers as buttons. Their password is `password`.',
     responses: {
       200: { description: 'The demo accounts.', schema: demoAccountsResponseSchema },
       ...errors(404, 503),

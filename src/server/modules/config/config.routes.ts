@@ -15,6 +15,8 @@ export const configRoutes = routesPlugin([
     path: paths.config,
     operationId: 'getMessengerConfig',
     summary: 'What a client needs to connect: the application key, locales, the broadcaster',
+    description:
+      'Public. The page reads it first: the application key every messaging call sends as `key`, the languages offered, how to reach the live events (pusher-js options), and how long a sent message stays editable.',
     responses: {
       200: {
         description: 'The configuration (cacheable for 5 minutes).',

@@ -89,6 +89,8 @@ export const integrationRoutes = routesPlugin(
       path: integrationPaths.user,
       operationId: 'upsertUser',
       summary: 'Create or update a user by the host’s id',
+      description:
+        'Creates the user the first time (201) and updates them afterwards (200): role, name, e-mail address, picture, language, settings and suspension. The path’s id is yours; the answer carries the messenger’s own `id`. Idempotent: sending it again changes nothing twice. A role change of a user who has conversations is a 409; an e-mail address another user has is a 422; an erased user is a 409.',
       params: userParamsSchema,
       body: upsertUserBodySchema,
       responses: { ...createdOrUpdated(integrationUserResponseSchema), ...errors(409) },
@@ -102,6 +104,8 @@ export const integrationRoutes = routesPlugin(
       path: integrationPaths.user,
       operationId: 'getUser',
       summary: 'A user by the host’s id',
+      description:
+        'The user as the messenger holds them, by your id; an unknown or erased user is a 404.',
       params: userParamsSchema,
       responses: { 200: { description: 'The user.', schema: integrationUserResponseSchema } },
       handler: async ({ params }, { integrationService }) => ({
@@ -113,6 +117,8 @@ export const integrationRoutes = routesPlugin(
       path: integrationPaths.user,
       operationId: 'eraseUser',
       summary: 'Erase a user (sessions, tokens, sockets end; messages stay for the other party)',
+      description:
+        'Erases the user at once on every instance: their sessions, tokens and live sockets end; their e-mail address, password, photo and settings are removed; their name becomes "Deleted user". Their messages stay readable for the other party, but their conversations take no new messages (`closed: true`). They can never come back: a later `PUT` of the same id is a 409. Erasing again answers 204.',
       params: userParamsSchema,
       responses: { 204: { description: 'Erased.' } },
       handler: async ({ params, reply }, { integrationService }) => {
@@ -125,6 +131,8 @@ export const integrationRoutes = routesPlugin(
       path: integrationPaths.job,
       operationId: 'upsertJob',
       summary: 'Create or update a job by the host’s id',
+      description:
+        'Creates the job the first time (201) and updates it afterwards (200). `company` names the company (your id) that posts it; an unknown company is a 422. Conversations may then be about this job.',
       params: jobParamsSchema,
       body: upsertJobBodySchema,
       responses: createdOrUpdated(integrationJobResponseSchema),
@@ -138,6 +146,8 @@ export const integrationRoutes = routesPlugin(
       path: integrationPaths.application,
       operationId: 'setApplication',
       summary: 'Set the group of a candidate’s application to a job',
+      description:
+        'Records the group your site files the candidate’s application under (e.g. `Shortlist`). The company sees it in the chat header of its conversation with that candidate about that job. Unknown job or candidate: 422.',
       params: applicationParamsSchema,
       body: setApplicationBodySchema,
       responses: { 200: { description: 'The application.', schema: applicationResponseSchema } },
@@ -153,6 +163,8 @@ export const integrationRoutes = routesPlugin(
       path: integrationPaths.conversations,
       operationId: 'startConversation',
       summary: 'Start (or find) a conversation, optionally with a first message',
+      description:
+        'What a "Message the candidate" button on a job page calls: starts the conversation between the company and the candidate (about the job, or about no job) or finds the one already there (201 new, 200 found), optionally sending a first message from either side, which is stored and delivered live as if sent from the page. A repeated call sends no second message (`client_id`). Host messages have their own limit, HOST_SEND_RATE_PER_SECOND per key (429 with `Retry-After` beyond it), not the users’ send limits. The answer’s `company_url` and `candidate_url` open the conversation for each side: send people there through a sign-in link. A first message from a suspended user, or toward someone who blocked the sender, is a 403 (the conversation still exists).',
       body: startConversationBodySchema,
       responses: {
         ...createdOrUpdated(startConversationResponseSchema, 'Already there.'),
@@ -172,6 +184,8 @@ export const integrationRoutes = routesPlugin(
       path: moderationPaths.reports,
       operationId: 'listReports',
       summary: 'The reports people filed, newest first (by `status` or all), a page at a time',
+      description:
+        'The moderation queue: reports people filed about the other party of a conversation, each with a copy of the conversation’s latest messages as they were when filed. Newest first, 50 a page; pass `next_cursor` back as `cursor` until it is null.',
       query: reportsQuerySchema,
       responses: {
         200: {
@@ -187,6 +201,8 @@ export const integrationRoutes = routesPlugin(
       path: moderationPaths.report,
       operationId: 'updateReport',
       summary: 'Resolve or dismiss a report',
+      description:
+        'Marks a report `resolved` (you acted, e.g. suspended the user) or `dismissed` (nothing to do). An unknown id is a 404.',
       params: reportParamsSchema,
       body: updateReportBodySchema,
       responses: { 200: { description: 'The report.', schema: reportResponseSchema } },

@@ -37,6 +37,7 @@ const conversationCall = (
   path: { readonly pattern: `${string}:id${string}` },
   operationId: string,
   summary: string,
+  description: string,
   change: (service: MessengerService, viewer: AuthUser, id: number) => Promise<MessengerUser>,
 ) =>
   pageChange({
@@ -44,6 +45,7 @@ const conversationCall = (
     path,
     operationId,
     summary,
+    description,
     params: messengerUserParamsSchema,
     responses: {
       200: { description: 'The conversation.', schema: messengerUserResponseSchema },
@@ -63,6 +65,8 @@ export const messengerRoutes = pageCallsPlugin([
     operationId: 'getInitialData',
     summary:
       'The job filter, the viewer’s conversations (all of them, or a page with `limit`) and who the viewer is',
+    description:
+      'What the page loads first: the signed-in user, their conversations (newest activity first; optionally by job, archived or not, by a search on names and job titles, and a page at a time with `limit` and `cursor`), the jobs to filter by, the unread total and the archived count.',
     query: initialDataQuerySchema,
     responses: {
       200: {
@@ -82,6 +86,8 @@ export const messengerRoutes = pageCallsPlugin([
     path: paths.getMessage,
     operationId: 'getMessages',
     summary: 'Open a conversation: its messages (paged back with `before`), marking them seen',
+    description:
+      'Opens one of the viewer’s conversations: its latest messages grouped by day (older ones with `before`), the other party and the job. Reading marks the received messages seen, and the sender is told live (unless either has read receipts off).',
     body: getMessageBodySchema,
     responses: {
       200: { description: 'The conversation and its messages.', schema: getMessageResponseSchema },
@@ -95,6 +101,8 @@ export const messengerRoutes = pageCallsPlugin([
     path: paths.sendMessage,
     operationId: 'sendMessage',
     summary: 'Send a message (once per `client_id`), then broadcast it',
+    description:
+      'Sends a message in one of the viewer’s conversations: text, files (uploaded first), or both. It is stored once per `client_id`, delivered live to both parties, and passed to the host as a `message.created` webhook; the receiver is e-mailed if it stays unread. Refused with 403 when the sender is suspended or blocked by the receiver, 422 when the conversation is closed, 429 beyond the per-user send limits.',
     body: sendMessageBodySchema,
     responses: {
       200: { description: 'The stored message.', schema: sendMessageResponseSchema },
@@ -108,6 +116,7 @@ export const messengerRoutes = pageCallsPlugin([
     paths.unseen,
     'markSeen',
     'Mark the viewer’s unread messages of a conversation as seen (needs the CSRF header)',
+    'Marks the messages the viewer received in that conversation as seen; the sender is told live unless either has read receipts off. A GET that changes state: it needs the CSRF header.',
     (service, viewer, id) => service.markSeen(viewer, id),
   ),
   conversationCall(
@@ -115,6 +124,7 @@ export const messengerRoutes = pageCallsPlugin([
     paths.archive,
     'archiveConversation',
     'Archive a conversation (the viewer’s own flag)',
+    'Moves the conversation to the viewer’s archived list; only the viewer’s own flag changes (the other party sees nothing).',
     (service, viewer, id) => service.setArchived(viewer, id, true),
   ),
   pageChange({
@@ -122,6 +132,8 @@ export const messengerRoutes = pageCallsPlugin([
     path: paths.typing,
     operationId: 'typing',
     summary: 'Tell the other party that the viewer is typing (at most one broadcast every 2 s)',
+    description:
+      'Tells the other party, live, that the viewer is typing; calls closer than 2 s apart are answered but not broadcast again. Refused (403) when the viewer is suspended or blocked by the other party.',
     params: messengerUserParamsSchema,
     responses: {
       204: { description: 'Told (or coalesced with a call less than 2 s before).' },
@@ -137,6 +149,7 @@ export const messengerRoutes = pageCallsPlugin([
     paths.unarchive,
     'unarchiveConversation',
     'Return an archived conversation to the active list (the viewer’s own flag)',
+    'Returns an archived conversation to the viewer’s active list; only the viewer’s own flag changes.',
     (service, viewer, id) => service.setArchived(viewer, id, false),
   ),
   pageChange({
@@ -145,6 +158,8 @@ export const messengerRoutes = pageCallsPlugin([
     operationId: 'editMessage',
     summary:
       'Edit the text of one of the viewer’s own messages within the edit window (`EDIT_WINDOW_SECONDS`), then broadcast `MessageUpdated`',
+    description:
+      'Replaces the text of a message the viewer sent, within EDIT_WINDOW_SECONDS of sending it (later, or already deleted: 422). Both parties see the change live (`MessageUpdated`, with `edited_at` set) and the host gets a `message.updated` webhook.',
     params: messageParamsSchema,
     body: editMessageBodySchema,
     responses: {
@@ -164,6 +179,8 @@ export const messengerRoutes = pageCallsPlugin([
     operationId: 'deleteMessage',
     summary:
       'Delete one of the viewer’s own messages within the edit window: its text emptied, its files removed; then broadcast `MessageUpdated`',
+    description:
+      'Deletes a message the viewer sent, within the edit window: its text is emptied and its files removed, for both parties, live (`MessageUpdated`, with `deleted_at` set); the host gets a `message.deleted` webhook.',
     params: messageParamsSchema,
     responses: {
       204: { description: 'Deleted (the message keeps its place, with `deleted_at`).' },

@@ -83,6 +83,8 @@ export const notificationsRoutes = routesPlugin(
       query: linkQuery,
       operationId: 'showUnsubscribePage',
       summary: 'The page an e-mail’s unsubscribe link opens: asks before turning e-mails off',
+      description:
+        'The link at the bottom of every notification e-mail opens this page, in the user’s language: it asks before turning the e-mails off (a link scanner that follows it changes nothing). An invalid or expired token shows a page saying so.',
       responses: {
         200: html('A confirmation page with a button (in the user’s language).'),
         400: html('The link is invalid.'),
@@ -101,6 +103,8 @@ export const notificationsRoutes = routesPlugin(
       operationId: 'unsubscribeOneClick',
       summary:
         'One-click unsubscribe (RFC 8058): turns the token’s user’s e-mail notifications off, without a session',
+      description:
+        'What the mail client’s own "Unsubscribe" button posts (the e-mail’s `List-Unsubscribe-Post` header), and what the page’s button submits: turns the user’s e-mail notifications off without signing in, and answers a page with an undo.',
       responses: {
         200: html('E-mail notifications are off (a page in the user’s language, with an undo).'),
         400: html('The link is invalid.'),
@@ -126,6 +130,8 @@ export const notificationsRoutes = routesPlugin(
       operationId: 'undoUnsubscribe',
       summary:
         'Undoes an unsubscribe: turns the token’s user’s e-mail notifications back on, without a session. Only with the undo’s own token, valid for an hour, that the unsubscribe page gives (never the e-mail’s unsubscribe token)',
+      description:
+        'The undo button of the page shown after unsubscribing: turns the user’s e-mail notifications back on without signing in. Only the undo’s own short-lived token works here.',
       responses: {
         200: html('E-mail notifications are on again (a page in the user’s language).'),
         400: html('The link has expired (or is not an undo token).'),

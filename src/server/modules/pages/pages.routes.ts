@@ -37,11 +37,20 @@ export interface PagesOptions {
 
 /** `/images/{kind}/{file}`: a generated demo logo or photo. */
 export const demoImageParamsSchema = z.object({
-  kind: z.enum(['logos', 'photos']),
-  file: z.string().regex(/^[a-z0-9-]{1,60}\.svg$/),
+  kind: z
+    .enum(['logos', 'photos'])
+    .describe('`logos` (a square mark) or `photos` (a round portrait).'),
+  file: z
+    .string()
+    .regex(/^[a-z0-9-]{1,60}\.svg$/)
+    .describe(
+      'A name in lower case with dashes, ending `.svg` (e.g. `sara-haddad.svg`): the picture is drawn from it.',
+    ),
 });
 /** A file of the built client (one route per file; documentation only: @fastify/static serves it). */
-export const staticFileParamsSchema = z.object({ file: z.string() });
+export const staticFileParamsSchema = z.object({
+  file: z.string().describe('The file’s name, as the built page refers to it.'),
+});
 
 const escapeAttribute = (value: string) =>
   value.replace(/[&"<>]/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -110,6 +119,7 @@ const staticFiles = (prefix: string, what: string, idSuffix: string): RouteDocum
     path: pathTemplate(`${prefix}:file`),
     operationId: `${method}Static${idSuffix}`,
     summary: `${method === 'head' ? 'Headers of ' : ''}${what} (a file of the built client)`,
+    description: `${method === 'head' ? 'The headers the GET would answer, without the body. ' : ''}Served as built, by name (the page refers to them; nothing here is for a host to call).`,
     tag: 'pages',
     security: security.public,
     params: staticFileParamsSchema,
@@ -133,6 +143,7 @@ export const pagesRoutes = routesPlugin(
       path: paths.home,
       operationId: 'home',
       summary: 'Redirects to the messaging page',
+      description: 'The site’s root sends the browser to the messaging page.',
       responses: { 302: redirect('To `/messages`') },
       handler: async ({ reply }) => reply.redirect(paths.messages),
     }),
@@ -141,6 +152,8 @@ export const pagesRoutes = routesPlugin(
       path: paths.messages,
       operationId: 'messagesPage',
       summary: 'The messaging page (sets the `XSRF-TOKEN` cookie)',
+      description:
+        'The messaging page itself (a single-page application). Without a session it sends the browser to sign in and back. `target` and `tab` open a conversation, as in the `company_url` and `candidate_url` of `POST /api/v1/conversations`.',
       query: documentedOnly(messagesPageQuerySchema),
       responses: {
         200: html('The page.'),
@@ -169,6 +182,8 @@ export const pagesRoutes = routesPlugin(
       path: paths.login,
       operationId: 'loginPage',
       summary: 'The sign-in page (sets the `XSRF-TOKEN` cookie); with `LOGIN_URL`, the host’s',
+      description:
+        'The messenger’s own e-mail and password sign-in page, for accounts that have a password (demo accounts, staff). With `LOGIN_URL` set, a visitor without a session is sent to the host’s sign-in page instead, with `return_to`; a signed-in visitor goes straight on to `next`.',
       query: documentedOnly(loginPageQuerySchema),
       responses: {
         200: html('The page (without `LOGIN_URL`).'),
@@ -192,6 +207,8 @@ export const pagesRoutes = routesPlugin(
       path: paths.demoImage,
       operationId: 'demoImage',
       summary: 'A generated demo logo or photo',
+      description:
+        'Pictures drawn for the demo accounts, so the demo needs no image files; the same name always gives the same picture.',
       // a name that is not a demo image is not found (404), not invalid
       params: documentedOnly(demoImageParamsSchema),
       responses: {

@@ -12,8 +12,21 @@ const WEBHOOK_MAX_AGE_MS = 5 * 60 * 1000;
 
 /** What a hosted Pusher posts (its "channel existence" webhooks; other kinds are ignored). */
 export const pusherWebhookBodySchema = z.object({
-  time_ms: z.number(),
-  events: z.array(z.object({ name: z.string(), channel: z.string().optional() }).loose()),
+  time_ms: z.number().describe('When the hosted Pusher sent it (milliseconds since 1970).'),
+  events: z
+    .array(
+      z
+        .object({
+          name: z
+            .string()
+            .describe(
+              'The event’s kind: `channel_occupied` or `channel_vacated` (others are ignored).',
+            ),
+          channel: z.string().optional().describe('The channel it is about.'),
+        })
+        .loose(),
+    )
+    .describe('What happened, in order.'),
 });
 
 interface PresenceRoutesOptions {
@@ -42,6 +55,8 @@ export const presenceRoutes = routesPlugin(
       operationId: 'pusherWebhook',
       summary:
         'With a hosted Pusher only (404 otherwise): its signed `channel_occupied`/`channel_vacated` webhooks, which feed presence',
+      description:
+        'Only with a hosted Pusher (PUSHER_HOST or PUSHER_CLUSTER set; otherwise 404). The hosted Pusher posts its channel existence webhooks here, signed with the app secret: when a user’s channel becomes occupied or vacated, the messenger tells that user’s conversation partners they came online or went offline (unless the user hides it).',
       // the signature is over the body exactly as sent: it is parsed once verified
       body: documentedOnly(pusherWebhookBodySchema),
       responses: {

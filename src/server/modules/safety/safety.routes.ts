@@ -22,6 +22,8 @@ export const safetyRoutes = pageCallsPlugin([
     path: safetyPaths.blocks,
     operationId: 'listBlocks',
     summary: 'The people the viewer blocked, latest first',
+    description:
+      'Everyone the signed-in user blocked, with when; the page’s settings list them with an "Unblock" button.',
     responses: { 200: { description: 'The blocks.', schema: blocksResponseSchema } },
     handler: async ({ viewer }, { safetyService }) => ({
       blocks: await safetyService.listBlocks(viewer),
@@ -33,6 +35,8 @@ export const safetyRoutes = pageCallsPlugin([
     operationId: 'blockUser',
     summary:
       'Block a conversation partner: their sends, typing and uploads toward the viewer are refused, nothing of theirs arrives live, and the viewer looks offline to them',
+    description:
+      'The blocked party’s sends, typing and uploads toward the viewer answer 403 from then on, nothing of theirs reaches the viewer live, and each sees the other offline. Earlier messages stay for both. 201 for a new block, 200 when already blocked. The host is not told.',
     body: createBlockBodySchema,
     responses: {
       200: { description: 'Already blocked.', schema: blockResponseSchema },
@@ -48,6 +52,8 @@ export const safetyRoutes = pageCallsPlugin([
     path: safetyPaths.block,
     operationId: 'unblockUser',
     summary: 'Lift the viewer’s block of a user (no block: nothing changes)',
+    description:
+      'Lifts the signed-in user’s block of that person: messages can flow again both ways. Not blocked: 204 all the same.',
     params: blockParamsSchema,
     responses: { 204: { description: 'Not blocked (any more).' } },
     handler: async ({ params, viewer, reply }, { safetyService }) => {
@@ -61,6 +67,8 @@ export const safetyRoutes = pageCallsPlugin([
     operationId: 'reportConversation',
     summary:
       'Report the other party of one of the viewer’s conversations (with `block`: also block them); the host hears of it (`report.created`)',
+    description:
+      'Files a report about the other party of one of the viewer’s conversations, keeping a copy of its latest 50 messages. With `block: true` the other party is blocked at the same time. The host receives a `report.created` webhook at once and finds the report in `GET /api/v1/reports`. Each user may file 10 reports in 24 hours (429 beyond).',
     body: createReportBodySchema,
     responses: {
       201: {

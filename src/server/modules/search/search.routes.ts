@@ -15,6 +15,8 @@ export const searchRoutes = pageCallsPlugin([
     operationId: 'searchMessages',
     summary:
       'The viewer’s messages whose words start with every word of `q` (case and diacritics ignored), newest first',
+    description:
+      'Searches the messages of the signed-in user’s own conversations (both sent and received; deleted ones are never found). Each word of `q` must begin a word of the message, ignoring case and diacritics, in English and Arabic. Results come newest first, a page at a time: pass `next_cursor` back as `cursor`.',
     query: searchMessagesQuerySchema,
     responses: {
       200: {

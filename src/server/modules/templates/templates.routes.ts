@@ -23,6 +23,8 @@ export const templatesRoutes = pageCallsPlugin([
     path: workingFasterPaths.templates,
     operationId: 'listTemplates',
     summary: 'The viewer’s saved replies, by name (ignoring case)',
+    description:
+      'The signed-in user’s saved replies (short texts to insert in the composer), sorted by name ignoring case.',
     responses: { 200: { description: 'The saved replies.', schema: templatesResponseSchema } },
     handler: async ({ viewer }, { templatesService }) => ({
       templates: await templatesService.list(viewer),
@@ -34,6 +36,8 @@ export const templatesRoutes = pageCallsPlugin([
     operationId: 'createTemplate',
     summary:
       'Save a reply (a name and a body that may hold `{{candidate.first_name}}`, `{{candidate.name}}`, `{{company.name}}`, `{{job.title}}`, `{{me.name}}`); at most 100 per user (422 beyond)',
+    description:
+      'Saves a new reply for the signed-in user. Its body may hold variables, filled in when inserted in a conversation. A user may keep 100 (422 beyond).',
     body: createTemplateBodySchema,
     responses: { 201: { description: 'Saved.', schema: templateResponseSchema } },
     handler: async ({ body, viewer, reply }, { templatesService }) =>
@@ -44,6 +48,8 @@ export const templatesRoutes = pageCallsPlugin([
     path: workingFasterPaths.template,
     operationId: 'updateTemplate',
     summary: 'Change the name, the body or both of one of the viewer’s saved replies',
+    description:
+      'Changes the name, the body, or both, of one of the signed-in user’s saved replies; another user’s is a 404.',
     params: templateParamsSchema,
     body: updateTemplateBodySchema,
     responses: {
@@ -59,6 +65,7 @@ export const templatesRoutes = pageCallsPlugin([
     path: workingFasterPaths.template,
     operationId: 'deleteTemplate',
     summary: 'Delete one of the viewer’s saved replies',
+    description: 'Deletes one of the signed-in user’s saved replies; another user’s is a 404.',
     params: templateParamsSchema,
     responses: { 204: { description: 'Deleted.' }, ...errors(404) },
     handler: async ({ params, viewer, reply }, { templatesService }) => {
