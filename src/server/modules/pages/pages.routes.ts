@@ -17,6 +17,7 @@ import {
   routesPlugin,
   type RouteDocumentation,
 } from '../../http/route.js';
+import { brandPage } from '../../lib/brand-page.js';
 import { randomToken } from '../../lib/crypto.js';
 import { HttpError } from '../../lib/http-error.js';
 import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
@@ -172,7 +173,12 @@ export const pagesRoutes = routesPlugin(
         return reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
-          .send(template(file).replaceAll(CSRF_PLACEHOLDER, escapeAttribute(token)));
+          .send(
+            brandPage(template(file), config.brand).replaceAll(
+              CSRF_PLACEHOLDER,
+              escapeAttribute(token),
+            ),
+          );
       },
     };
   },
