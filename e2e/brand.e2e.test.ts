@@ -25,9 +25,8 @@ const imageLoaded = (page: Page, selector: string) =>
 /** The page's background is drawn dark (the dark scheme is in force), by its relative luminance. */
 const pageIsDark = (page: Page) =>
   page.evaluate(() => {
-    const [red = 255, green = 255, blue = 255] = getComputedStyle(document.body)
-      .backgroundColor.match(/\d+/g)
-      ?.map(Number) ?? [];
+    const [red = 255, green = 255, blue = 255] =
+      getComputedStyle(document.body).backgroundColor.match(/\d+/g)?.map(Number) ?? [];
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue < 60;
   });
 
@@ -35,8 +34,14 @@ describe('the site’s brand (SITE_NAME, BRAND_LOGO_URL, BRAND_COLOR) and the da
   const suite = useE2eSuite({
     failOnConsoleErrors: true,
     // the unsubscribe page of a link that is not valid is answered 400 on purpose
-    allowConsole: [/status of 400 .*\/unsubscribe\?token=1\.x/],
-    env: { SITE_NAME, BRAND_LOGO_URL: LOGO, BRAND_COLOR },
+    // (and a refused sign-in link 401)
+    allowConsole: [/status of 400 .*\/unsubscribe\?token=1\.x/, /status of 401 .*\/sso\?token=/],
+    env: {
+      SITE_NAME,
+      BRAND_LOGO_URL: LOGO,
+      BRAND_COLOR,
+      SSO_SECRET: 'sso-secret-for-the-brand-browser-tests-0123456789',
+    },
   });
 
   it('the header shows the logo and the name, the accent is BRAND_COLOR with black text on it, the title names the site', async () => {
@@ -113,6 +118,13 @@ describe('the site’s brand (SITE_NAME, BRAND_LOGO_URL, BRAND_COLOR) and the da
       await page.getByRole('heading', { level: 1 }).waitFor();
       expect(await pageIsDark(page)).toBe(true);
       await expectNoAxeViolations(page, `the unsubscribe page (dark, ${language})`);
+
+      await page.goto('/sso?token=not-a-sign-in-link');
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.title()).toMatch(new RegExp(` · ${SITE_NAME}$`));
+      expect(await imageLoaded(page, `img[alt="${SITE_NAME}"]`)).toBe(true);
+      expect(await pageIsDark(page)).toBe(true);
+      await expectNoAxeViolations(page, `the refused sign-in link's page (dark, ${language})`);
 
       await page.goto(`/login?lang=${language}`);
       await page.getByRole('button', { name: new RegExp(`^${SARA.name}`) }).waitFor();
