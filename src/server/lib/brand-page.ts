@@ -17,7 +17,4 @@ export const brandPage = (page: string, brand: Brand): string =>
   page
     .replaceAll(BRAND_PLACEHOLDERS.siteName, escapeHtml(brand.siteName))
     .replaceAll(BRAND_PLACEHOLDERS.logoUrl, escapeHtml(brand.logoUrl ?? ''))
-    .replace(
-      '</head>',
-      `<link rel="stylesheet" href="${paths.brandStylesheet}" />\n  </head>`,
-    );
+    .replace('</head>', `<link rel="stylesheet" href="${paths.brandStylesheet}" />\n  </head>`);
