@@ -21,6 +21,9 @@ export const clientConfig = (config: Config): MessengerConfig => {
       userAuthEndpoint: paths.broadcastingUserAuth,
     },
     edit_window_seconds: Math.floor(config.editWindowMs / 1000),
+    site_name: config.brand.siteName,
+    brand_logo_url: config.brand.logoUrl ?? null,
+    brand_color: config.brand.color,
   };
 };
 

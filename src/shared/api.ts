@@ -248,6 +248,12 @@ export const messengerConfigSchema = z.object({
   }),
   /** How long after sending its sender may edit or delete a message (`EDIT_WINDOW_SECONDS`). */
   edit_window_seconds: z.number().int().min(0).optional(),
+  /** The site's name (`SITE_NAME`); absent from an older server. */
+  site_name: z.string().optional(),
+  /** The site's logo (`BRAND_LOGO_URL`), null: the product's own mark. */
+  brand_logo_url: z.string().nullable().optional(),
+  /** The site's accent (`BRAND_COLOR`, `#rrggbb`); text on it is black or white, whichever contrasts more. */
+  brand_color: z.string().optional(),
 });
 export type MessengerConfig = z.infer<typeof messengerConfigSchema>;
 

@@ -101,6 +101,15 @@ describe(`the site's brand on every page the server renders, and in e-mails (${d
     expect(page.body).toContain(`<link rel="stylesheet" href="${paths.brandStylesheet}" />`);
   });
 
+  it('the client configuration names the brand too (for clients that draw their own page)', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: paths.config });
+    expect(response.json()).toMatchObject({
+      site_name: SITE_NAME,
+      brand_logo_url: LOGO,
+      brand_color: COLOR,
+    });
+  });
+
   it('the CSP lets the logo load from its own origin, next to IMAGE_ORIGINS', async () => {
     const login = await ctx.app.inject({ method: 'GET', url: paths.login });
     const imgSrc = String(login.headers['content-security-policy'])
