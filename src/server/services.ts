@@ -206,6 +206,12 @@ export const createServices = ({
     messengerService: messenger,
     settingsService: settings,
     publicUrl: config.publicUrl,
+    limits,
+    // the burst is one second's worth (at least one message): HOST_SEND_RATE_PER_SECOND at once
+    hostSendRate: {
+      burst: Math.max(1, Math.ceil(config.hostSendRatePerSecond)),
+      perSecond: config.hostSendRatePerSecond,
+    },
     events,
     closeSockets: async (keys) => {
       await Promise.all(keys.map((key) => realtime.closeSessionSockets(key)));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
-import { messengerUserSchema, roleSchema } from './models.js';
+import { hostConversationSchema, roleSchema } from './models.js';
 import { pathTemplate } from './paths.js';
 import { suspendedSchema } from './safety.js';
 import { containsControlOrBidi, containsNul, hasVisibleText, isTimeZoneName } from './text.js';
@@ -143,7 +143,11 @@ export const upsertJobBodySchema = z
     company: externalIdSchema,
     title: plainText(300),
     status: z.enum(['active', 'inactive']),
-    deadline: z.iso.date('must be a date (YYYY-MM-DD) or null.').nullable(),
+    deadline: z.iso
+      .date('must be a date (YYYY-MM-DD) or null.')
+      .nullable()
+      .optional()
+      .describe('The last day to apply (YYYY-MM-DD); null or left out: none.'),
   })
   .strict();
 export type UpsertJobBody = z.infer<typeof upsertJobBodySchema>;
@@ -185,7 +189,7 @@ export const startConversationBodySchema = z
 export type StartConversationBody = z.infer<typeof startConversationBodySchema>;
 
 export const startConversationResponseSchema = z.object({
-  conversation: messengerUserSchema,
+  conversation: hostConversationSchema,
   company_url: z.string(),
   candidate_url: z.string(),
 });

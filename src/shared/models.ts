@@ -92,6 +92,38 @@ export const chatSchema = z.object({
 });
 export type Chat = z.infer<typeof chatSchema>;
 
+/** The host's id of a user or a job; null when the messenger made it (not the integration API). */
+const hostIdSchema = (what: string) =>
+  z
+    .string()
+    .nullable()
+    .describe(`The host’s own id of ${what}; null when the host did not make it.`);
+
+/**
+ * A message as the host sees it (the integration API and webhooks): the page's `Chat` with the
+ * host's ids of its sender, receiver and job. `messenger_user_id` is the conversation's id.
+ */
+export const hostChatSchema = chatSchema.extend({
+  messenger_user_id: chatSchema.shape.messenger_user_id.describe(
+    'The conversation’s id (the `id` of the conversation, `conversation_id` of a webhook).',
+  ),
+  sender_external_id: hostIdSchema('the sender'),
+  receiver_external_id: hostIdSchema('the receiver'),
+  job_external_id: hostIdSchema('the conversation’s job (null too when it has none)'),
+});
+export type HostChat = z.infer<typeof hostChatSchema>;
+
+/** A conversation as the host sees it: as its company sees it, with the host's ids of both parties and its job. */
+export const hostConversationSchema = messengerUserSchema.extend({
+  id: messengerUserSchema.shape.id.describe(
+    'The conversation’s id: each message’s `messenger_user_id`, a webhook’s `conversation_id`.',
+  ),
+  company_external_id: hostIdSchema('the company'),
+  candidate_external_id: hostIdSchema('the candidate'),
+  job_external_id: hostIdSchema('the job (null too when it has none)'),
+});
+export type HostConversation = z.infer<typeof hostConversationSchema>;
+
 export const receiverSchema = z.object({
   id: z.number().int(),
   logo: z.string().nullable().optional(),

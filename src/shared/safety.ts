@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './api.js';
-import { chatSchema } from './models.js';
+import { hostChatSchema } from './models.js';
 import { REPORT_DETAILS_MAX_LENGTH, REPORT_REASONS } from './safety-paths.js';
 import { containsNul } from './text.js';
 
@@ -76,9 +76,9 @@ export const hostReportSchema = z.object({
   details: z.string().nullable(),
   reporter_external_id: z.string().nullable(),
   reported_external_id: z.string().nullable(),
-  messenger_user_id: z.number().int(),
+  messenger_user_id: z.number().int().describe('The reported conversation’s id.'),
   /** The conversation's latest messages (at most 50, oldest first) as they were when reported. */
-  messages: z.array(chatSchema),
+  messages: z.array(hostChatSchema),
   status: reportStatusSchema,
   created_at: z.string(),
 });

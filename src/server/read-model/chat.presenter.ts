@@ -1,4 +1,4 @@
-import type { Chat, ChatAttachment } from '../../shared/models.js';
+import type { Chat, ChatAttachment, HostChat } from '../../shared/models.js';
 import { paths } from '../../shared/paths.js';
 import type { Selectable } from 'kysely';
 import type { AttachmentsTable } from '../db/schema.js';
@@ -72,4 +72,47 @@ export const presentChat = (
   attachments: attachments.map(presentAttachment),
   edited_at: row.edited_at,
   deleted_at: row.deleted_at,
+});
+
+/** The host's ids a message adds for the host (each null when the host did not make that user or job). */
+export type ChatHostIds = Pick<
+  HostChat,
+  'sender_external_id' | 'receiver_external_id' | 'job_external_id'
+>;
+
+/** What a conversation row knows of the host's ids of its two parties and its job. */
+export interface ConversationHostIds {
+  candidate_id: number;
+  candidate_external_id: string | null;
+  company_external_id: string | null;
+  job_external_id: string | null;
+}
+
+/** A message's host ids from its conversation's (no read of its own: the send path has the row at hand). */
+export const chatHostIdsOf = (
+  chat: Pick<ChatRowWithSender, 'sender_id' | 'job_id'>,
+  conversation: ConversationHostIds,
+): ChatHostIds => {
+  const fromCandidate = chat.sender_id === conversation.candidate_id;
+  return {
+    sender_external_id: fromCandidate
+      ? conversation.candidate_external_id
+      : conversation.company_external_id,
+    receiver_external_id: fromCandidate
+      ? conversation.company_external_id
+      : conversation.candidate_external_id,
+    job_external_id: chat.job_id === null ? null : conversation.job_external_id,
+  };
+};
+
+/** A message as the host sees it (integration API, webhooks): its `Chat` with the host's ids. */
+export const presentHostChat = (
+  row: ChatRowWithSender,
+  attachments: readonly AttachmentRow[],
+  ids: ChatHostIds,
+): HostChat => ({
+  ...presentChat(row, attachments),
+  sender_external_id: ids.sender_external_id,
+  receiver_external_id: ids.receiver_external_id,
+  job_external_id: ids.job_external_id,
 });

@@ -27,6 +27,22 @@ export const chatQuery = (db: Executor) =>
 
 export type ChatRowWithSender = RowOf<ReturnType<typeof chatQuery>>;
 
+/**
+ * `chatQuery` with the host's ids of each message's sender, receiver and job (what the host's
+ * `Chat` adds): for reads that build webhook bodies from messages of several conversations.
+ */
+export const hostChatQuery = (db: Executor) =>
+  chatQuery(db)
+    .innerJoin('users as hr', 'hr.id', 'c.receiver_id')
+    .leftJoin('jobs as hj', 'hj.id', 'c.job_id')
+    .select([
+      's.external_id as sender_external_id',
+      'hr.external_id as receiver_external_id',
+      'hj.external_id as job_external_id',
+    ]);
+
+export type HostChatRow = RowOf<ReturnType<typeof hostChatQuery>>;
+
 /** The attachments of these messages, oldest first (the columns a message shows). */
 export const attachmentsOfChats = (executor: Executor, chatIds: readonly number[]) =>
   chatIds.length === 0

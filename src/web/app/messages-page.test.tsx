@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { companyScenario } from '../test/fixtures.js';
+import { candidateScenario, companyScenario } from '../test/fixtures.js';
 import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
 import { setSmallScreen } from '../test/setup.js';
 import { paths } from '../../shared/paths.js';
@@ -122,6 +122,25 @@ describe('messages page: conversation panel and selecting', () => {
         within(screen.getByTestId('chat-pane')).getByRole('heading', { level: 2 }),
       ).toHaveTextContent('No Title'),
     );
+  });
+
+  it('a job without a deadline (the host may leave it out) shows its title and status, and no date', async () => {
+    const scenario = candidateScenario();
+    // Desert Studio's conversation, about the Product Designer job (deadline null), not archived
+    scenario.conversations = scenario.conversations.map((conversation) =>
+      conversation.id === 4 ? { ...conversation, candidate_archive: 0 } : conversation,
+    );
+    const page = await renderMessagesPage({ scenario });
+    await page.user.click(rowFor(/Product Designer/));
+    const chat = await screen.findByTestId('chat-pane');
+    await within(chat).findByText('Archived hello');
+    const header = within(chat)
+      .getByRole('heading', { level: 2, name: 'Product Designer' })
+      .closest('header')!;
+    expect(within(header).getByText('active')).toBeInTheDocument();
+    expect(within(header).queryByText(/expire/)).not.toBeInTheDocument();
+    expect(header).not.toHaveTextContent(/Invalid|NaN|null/);
+    expect(header.querySelector('time')).toBeNull();
   });
 
   it('a company sees the candidate and the application group in the header', async () => {

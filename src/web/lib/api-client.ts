@@ -203,6 +203,9 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
   };
 };
 
-/** `/login?next=<current path and query>`: where a signed-out visitor goes. */
+/**
+ * `/login?next=<current path and query>`: where a signed-out visitor goes. With `LOGIN_URL` the
+ * server sends `/login` on to the host's sign-in page, with `return_to` = this page's URL.
+ */
 export const signInUrl = (location: Pick<Location, 'pathname' | 'search'>): string =>
   `/login?next=${encodeURIComponent(location.pathname + location.search)}`;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -29,12 +30,24 @@ import { errors, security } from '../../openapi/vocabulary.js';
 import type { SafetyService } from '../safety/safety.service.js';
 import type { IntegrationService } from './integration.service.js';
 
+/** The key the request presents (`Authorization: Bearer <key>`), if any. */
+const presentedKey = (request: FastifyRequest): string | undefined =>
+  /^Bearer ([^\s]+)$/.exec(request.headers.authorization ?? '')?.[1];
+
+/**
+ * Names the (already checked) key of the request without its secret: the first 16 hex digits of
+ * its SHA-256, what the host's own limits are kept under.
+ */
+const keyFingerprint = (request: FastifyRequest): string =>
+  createHash('sha256')
+    .update(presentedKey(request) ?? '')
+    .digest('hex')
+    .slice(0, 16);
+
 /** True when the request carries `Authorization: Bearer <one of the keys>` (each compared in constant time). */
 const hasIntegrationKey = (request: FastifyRequest, keys: readonly string[]): boolean => {
-  const header = request.headers.authorization ?? '';
-  const match = /^Bearer ([^\s]+)$/.exec(header);
-  if (!match?.[1]) return false;
-  const presented = match[1];
+  const presented = presentedKey(request);
+  if (!presented) return false;
   // every key is compared, so the time taken does not say which one (or how many) exist
   let found = false;
   for (const key of keys) found = safeEqual(presented, key) || found;
@@ -147,8 +160,10 @@ export const integrationRoutes = routesPlugin(
         // party); the conversation itself is there
         ...errors(403, 429),
       },
-      handler: async ({ body, reply }, { integrationService }) => {
-        const { created, response } = await integrationService.startConversation(body);
+      handler: async ({ body, reply, request }, { integrationService }) => {
+        const { created, response } = await integrationService.startConversation(body, {
+          key: keyFingerprint(request),
+        });
         return sendCreatedOrUpdated(reply, created, response);
       },
     }),

@@ -10,7 +10,8 @@ import type {
 import { DELETED_USER_NAME, type AuthUser, type Role } from '../../../shared/models.js';
 import { retryOnUniqueViolation, type Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { HttpError, notFound, validationFailed } from '../../lib/http-error.js';
+import { HttpError, notFound, tooManyRequests, validationFailed } from '../../lib/http-error.js';
+import type { LimitStore } from '../../lib/limit-store.js';
 import { nowIso } from '../../lib/time.js';
 import type { MessengerService } from '../messenger/messenger.service.js';
 import type { ModuleEventBus } from '../module-events.js';
@@ -27,6 +28,14 @@ export interface IntegrationServiceOptions {
   /** Writes the `settings` of a user upsert (inside its transaction). */
   settingsService: SettingsService;
   publicUrl: URL;
+  /** Where the host's own send limit is kept (in Redis: shared by every instance). */
+  limits: LimitStore;
+  /**
+   * The host's messages (`POST /api/v1/conversations` with `message`), per integration key: a token
+   * bucket (HOST_SEND_RATE_PER_SECOND, its burst as large). The senders' own SEND_RATE_* limits do
+   * not count them.
+   */
+  hostSendRate: { burst: number; perSecond: number };
   /** Told `userChanged`: requests must not go on seeing the old name, role or credentials. */
   events: Pick<ModuleEventBus, 'emit'>;
   /** Closes (4009) the live sockets bound to these keys, on every instance. */
@@ -184,7 +193,8 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
             company_id: company.id,
             title: body.title,
             status: body.status,
-            deadline: body.deadline,
+            // left out: no deadline
+            deadline: body.deadline ?? null,
           };
           const existing = await repository.findJobByExternalId(trx, externalId);
           const job = existing
@@ -222,7 +232,18 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
      */
     async startConversation(
       body: StartConversationBody,
+      /** Which integration key called (a fingerprint, never the secret): its own send limit. */
+      caller: { key: string },
     ): Promise<{ created: boolean; response: StartConversationResponse }> {
+      if (body.message) {
+        const { burst, perSecond } = options.hostSendRate;
+        const wait = await options.limits.take(`send:host:${caller.key}`, burst, perSecond);
+        if (wait > 0)
+          throw tooManyRequests(
+            wait,
+            'Too many messages from this integration key. Please slow down.',
+          );
+      }
       const { company, candidate, conversationId, jobId, created } = await db
         .transaction()
         .execute(async (trx) => {
@@ -273,17 +294,23 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
       if (body.message) {
         const sender = body.message.from === 'company' ? asCompany : asCandidate;
         const receiver = body.message.from === 'company' ? asCandidate : asCompany;
-        await messengerService.send(sender, {
-          receiver_id: receiver.id,
-          messenger_user: conversationId,
-          job_id: jobId,
-          message: body.message.text,
-          // Repeating the call sends nothing twice: without the host's own client_id, the same
-          // text from the same side in the same conversation is one message.
-          client_id:
-            body.message.client_id ??
-            derivedClientId(`${conversationId}|${body.message.from}|${body.message.text}`),
-        });
+        await messengerService.send(
+          sender,
+          {
+            receiver_id: receiver.id,
+            messenger_user: conversationId,
+            job_id: jobId,
+            message: body.message.text,
+            // Repeating the call sends nothing twice: without the host's own client_id, the same
+            // text from the same side in the same conversation is one message.
+            client_id:
+              body.message.client_id ??
+              derivedClientId(`${conversationId}|${body.message.from}|${body.message.text}`),
+          },
+          undefined,
+          // the host's own limit (above) applies, not the sender's
+          { fromHost: true },
+        );
       }
       const conversation = await messengerService.conversationFor(asCompany, conversationId);
       const link = (target: number) => {
@@ -295,7 +322,12 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
       return {
         created,
         response: {
-          conversation,
+          conversation: {
+            ...conversation,
+            company_external_id: company.external_id,
+            candidate_external_id: candidate.external_id,
+            job_external_id: body.job ?? null,
+          },
           company_url: link(candidate.id),
           candidate_url: link(company.id),
         },

@@ -86,6 +86,10 @@ export const conversationQuery = (db: Executor) =>
       'j.deadline as job_deadline',
       'cand.suspended_at as candidate_suspended_at',
       'comp.suspended_at as company_suspended_at',
+      // the host's ids (webhook bodies of a send are built from this read, no other)
+      'cand.external_id as candidate_external_id',
+      'comp.external_id as company_external_id',
+      'j.external_id as job_external_id',
       // Blocks ride in this read (a send's only read): 1 when that party blocked the other one.
       sql<number>`case when exists (select 1 from user_blocks b where b.blocker_id = mu.candidate_id and b.blocked_id = mu.company_id) then 1 else 0 end`.as(
         'candidate_blocked',
@@ -434,7 +438,7 @@ export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
       chat,
       receiverSide: send.receiverSide,
       preview: send.preview([]),
-      tasks: send.tasksFor(chat, []),
+      tasks: send.tasksFor(chat, [], conversation),
     });
     return updated && { chat, files: [], conversation: { ...conversation, ...updated } };
   };
@@ -473,7 +477,7 @@ export const createMessengerRepository = ({ kysely: db, dialect }: Db) => {
         await q.recordSend(send.receiverSide)(trx, conversation.id, preview, createdAt),
       );
       const chat = newChat(send, id, createdAt);
-      const tasks = send.tasksFor(chat, files);
+      const tasks = send.tasksFor(chat, files, conversation);
       await writeTasks(trx, tasks, createdAt);
       return { chat, files, conversation: { ...conversation, ...updated } };
     });
@@ -861,7 +865,11 @@ export interface SendToStore {
   /** The conversation list's preview of the message, given the names of its files. */
   preview: (fileNames: readonly string[]) => string;
   /** The durable work the new message brings (outbox tasks), written in its own commit. */
-  tasksFor: (chat: ChatRowWithSender, files: readonly AttachmentRow[]) => readonly NewOutboxTask[];
+  tasksFor: (
+    chat: ChatRowWithSender,
+    files: readonly AttachmentRow[],
+    conversation: ConversationRow,
+  ) => readonly NewOutboxTask[];
 }
 
 export interface StoredSend {

@@ -57,6 +57,7 @@ import {
   previewOfMessage,
   type AttachmentRow,
 } from './messenger.presenter.js';
+import type { ConversationHostIds } from '../../read-model/chat.presenter.js';
 import type { Broadcaster } from '../../realtime/broadcaster-port.js';
 import type { ModuleEventBus } from '../module-events.js';
 import { END_OF_TIME, decodeListCursor, encodeListCursor, momentAfter } from './list-cursor.js';
@@ -107,6 +108,8 @@ export interface MessageChangeWork {
     type: 'message.updated' | 'message.deleted',
     chat: ChatRowWithSender,
     files: readonly AttachmentRow[],
+    /** The message's conversation as read (the host's ids of its parties and job). */
+    conversation: ConversationHostIds,
   ): readonly NewOutboxTask[];
 }
 
@@ -125,6 +128,8 @@ export interface NewMessageWork {
   outboxTasksFor(
     chat: ChatRowWithSender,
     files: readonly AttachmentRow[],
+    /** The message's conversation as the send read it (the host's ids of its parties and job). */
+    conversation: ConversationHostIds,
   ): readonly NewOutboxTask[];
 }
 
@@ -304,7 +309,8 @@ export const createMessengerService = ({
         },
       },
       preview: (fileNames) => previewOfMessage(input.message, fileNames),
-      tasksFor: (chat, files) => newMessageWork?.outboxTasksFor(chat, files) ?? [],
+      tasksFor: (chat, files, conversation) =>
+        newMessageWork?.outboxTasksFor(chat, files, conversation) ?? [],
     };
   };
 
@@ -548,13 +554,18 @@ export const createMessengerService = ({
       };
     },
 
-    /** Stores the message with everything it changes in one commit, then broadcasts it. */
+    /**
+     * Stores the message with everything it changes in one commit, then broadcasts it. The
+     * sender's `SEND_RATE_*` limits apply, except to a message the host sends as them
+     * (`fromHost`: the integration API keeps its own limit per key).
+     */
     async send(
       viewer: AuthUser,
       input: SendInput,
       socketId?: string,
+      { fromHost = false }: { fromHost?: boolean } = {},
     ): Promise<SendMessageResponse> {
-      const wait = await sendWait(viewer, input.messenger_user);
+      const wait = fromHost ? 0 : await sendWait(viewer, input.messenger_user);
       if (wait > 0) throw tooManyRequests(wait, 'Too many messages. Please slow down.');
       const stored = await storeOrReplay(viewer, input);
       if (stored.chat.messenger_user_id !== input.messenger_user) {
@@ -637,7 +648,8 @@ export const createMessengerService = ({
         const edited: ChatRowWithSender = { ...chat, message: text, edited_at: now };
         await repository.writeTasks(
           trx,
-          messageChangeWork?.outboxTasksForChange('message.updated', edited, files) ?? [],
+          messageChangeWork?.outboxTasksForChange('message.updated', edited, files, conversation) ??
+            [],
           now,
         );
         const after = await repository.findConversation(trx, conversation.id);
@@ -677,7 +689,7 @@ export const createMessengerService = ({
         const gone: ChatRowWithSender = { ...chat, message: '', deleted_at: now };
         await repository.writeTasks(
           trx,
-          messageChangeWork?.outboxTasksForChange('message.deleted', gone, []) ?? [],
+          messageChangeWork?.outboxTasksForChange('message.deleted', gone, [], conversation) ?? [],
           now,
         );
         const after = await repository.findConversation(trx, conversation.id);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { prepareQuery, type Db, type DialectName, type Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { attachmentsOfChats, chatQuery } from '../../read-model/chat.repository.js';
+import { attachmentsOfChats, chatQuery, hostChatQuery } from '../../read-model/chat.repository.js';
 
 /**
  * The queries of the rule and the e-mail, built and compiled once (see prepareQuery): the same
@@ -29,8 +29,9 @@ const preparedQueries = (db: Kysely<Database>, dialect: DialectName) => ({
       .where('user_id', '=', userId)
       .$if(dialect === 'postgres', (query) => query.forUpdate()),
   ),
+  // with the host's ids: the batch's `message.unseen` is built from this read
   dueMessages: prepareQuery(3, (receiverId: number, cutoff: string, limit: number) =>
-    chatQuery(db)
+    hostChatQuery(db)
       .where('c.receiver_id', '=', receiverId)
       .where('c.seen_at', 'is', null)
       .where('c.notified_at', 'is', null)

@@ -1,11 +1,16 @@
-import type { Chat } from '../../../shared/models.js';
+import type { HostChat } from '../../../shared/models.js';
 import type { Locale } from '../../../shared/integration.js';
 import type { ReportCreatedWebhookData } from '../../../shared/safety.js';
 import { z } from 'zod';
 import type { Db, Executor } from '../../db/database.js';
 import type { NewOutboxTask, Outbox } from '../../outbox/outbox.js';
 import type { OutboxWorker } from '../../outbox/outbox-worker.js';
-import { presentChat, type AttachmentRow } from '../../read-model/chat.presenter.js';
+import {
+  chatHostIdsOf,
+  presentHostChat,
+  type AttachmentRow,
+  type ConversationHostIds,
+} from '../../read-model/chat.presenter.js';
 import type { ChatRowWithSender } from '../../read-model/chat.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { Mailer } from './mailer.js';
@@ -277,9 +282,10 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           receiver_id: receiverId,
           receiver_external_id: recipient.external_id,
           messages: due.map((chat) =>
-            presentChat(
+            presentHostChat(
               chat,
               dueFiles.filter((file) => file.chat_id === chat.id),
+              chat,
             ),
           ),
         },
@@ -381,7 +387,8 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
      */
     outboxTasksFor: (
       chat: ChatRowWithSender,
-      attachments: readonly AttachmentRow[] = [],
+      attachments: readonly AttachmentRow[],
+      conversation: ConversationHostIds,
     ): NewOutboxTask[] => {
       const tasks: NewOutboxTask[] = [];
       if (options.enabled) {
@@ -394,7 +401,11 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       }
       // The Chat shape is built only when there is a webhook to post it to (every send passes here).
       if (webhook) {
-        const message: Chat = presentChat(chat, attachments);
+        const message: HostChat = presentHostChat(
+          chat,
+          attachments,
+          chatHostIdsOf(chat, conversation),
+        );
         tasks.push(
           webhookTask(`webhook:message.created:${chat.id}`, {
             type: 'message.created',
@@ -416,6 +427,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       type: 'message.updated' | 'message.deleted',
       chat: ChatRowWithSender,
       attachments: readonly AttachmentRow[],
+      conversation: ConversationHostIds,
     ): NewOutboxTask[] => {
       if (!webhook) return [];
       const at = (type === 'message.deleted' ? chat.deleted_at : chat.edited_at) ?? chat.created_at;
@@ -424,7 +436,7 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
           type,
           timestamp: at,
           data: {
-            message: presentChat(chat, attachments),
+            message: presentHostChat(chat, attachments, chatHostIdsOf(chat, conversation)),
             conversation_id: chat.messenger_user_id,
           },
         }),

@@ -9,7 +9,7 @@ import {
   messagesPageQuerySchema,
   paths,
 } from '../../../shared/api.js';
-import { pathTemplate } from '../../../shared/paths.js';
+import { pathTemplate, sameOriginPath } from '../../../shared/paths.js';
 import type { Config } from '../../config.js';
 import {
   defineRouteFor,
@@ -23,6 +23,7 @@ import { HttpError } from '../../lib/http-error.js';
 import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
 import { setXsrfCookie, XSRF_COOKIE } from '../../plugins/auth.js';
 import { avatarSvg } from './avatar-svg.js';
+import { hostSignInFor } from './host-sign-in.js';
 
 const CSRF_PLACEHOLDER = '__CSRF_TOKEN__';
 
@@ -46,7 +47,13 @@ const escapeAttribute = (value: string) =>
 /** Answers a built page (`index.html`, `login.html`) with the caller's CSRF token in it. */
 type SendPage = (request: FastifyRequest, reply: FastifyReply, file: string) => FastifyReply;
 
-const defineRoute = defineRouteFor<{ sendPage: SendPage }>({
+/**
+ * With `LOGIN_URL`: where a visitor without a session is sent for a path and query of this site
+ * (`LOGIN_URL?return_to=<PUBLIC_URL + path and query>`); undefined: the messenger's own `/login`.
+ */
+type HostSignIn = ((pathAndQuery: string | null | undefined) => string) | undefined;
+
+const defineRoute = defineRouteFor<{ sendPage: SendPage; hostSignIn: HostSignIn }>({
   tag: 'pages',
   security: security.public,
 });
@@ -102,12 +109,18 @@ export const pagesRoutes = routesPlugin(
       query: documentedOnly(messagesPageQuerySchema),
       responses: {
         200: html('The page.'),
-        302: redirect('Not signed in: to `/login?next=…`'),
+        302: redirect(
+          'Not signed in: to `LOGIN_URL` with `return_to=<PUBLIC_URL + this path and query>` added to its query, or without `LOGIN_URL` to `/login?next=<this path and query>`',
+        ),
         ...errors(503),
       },
-      handler: async ({ request, reply }, { sendPage }) => {
-        if (!request.viewer)
-          return reply.redirect(`${paths.login}?next=${encodeURIComponent(request.url)}`);
+      handler: async ({ request, reply }, { sendPage, hostSignIn }) => {
+        if (!request.viewer) {
+          void reply.header('cache-control', 'no-store');
+          return reply.redirect(
+            hostSignIn?.(request.url) ?? `${paths.login}?next=${encodeURIComponent(request.url)}`,
+          );
+        }
         return sendPage(request, reply, 'index.html');
       },
     }),
@@ -115,13 +128,24 @@ export const pagesRoutes = routesPlugin(
       ...pageCall,
       path: paths.login,
       operationId: 'loginPage',
-      summary: 'The sign-in page (sets the `XSRF-TOKEN` cookie)',
+      summary: 'The sign-in page (sets the `XSRF-TOKEN` cookie); with `LOGIN_URL`, the host’s',
       query: documentedOnly(loginPageQuerySchema),
       responses: {
-        200: html('The page.'),
+        200: html('The page (without `LOGIN_URL`).'),
+        302: redirect(
+          'With `LOGIN_URL`: not signed in, to `LOGIN_URL` with `return_to=<PUBLIC_URL + next>` (`PUBLIC_URL/messages` without a `next` of this site) added to its query; signed in, straight to `next` (or `/messages`)',
+        ),
         ...errors(503),
       },
-      handler: async ({ request, reply }, { sendPage }) => sendPage(request, reply, 'login.html'),
+      handler: async ({ query, request, reply }, { sendPage, hostSignIn }) => {
+        if (!hostSignIn) return sendPage(request, reply, 'login.html');
+        const next = (query as Record<string, unknown> | undefined)?.next;
+        const destination =
+          sameOriginPath(typeof next === 'string' ? next : null) ?? paths.messages;
+        void reply.header('cache-control', 'no-store');
+        // Already signed in: nothing to sign in to, on to where they were going.
+        return reply.redirect(request.viewer ? destination : hostSignIn(destination));
+      },
     }),
     defineRoute({
       method: 'get',
@@ -167,6 +191,7 @@ export const pagesRoutes = routesPlugin(
       });
     }
     return {
+      hostSignIn: hostSignInFor(config),
       sendPage: (request, reply, file) => {
         const token = request.viewer?.csrfToken ?? request.cookies[XSRF_COOKIE] ?? randomToken(24);
         setXsrfCookie(reply, config, token);

@@ -11,8 +11,14 @@ const reportQuery = (executor: Executor) =>
     .selectFrom('reports as r')
     .innerJoin('users as reporter', 'reporter.id', 'r.reporter_id')
     .innerJoin('users as reported', 'reported.id', 'r.reported_id')
+    // the conversation's job, for the host's ids of its messages
+    .leftJoin('messenger_users as mu', 'mu.id', 'r.messenger_user_id')
+    .leftJoin('jobs as j', 'j.id', 'mu.job_id')
     .select([
       'r.id',
+      'r.reporter_id',
+      'r.reported_id',
+      'j.external_id as job_external_id',
       'r.reason',
       'r.details',
       'r.status',

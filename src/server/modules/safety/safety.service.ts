@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ID_MAX } from '../../../shared/api.js';
-import type { AuthUser, Chat } from '../../../shared/models.js';
+import type { AuthUser, Chat, HostChat } from '../../../shared/models.js';
 import {
   REPORT_MESSAGES_KEPT,
   REPORTS_PER_DAY,
@@ -53,6 +53,24 @@ const decodeCursor = (text: string): number => {
   }
 };
 
+/** The host's ids of a reported message's sender, receiver and job (users and jobs keep theirs). */
+const hostIdsOfReported = (
+  row: ReportRow,
+  message: Pick<Chat, 'sender_id' | 'receiver_id' | 'job_id'>,
+): Pick<HostChat, 'sender_external_id' | 'receiver_external_id' | 'job_external_id'> => {
+  const externalIdOf = (userId: number) =>
+    userId === row.reporter_id
+      ? row.reporter_external_id
+      : userId === row.reported_id
+        ? row.reported_external_id
+        : null;
+  return {
+    sender_external_id: externalIdOf(message.sender_id),
+    receiver_external_id: externalIdOf(message.receiver_id),
+    job_external_id: message.job_id === null ? null : row.job_external_id,
+  };
+};
+
 const presentReport = (row: ReportRow): HostReport => ({
   id: row.id,
   reason: row.reason,
@@ -65,6 +83,8 @@ const presentReport = (row: ReportRow): HostReport => ({
     ...message,
     edited_at: message.edited_at ?? null,
     deleted_at: message.deleted_at ?? null,
+    // every message of the copy is between the two parties, about the conversation's job
+    ...hostIdsOfReported(row, message),
   })),
   status: row.status,
   created_at: row.created_at,

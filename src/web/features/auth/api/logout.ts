@@ -7,7 +7,10 @@ import { useServices } from '../../../lib/services.js';
 /** `POST /logout` → 204. */
 export const logout = (client: ApiClient): Promise<void> => client.post<void>(apiPaths.logout);
 
-/** Signs out and leaves for the sign-in page (even when the call fails: the visitor asked to go). */
+/**
+ * Signs out and leaves for the sign-in page (even when the call fails: the visitor asked to go):
+ * `/login`, which with `LOGIN_URL` the server answers with the host's sign-in page.
+ */
 export const useSignOut = () => {
   const client = useApiClient();
   const { navigate } = useServices();
