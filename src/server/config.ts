@@ -2,114 +2,425 @@ import { z } from 'zod';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EDIT_WINDOW_SECONDS_DEFAULT } from '../shared/working-faster-paths.js';
+import { lookAlikeWarnings, problemSentences } from './config-problems.js';
 import { clusterAddressOf } from './lib/redis-address.js';
 
 /** Secrets published in earlier versions' defaults: never accepted, in any environment. */
 const WELL_KNOWN_PUSHER_SECRETS = new Set(['local-pusher-secret']);
 
+/**
+ * What a setting is, for people: docs/configuration.md, `--help` and `--check` are made from it
+ * (`npm run docs:config` writes the file; a test fails when it differs).
+ */
+export interface SettingAbout {
+  /** What it does, in a sentence or two (Markdown backticks allowed). */
+  description: string;
+  /** What being unset means, for a setting without a zod default (e.g. "no webhooks"). */
+  unset?: string;
+  /** Its value is never printed (errors say only that it is wrong). */
+  secret?: boolean;
+}
+
+/** A setting: its zod schema, described (`.meta()`, read back by config-reference.ts). */
+const setting = <T extends z.ZodType>(schema: T, about: SettingAbout): T =>
+  schema.meta({ ...about });
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const positiveNumber = (fallback: number) => z.coerce.number().positive().default(fallback);
 
-const envSchema = z.object({
-  NODE_ENV: z.string().default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('127.0.0.1'),
-  PUBLIC_URL: z.string().url().optional(),
-  DATABASE_URL: z.string().default('sqlite:./data/messenger.db'),
-  REDIS_URL: z.string().optional(),
-  REALTIME_ROUTING: z.enum(['per-user', 'broadcast']).default('per-user'),
-  REALTIME_REDIS_URL: z.string().optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
-  APP_KEY: z.string().min(1).default('local-app-key'),
-  PUSHER_APP_ID: z.string().min(1).default('local-app'),
-  PUSHER_KEY: z.string().min(1).default('local-pusher-key'),
-  PUSHER_SECRET: z.string().optional(),
-  PUSHER_HOST: z.string().optional(),
-  PUSHER_PORT: z.coerce.number().int().optional(),
-  PUSHER_SCHEME: z.enum(['http', 'https']).optional(),
-  PUSHER_CLUSTER: z.string().optional(),
-  ALLOWED_ORIGINS: z.string().optional(),
-  DEMO_SEED: z.enum(['on', 'off', 'auto', 'true', 'false', '1', '0']).default('auto'),
-  TRUST_PROXY: z.string().optional(),
-  SEND_RATE_BURST: positiveInt(30),
-  SEND_RATE_PER_SECOND: positiveNumber(2),
-  SEND_RATE_CONVERSATION_BURST: positiveInt(20),
-  SEND_RATE_CONVERSATION_PER_SECOND: positiveNumber(1),
-  LOGIN_FAILURES_PER_ACCOUNT: positiveInt(5),
-  LOGIN_FAILURES_PER_ADDRESS: positiveInt(50),
-  TOKEN_TTL_DAYS: positiveNumber(90),
-  TOKENS_PER_USER: positiveInt(20),
-  WS_MAX_CONNECTIONS: positiveInt(50_000),
-  WS_MAX_CONNECTIONS_PER_ADDRESS: positiveInt(200),
-  WS_AUTH_TIMEOUT: positiveNumber(30),
-  WS_FRAME_RATE_BURST: positiveInt(30),
-  WS_FRAME_RATE_PER_SECOND: positiveNumber(10),
-  INTEGRATION_KEYS: z.string().optional(),
-  SSO_SECRET: z.string().optional(),
-  /** Where the host's photos and logos (`image_url`) may load from: img-src of the page's CSP. */
-  IMAGE_ORIGINS: z.string().optional(),
-  LOG_LEVEL: z.string().default('info'),
-  /** Where `/metrics` is served (Prometheus text format), on HOST; unset: not served. */
-  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  /**
-   * A stop (SIGTERM/SIGINT) answers `/readyz` 503 at once and keeps serving this long before it
-   * refuses new work, so that a load balancer sees the instance leave first.
-   */
-  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(5),
-  /** How long a sender may edit or delete a message, in seconds. */
-  EDIT_WINDOW_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(31_536_000)
-    .default(EDIT_WINDOW_SECONDS_DEFAULT),
-  /** Worker processes sharing PORT: a number, or `auto` (the CPUs available). */
-  WEB_CONCURRENCY: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(256)]).default(1),
-  WS_ACTIVITY_TIMEOUT: z.coerce.number().int().positive().default(120),
-  WS_PONG_TIMEOUT: z.coerce.number().int().positive().default(30),
-  OUTBOX_POLL_MS: positiveInt(1000),
-  OUTBOX_LEASE_SECONDS: positiveNumber(300),
-  OUTBOX_RETRY_BASE_SECONDS: positiveNumber(30),
-  OUTBOX_RETENTION_DAYS: positiveNumber(14),
-  OUTBOX_CONCURRENCY: positiveInt(10),
-  SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().min(1).default('Messages <no-reply@localhost>'),
-  /** Without SMTP_URL, e-mails are written as .eml files here. */
-  MAIL_DIR: z.string().min(1).default('./data/mail'),
-  /** The site's name: the page's title and header, the server's pages, e-mail subjects and footers. */
-  SITE_NAME: z
-    .string()
-    .trim()
-    .max(100)
-    // eslint-disable-next-line no-control-regex
-    .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'may not hold control characters')
-    .optional(),
-  /** The host's sign-in page: a visitor without a session is sent there with `return_to`. */
-  LOGIN_URL: z.string().optional(),
-  /** An `https:` or same-origin (`/…`) image for the header, the server's pages and e-mails. */
-  BRAND_LOGO_URL: z.string().optional(),
-  /** `#rrggbb`: the accent colour of the page, the server's pages and e-mails. */
-  BRAND_COLOR: z
-    .string()
-    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour written #rrggbb')
-    .optional(),
-  /** Messages the host may send through the integration API, per key and second. */
-  HOST_SEND_RATE_PER_SECOND: positiveNumber(50),
-  NOTIFICATIONS: z.enum(['on', 'off']).default('on'),
-  NOTIFY_EMAIL_DELAY_SECONDS: z.coerce.number().min(0).default(300),
-  NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).default(900),
-  WEBHOOK_URL: z.string().optional(),
-  WEBHOOK_SECRET: z.string().optional(),
-  /** How long a user stays online after their last live socket closed (contract: 15 s; tests shorten it). */
-  PRESENCE_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(15),
-  STORAGE_URL: z.string().min(1).default('file:./data/uploads'),
-  /** How often unused uploads (and bytes nothing points at) are looked for; tests shorten it. */
-  ATTACHMENT_SWEEP_SECONDS: z.coerce.number().positive().default(3600),
-  /** Where uploads are streamed before they are stored (one directory per upload). */
-  UPLOAD_TMP_DIR: z.string().min(1).optional(),
-  AWS_ACCESS_KEY_ID: z.string().optional(),
-  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+/*
+ * Every environment variable the server reads, by group: the name, the zod schema (with its
+ * default) and its description. A variable is read here or nowhere. A new one goes into the group
+ * it belongs to, as `NAME: setting(zodSchema, { description, unset?, secret? })`; then
+ * `npm run docs:config` rewrites docs/configuration.md (and `--help` shows it at once).
+ */
+
+const serverSettings = {
+  NODE_ENV: setting(z.string().default('development'), {
+    description:
+      '`production`: no demo data unless `DEMO_SEED=on` (`auto` never seeds in production).',
+  }),
+  PORT: setting(z.coerce.number().int().min(0).max(65535).default(3000), {
+    description: 'The port the server listens on.',
+  }),
+  HOST: setting(z.string().default('127.0.0.1'), {
+    description: 'The address the server listens on (`0.0.0.0`: every interface).',
+  }),
+  PUBLIC_URL: setting(z.string().url().optional(), {
+    description:
+      'The address users reach (links in e-mails, the live endpoint, `return_to`); `https:` makes cookies secure.',
+    unset: '`http://HOST:PORT`',
+  }),
+  TRUST_PROXY: setting(z.string().optional(), {
+    description:
+      '`true` (every proxy) or the proxies’ addresses / CIDRs (`10.0.0.0/8,127.0.0.1`) whose `X-Forwarded-*` headers are believed.',
+    unset: 'off',
+  }),
+  ALLOWED_ORIGINS: setting(z.string().optional(), {
+    description:
+      'Comma-separated origins, besides `PUBLIC_URL`’s, whose pages may open the live socket.',
+    unset: 'only `PUBLIC_URL`’s',
+  }),
+  IMAGE_ORIGINS: setting(z.string().optional(), {
+    description:
+      'Comma-separated origins (`https://cdn.jobs.example`) the host’s photos and logos (`image_url`) may load from: the page’s CSP `img-src`.',
+    unset: 'any `https:` address',
+  }),
+  EDIT_WINDOW_SECONDS: setting(
+    z.coerce.number().int().min(0).max(31_536_000).default(EDIT_WINDOW_SECONDS_DEFAULT),
+    { description: 'How long a sender may edit or delete a message, in seconds.' },
+  ),
+};
+
+const databaseSettings = {
+  DATABASE_URL: setting(
+    z
+      .string()
+      .regex(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/, 'must start with sqlite: or postgres://')
+      .default('sqlite:./data/messenger.db'),
+    {
+      description:
+        '`sqlite:<file>` (`sqlite::memory:` for a throw-away one) or `postgres://user:pass@host:port/db`.',
+      secret: true,
+    },
+  ),
+  DATABASE_POOL_SIZE: setting(z.coerce.number().int().min(1).max(1000).default(10), {
+    description: 'PostgreSQL connections of each process’s request pool (each worker has its own).',
+  }),
+  DEMO_SEED: setting(z.enum(['on', 'off', 'auto', 'true', 'false', '1', '0']).default('auto'), {
+    description:
+      'The demo accounts: `auto` seeds them only into an empty database and never in production; `on` always (with a warning in production); `off` never.',
+  }),
+};
+
+const liveEventSettings = {
+  REDIS_URL: setting(z.string().optional(), {
+    description:
+      'One Redis (`redis://host:6379`) that several instances or workers share live events, presence, limits and sign-ins through.',
+    unset: 'off: one instance on its own',
+    secret: true,
+  }),
+  REALTIME_ROUTING: setting(z.enum(['per-user', 'broadcast']).default('per-user'), {
+    description:
+      'With Redis: a live event goes only to the instances holding its user (`per-user`), or to all (`broadcast`).',
+  }),
+  REALTIME_REDIS_URL: setting(z.string().optional(), {
+    description:
+      'The Redis of the live events’ fan-out; may be a Redis Cluster, `redis-cluster://host:port,…`. Needs `REDIS_URL`.',
+    unset: '`REDIS_URL`',
+    secret: true,
+  }),
+  APP_KEY: setting(z.string().min(1).default('local-app-key'), {
+    description:
+      'The `key` every messaging call carries (public: it is in the page). Set your own.',
+  }),
+  PUSHER_APP_ID: setting(z.string().min(1).default('local-app'), {
+    description: 'The Pusher app id of the live endpoint (it names the Redis fan-out channel).',
+  }),
+  PUSHER_KEY: setting(z.string().min(1).default('local-pusher-key'), {
+    description: 'The Pusher key the page connects with.',
+  }),
+  PUSHER_SECRET: setting(z.string().optional(), {
+    description:
+      'The Pusher secret that signs channel authorizations; required with `PUSHER_HOST` / `PUSHER_CLUSTER`.',
+    unset: 'generated once and kept in the database',
+    secret: true,
+  }),
+  PUSHER_HOST: setting(z.string().optional(), {
+    description:
+      'A hosted Pusher-compatible service’s host, used instead of the embedded live endpoint.',
+    unset: 'the embedded live endpoint',
+  }),
+  PUSHER_PORT: setting(z.coerce.number().int().min(1).max(65535).optional(), {
+    description: 'The hosted service’s port.',
+    unset: 'the scheme’s',
+  }),
+  PUSHER_SCHEME: setting(z.enum(['http', 'https']).optional(), {
+    description: 'The hosted service’s scheme.',
+    unset: '`https`',
+  }),
+  PUSHER_CLUSTER: setting(z.string().optional(), {
+    description:
+      'The hosted Pusher cluster (`eu`, `mt1`…), used instead of the embedded live endpoint.',
+    unset: '`mt1` with `PUSHER_HOST`; else the embedded endpoint',
+  }),
+  WS_ACTIVITY_TIMEOUT: setting(z.coerce.number().int().positive().default(120), {
+    description: 'Seconds a live socket may stay silent before the server pings it.',
+  }),
+  WS_PONG_TIMEOUT: setting(z.coerce.number().int().positive().default(30), {
+    description: 'Seconds a pinged socket has to answer before it is closed (4201).',
+  }),
+  PRESENCE_GRACE_SECONDS: setting(z.coerce.number().min(0).max(3600).default(15), {
+    description: 'How long a user stays online after their last live socket closed.',
+  }),
+};
+
+const limitSettings = {
+  SEND_RATE_BURST: setting(positiveInt(30), {
+    description: 'Messages a user may send at once (token bucket, per user).',
+  }),
+  SEND_RATE_PER_SECOND: setting(positiveNumber(2), {
+    description: 'Messages a user may send per second after the burst.',
+  }),
+  SEND_RATE_CONVERSATION_BURST: setting(positiveInt(20), {
+    description: 'Messages a user may send into one conversation at once.',
+  }),
+  SEND_RATE_CONVERSATION_PER_SECOND: setting(positiveNumber(1), {
+    description: 'Messages a user may send into one conversation per second after the burst.',
+  }),
+  HOST_SEND_RATE_PER_SECOND: setting(positiveNumber(50), {
+    description: 'Messages the host may send through the integration API, per key and second.',
+  }),
+  LOGIN_FAILURES_PER_ACCOUNT: setting(positiveInt(5), {
+    description:
+      'Failed sign-ins per account (from any address) before it is locked for a while (30 s, doubling up to 15 min).',
+  }),
+  LOGIN_FAILURES_PER_ADDRESS: setting(positiveInt(50), {
+    description:
+      'Failed sign-ins per client address in 15 minutes before further failures get 429.',
+  }),
+  TOKEN_TTL_DAYS: setting(positiveNumber(90), {
+    description: 'Days a personal access token stays valid.',
+  }),
+  TOKENS_PER_USER: setting(positiveInt(20), {
+    description: 'Live personal access tokens one user may hold (then 422: revoke one).',
+  }),
+  WS_MAX_CONNECTIONS: setting(positiveInt(50_000), {
+    description: 'Open live sockets per instance (with workers, for all of them).',
+  }),
+  WS_MAX_CONNECTIONS_PER_ADDRESS: setting(positiveInt(200), {
+    description: 'Open live sockets from one client address.',
+  }),
+  WS_AUTH_TIMEOUT: setting(positiveNumber(30), {
+    description: 'Seconds a socket may stay without an authorized subscription.',
+  }),
+  WS_FRAME_RATE_BURST: setting(positiveInt(30), {
+    description: 'Incoming frames a socket may send at once.',
+  }),
+  WS_FRAME_RATE_PER_SECOND: setting(positiveNumber(10), {
+    description: 'Incoming frames a socket may send per second after the burst.',
+  }),
+};
+
+const integrationSettings = {
+  INTEGRATION_KEYS: setting(z.string().optional(), {
+    description:
+      'Comma-separated secrets (at least 32 bytes each, `openssl rand -hex 32`) of the server-to-server API under `/api/v1` (`Authorization: Bearer …`).',
+    unset: 'off: `/api/v1` answers 404',
+    secret: true,
+  }),
+  SSO_SECRET: setting(z.string().optional(), {
+    description:
+      'The shared secret (at least 32 bytes) of sign-in links from the host site (`/sso`).',
+    unset: 'off: `/sso` answers 404',
+    secret: true,
+  }),
+  LOGIN_URL: setting(z.string().optional(), {
+    description:
+      'The host’s sign-in page (absolute http(s)): a visitor without a session is sent there, with `return_to`.',
+    unset: 'the messenger’s own `/login`',
+  }),
+};
+
+const emailAndWebhookSettings = {
+  NOTIFICATIONS: setting(z.enum(['on', 'off']).default('on'), {
+    description:
+      '`off`: no notification e-mails and no `message.unseen` webhooks (for a host that notifies people itself).',
+  }),
+  SMTP_URL: setting(z.string().optional(), {
+    description: 'Where e-mails are sent: `smtp://user:pass@host:port` or `smtps://…`.',
+    unset: 'e-mails are written as `.eml` files in `MAIL_DIR`',
+    secret: true,
+  }),
+  MAIL_FROM: setting(z.string().min(1).default('Messages <no-reply@localhost>'), {
+    description:
+      'The e-mails’ sender, an address of a domain your SMTP server may send for (`Acme Jobs <messages@jobs.acme.example>`).',
+  }),
+  MAIL_DIR: setting(z.string().min(1).default('./data/mail'), {
+    description: 'Without `SMTP_URL`, e-mails are written here as `.eml` files.',
+  }),
+  NOTIFY_EMAIL_DELAY_SECONDS: setting(z.coerce.number().min(0).default(300), {
+    description: 'How long a message must stay unseen before it is e-mailed.',
+  }),
+  NOTIFY_EMAIL_MIN_INTERVAL_SECONDS: setting(z.coerce.number().min(0).default(900), {
+    description: 'At most one e-mail (and one `message.unseen`) per receiver per this interval.',
+  }),
+  WEBHOOK_URL: setting(z.string().optional(), {
+    description: 'The host’s http(s) address that receives the webhooks (Standard Webhooks).',
+    unset: 'no webhooks',
+  }),
+  WEBHOOK_SECRET: setting(z.string().optional(), {
+    description:
+      'Required with `WEBHOOK_URL`: `whsec_` and the base64 of at least 24 random bytes (`echo whsec_$(openssl rand -base64 32)`).',
+    unset: 'none',
+    secret: true,
+  }),
+  OUTBOX_POLL_MS: setting(positiveInt(1000), {
+    description:
+      'How often each instance looks for due background work (e-mails, webhooks), in milliseconds.',
+  }),
+  OUTBOX_LEASE_SECONDS: setting(positiveNumber(300), {
+    description: 'How long a claimed task stays one instance’s.',
+  }),
+  OUTBOX_RETRY_BASE_SECONDS: setting(positiveNumber(30), {
+    description: 'The first retry’s delay (it doubles, up to an hour).',
+  }),
+  OUTBOX_RETENTION_DAYS: setting(positiveNumber(14), {
+    description: 'Finished tasks (delivered or given up) are deleted after this long.',
+  }),
+  OUTBOX_CONCURRENCY: setting(positiveInt(10), {
+    description: 'Tasks one instance runs at once.',
+  }),
+};
+
+const attachmentSettings = {
+  STORAGE_URL: setting(
+    z
+      .string()
+      .min(1)
+      .regex(/^(file:|s3:\/\/)/, 'must be file:<dir> or s3://<bucket>?…')
+      .default('file:./data/uploads'),
+    {
+      description:
+        'Where attachments live: `file:<dir>`, or `s3://bucket?endpoint=…&region=…&forcePathStyle=true` (the directory or bucket is the messenger’s own).',
+    },
+  ),
+  AWS_ACCESS_KEY_ID: setting(z.string().optional(), {
+    description: 'The S3 access key (with `AWS_SECRET_ACCESS_KEY`).',
+    unset: 'the SDK’s own ways: an instance role, `~/.aws`…',
+    secret: true,
+  }),
+  AWS_SECRET_ACCESS_KEY: setting(z.string().optional(), {
+    description: 'The S3 secret key.',
+    unset: 'the SDK’s own ways',
+    secret: true,
+  }),
+  ATTACHMENT_SWEEP_SECONDS: setting(z.coerce.number().positive().default(3600), {
+    description: 'How often unused uploads (and bytes nothing points at) are looked for.',
+  }),
+  UPLOAD_TMP_DIR: setting(z.string().min(1).optional(), {
+    description: 'Where uploads are streamed before they are stored (one directory per upload).',
+    unset: '`messenger-uploads` in the system’s temporary directory',
+  }),
+};
+
+const brandSettings = {
+  SITE_NAME: setting(
+    z
+      .string()
+      .trim()
+      .max(100)
+      // eslint-disable-next-line no-control-regex
+      .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'may not hold control characters')
+      .optional(),
+    {
+      description:
+        'The site’s name: the page’s title and header, the server’s pages, e-mail subjects and footers.',
+      unset: '`Messages`',
+    },
+  ),
+  BRAND_LOGO_URL: setting(z.string().optional(), {
+    description:
+      'An `https:` or same-origin (`/logo.svg`) image for the header, the server’s pages and e-mails.',
+    unset: 'the product’s own mark',
+  }),
+  BRAND_COLOR: setting(
+    z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour written #rrggbb')
+      .optional(),
+    {
+      description: '`#rrggbb`: the accent colour of the page, the server’s pages and e-mails.',
+      unset: 'the product’s blue, `#2563eb`',
+    },
+  ),
+};
+
+const operationSettings = {
+  LOG_LEVEL: setting(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    {
+      description: 'The JSON log’s level (`info`: one line per answered request).',
+    },
+  ),
+  METRICS_PORT: setting(z.coerce.number().int().min(1).max(65535).optional(), {
+    description: 'Where `/metrics` is served (Prometheus text format), on `HOST`.',
+    unset: 'not served',
+  }),
+  SHUTDOWN_DELAY_SECONDS: setting(z.coerce.number().min(0).max(300).default(5), {
+    description:
+      'A stop (SIGTERM/SIGINT) answers `/readyz` 503 at once and keeps serving this long before it refuses new work, so that a load balancer sees the instance leave first.',
+  }),
+  WEB_CONCURRENCY: setting(
+    z.union([z.literal('auto'), z.coerce.number().int().min(1).max(256)]).default(1),
+    {
+      description:
+        'Worker processes sharing `PORT`: a number, or `auto` (the CPUs available); above 1 needs `REDIS_URL`.',
+    },
+  ),
+};
+
+/** The groups, in the order the reference lists them. */
+export const SETTING_GROUPS: readonly { title: string; settings: Record<string, z.ZodType> }[] = [
+  { title: 'Server', settings: serverSettings },
+  { title: 'Database', settings: databaseSettings },
+  { title: 'Live events and Redis', settings: liveEventSettings },
+  { title: 'Limits', settings: limitSettings },
+  { title: 'Integration and sign-in', settings: integrationSettings },
+  { title: 'E-mail, webhooks and background work', settings: emailAndWebhookSettings },
+  { title: 'Attachments', settings: attachmentSettings },
+  { title: 'Brand', settings: brandSettings },
+  { title: 'Operations', settings: operationSettings },
+];
+
+export const envSchema = z.object({
+  ...serverSettings,
+  ...databaseSettings,
+  ...liveEventSettings,
+  ...limitSettings,
+  ...integrationSettings,
+  ...emailAndWebhookSettings,
+  ...attachmentSettings,
+  ...brandSettings,
+  ...operationSettings,
 });
+
+/** Every variable the server reads. */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
+/**
+ * Prefixes of the server's own variables: an unknown variable starting with one is a mistake (a
+ * misspelling, an old name) and is warned about. Only prefixes no other program uses.
+ */
+export const OWN_PREFIXES = [
+  'SEND_RATE_',
+  'HOST_SEND_',
+  'WS_',
+  'OUTBOX_',
+  'PUSHER_',
+  'SMTP_',
+  'SSO_',
+  'INTEGRATION_',
+  'BRAND_',
+  'NOTIFY_',
+  'NOTIFICATIONS',
+  'WEBHOOK_',
+  'MAIL_',
+  'LOGIN_',
+  'TOKEN_',
+  'TOKENS_',
+  'REALTIME_',
+  'DEMO_',
+  'PRESENCE_',
+  'ATTACHMENT_',
+  'UPLOAD_',
+  'STORAGE_',
+  'METRICS_',
+  'SHUTDOWN_',
+  'EDIT_WINDOW',
+  'IMAGE_ORIGIN',
+  'SITE_NAME',
+] as const;
 
 /** Fastify's `trustProxy`: off, on (every proxy), or the proxies' addresses / CIDRs. */
 export type TrustProxy = boolean | string[];
@@ -372,9 +683,48 @@ const toTrustProxy = (value: string | undefined): TrustProxy => {
     .filter(Boolean);
 };
 
-/** Parses the environment once; overrides are for tests. */
-export const loadConfig = (overrides: Record<string, string | undefined> = {}): Config => {
-  const env = envSchema.parse({ ...process.env, ...overrides });
+/**
+ * The environment is wrong: every problem found, one plain sentence each (never zod's JSON), as
+ * `--check` and a start that cannot work print them.
+ */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+type Environment = Record<string, string | undefined>;
+
+/**
+ * Unknown variables that look like the server's (a prefix of its own, or a near-miss of a name):
+ * warned about at start and by `--check`.
+ */
+export const unknownSettingWarnings = (env: Environment = process.env): string[] =>
+  lookAlikeWarnings(env, SETTING_NAMES, OWN_PREFIXES);
+
+/** Parses the environment once; overrides are for tests. Throws a `ConfigError` naming every problem. */
+export const loadConfig = (overrides: Environment = {}): Config => {
+  const input: Environment = { ...process.env, ...overrides };
+  const problems: string[] = [];
+  const parsed = envSchema.safeParse(input);
+  let env: z.infer<typeof envSchema>;
+  if (parsed.success) env = parsed.data;
+  else {
+    problems.push(...problemSentences(parsed.error.issues, envSchema.shape, input));
+    // the rest is checked too, with the bad variables' defaults in their place
+    const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+    env = envSchema.parse(Object.fromEntries(Object.entries(input).filter(([k]) => !bad.has(k))));
+  }
+  /** A check that throws its sentence: kept, and the next check runs. */
+  const attempt = <T>(check: () => T, otherwise: T): T => {
+    try {
+      return check();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return otherwise;
+    }
+  };
   const publicUrl =
     env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`;
   const ownOrigins = [new URL(publicUrl).origin];
@@ -388,46 +738,59 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
   const externalPusher = Boolean(env.PUSHER_HOST ?? env.PUSHER_CLUSTER);
   const pusherSecret = env.PUSHER_SECRET || undefined;
   if (pusherSecret !== undefined && WELL_KNOWN_PUSHER_SECRETS.has(pusherSecret)) {
-    throw new Error(
+    problems.push(
       'PUSHER_SECRET is a published default: set a secret of your own, or leave it unset to have one generated.',
     );
   }
   const webConcurrency =
     env.WEB_CONCURRENCY === 'auto' ? availableParallelism() : env.WEB_CONCURRENCY;
   if (webConcurrency > 1 && !env.REDIS_URL) {
-    throw new Error(
+    problems.push(
       `WEB_CONCURRENCY=${env.WEB_CONCURRENCY} (${webConcurrency} workers) needs REDIS_URL: the workers share live events, presence and limits through Redis. Set REDIS_URL, or WEB_CONCURRENCY=1.`,
     );
   }
   // a malformed cluster address fails here, at start, not when the first socket connects
-  if (env.REALTIME_REDIS_URL) clusterAddressOf(env.REALTIME_REDIS_URL);
-  if (env.REDIS_URL && clusterAddressOf(env.REDIS_URL)) {
-    throw new Error(
+  const { REALTIME_REDIS_URL: realtimeRedisUrl, REDIS_URL: redisUrl } = env;
+  if (realtimeRedisUrl) attempt(() => clusterAddressOf(realtimeRedisUrl), undefined);
+  if (redisUrl && attempt(() => clusterAddressOf(redisUrl), undefined)) {
+    problems.push(
       'REDIS_URL must be one Redis (limits, presence and sign-ins use it): a Redis Cluster can carry the live events, as REALTIME_REDIS_URL=redis-cluster://host:port,….',
     );
   }
   if (env.REALTIME_REDIS_URL && !env.REDIS_URL) {
-    throw new Error(
+    problems.push(
       'REALTIME_REDIS_URL needs REDIS_URL too: the instances share limits, presence and sign-ins through it.',
     );
   }
   if (webConcurrency > 1 && /^sqlite:(:memory:)?$/.test(env.DATABASE_URL)) {
-    throw new Error(
+    problems.push(
       `WEB_CONCURRENCY=${env.WEB_CONCURRENCY} needs a database the workers share: SQLite in memory is one per process. Use a file (sqlite:./data/messenger.db) or PostgreSQL.`,
     );
   }
   if (externalPusher && pusherSecret === undefined) {
-    throw new Error(
+    problems.push(
       'PUSHER_SECRET must be set when a hosted broadcaster (PUSHER_HOST / PUSHER_CLUSTER) is used.',
     );
   }
+  const trustProxy = attempt(() => toTrustProxy(env.TRUST_PROXY), false);
+  const integrationKeys = attempt(() => toIntegrationKeys(env.INTEGRATION_KEYS), []);
+  const ssoSecret = attempt(() => toSsoSecret(env.SSO_SECRET), undefined);
+  const imageSources = attempt(() => toImageSources(env.IMAGE_ORIGINS), [ANY_HTTPS_IMAGE]);
+  const smtpUrl = attempt(() => toSmtpUrl(env.SMTP_URL), undefined);
+  const webhook = attempt(
+    () => toWebhook(env.WEBHOOK_URL || undefined, env.WEBHOOK_SECRET || undefined),
+    undefined,
+  );
+  const loginUrl = attempt(() => toLoginUrl(env.LOGIN_URL), undefined);
+  const logoUrl = attempt(() => toLogoUrl(env.BRAND_LOGO_URL), undefined);
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     env: env.NODE_ENV,
     production: env.NODE_ENV === 'production',
     port: env.PORT,
     host: env.HOST,
     publicUrl: new URL(publicUrl),
-    trustProxy: toTrustProxy(env.TRUST_PROXY),
+    trustProxy,
     allowedOrigins: [...new Set([...ownOrigins, ...extraOrigins])],
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL || undefined,
@@ -470,9 +833,9 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
       failuresPerAddress: env.LOGIN_FAILURES_PER_ADDRESS,
     },
     tokens: { ttlDays: env.TOKEN_TTL_DAYS, perUser: env.TOKENS_PER_USER },
-    integrationKeys: toIntegrationKeys(env.INTEGRATION_KEYS),
-    ssoSecret: toSsoSecret(env.SSO_SECRET),
-    imageSources: toImageSources(env.IMAGE_ORIGINS),
+    integrationKeys,
+    ssoSecret,
+    imageSources,
     logLevel: env.LOG_LEVEL,
     metricsPort: env.METRICS_PORT,
     shutdownDelayMs: env.SHUTDOWN_DELAY_SECONDS * 1000,
@@ -498,18 +861,18 @@ export const loadConfig = (overrides: Record<string, string | undefined> = {}): 
     },
     notifications: {
       enabled: env.NOTIFICATIONS === 'on',
-      smtpUrl: toSmtpUrl(env.SMTP_URL),
+      smtpUrl,
       mailFrom: env.MAIL_FROM,
       mailDir: resolve(env.MAIL_DIR),
       siteName: env.SITE_NAME || undefined,
       emailDelayMs: env.NOTIFY_EMAIL_DELAY_SECONDS * 1000,
       emailMinIntervalMs: env.NOTIFY_EMAIL_MIN_INTERVAL_SECONDS * 1000,
     },
-    webhook: toWebhook(env.WEBHOOK_URL || undefined, env.WEBHOOK_SECRET || undefined),
-    loginUrl: toLoginUrl(env.LOGIN_URL),
+    webhook,
+    loginUrl,
     brand: {
       siteName: env.SITE_NAME || DEFAULT_SITE_NAME,
-      logoUrl: toLogoUrl(env.BRAND_LOGO_URL),
+      logoUrl,
       color: (env.BRAND_COLOR ?? DEFAULT_BRAND_COLOR).toLowerCase(),
     },
     hostSendRatePerSecond: env.HOST_SEND_RATE_PER_SECOND,
