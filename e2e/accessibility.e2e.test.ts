@@ -135,6 +135,28 @@ describe('accessibility: axe-core finds nothing serious, and the keyboard gets a
     await suite.close(sara);
   });
 
+  it('axe: the dark colour scheme (the system’s), English and Arabic, list and conversation', async () => {
+    const sara = await suite.newUser('axe-dark', {
+      viewport: WIDE,
+      bypassCSP: true,
+      colorScheme: 'dark',
+    });
+    const page = sara.page;
+    await signInWithForm(page, SARA);
+    expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(
+      true,
+    );
+    await expectNoAxeViolations(page, 'the messages page (dark)');
+    await openConversation(page, ACME.name);
+    await chatMessages(page, 'I led the path-planning module').waitFor();
+    await expectNoAxeViolations(page, 'an open conversation (dark)');
+    await page.goto('/messages?lang=ar');
+    await waitForMessagesPage(page);
+    await page.getByRole('heading', { name: 'كل الرسائل', exact: true }).waitFor();
+    await expectNoAxeViolations(page, 'the Arabic messages page (dark)');
+    await suite.close(sara);
+  });
+
   it('keyboard: the skip link is the first Tab stop, shows on focus and moves focus to the message box', async () => {
     const sara = await signedInSara('skip-link', WIDE);
     const page = sara.page;

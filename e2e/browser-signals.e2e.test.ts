@@ -91,7 +91,9 @@ describe('browser signals: tab title and system notifications', () => {
     const saraHttp = await signInOverHttp(suite.url, SARA.email);
     const saraList = (await initialData(saraHttp)).messengerUsers;
     const unread = saraList.reduce((sum, item) => sum + item.is_seen_messages_count, 0);
-    const titleFor = (count: number) => (count > 0 ? `(${count}) Messages` : 'Messages');
+    // `Messages · <SITE_NAME>` (SITE_NAME unset: the default, "Messages")
+    const titleFor = (count: number) =>
+      count > 0 ? `(${count}) Messages · Messages` : 'Messages · Messages';
     await waitForValue(() => title(page), titleFor(unread), 'the tab title at load');
 
     // Acme writes to Sara: the title follows at once

@@ -113,6 +113,8 @@ export interface NewUserPageOptions {
   bypassCSP?: boolean;
   /** Browser permissions granted to the page's origin (e.g. `['notifications']`). */
   permissions?: string[];
+  /** The system's colour scheme the page sees (`prefers-color-scheme`); light unless told. */
+  colorScheme?: 'light' | 'dark';
 }
 
 /** A fresh browser context (own cookies and storage) with one watched page. */
@@ -127,6 +129,7 @@ export const newUserPage = async (
     timezoneId: options.timezoneId ?? 'UTC',
     ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
     bypassCSP: options.bypassCSP ?? false,
+    colorScheme: options.colorScheme ?? 'light',
     ...(options.permissions ? { permissions: options.permissions } : {}),
   });
   context.setDefaultTimeout(15_000);

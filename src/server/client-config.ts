@@ -21,15 +21,30 @@ export const clientConfig = (config: Config): MessengerConfig => {
       userAuthEndpoint: paths.broadcastingUserAuth,
     },
     edit_window_seconds: Math.floor(config.editWindowMs / 1000),
+    site_name: config.brand.siteName,
+    brand_logo_url: config.brand.logoUrl ?? null,
+    brand_color: config.brand.color,
   };
 };
 
-/** The page may load images from the configured hosts and connect to the hosted Pusher, if any. */
+/**
+ * The origin of `BRAND_LOGO_URL` when it is on another site (an `https:` address), so the CSP lets
+ * the logo load; none for a same-origin path (`'self'` covers it).
+ */
+const logoSources = (logoUrl: string | undefined): string[] => {
+  if (!logoUrl || !URL.canParse(logoUrl)) return [];
+  return [new URL(logoUrl).origin];
+};
+
+/**
+ * The page may load images from the configured hosts and the logo's, and connect to the hosted
+ * Pusher, if any.
+ */
 export const securityHeadersOptions = (config: Config): SecurityHeadersOptions => {
   const external = config.pusher.external;
   return {
     https: config.publicUrl.protocol === 'https:',
-    imageSources: config.imageSources,
+    imageSources: [...new Set([...config.imageSources, ...logoSources(config.brand.logoUrl)])],
     connectSources: external
       ? [
           `wss://*.pusher.com`,

@@ -330,7 +330,8 @@ const brandSettings = {
       .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour written #rrggbb')
       .optional(),
     {
-      description: '`#rrggbb`: the accent colour of the page, the server’s pages and e-mails.',
+      description:
+        '`#rrggbb`: the accent colour of the page, the server’s pages and e-mails; text on it is black or white, whichever contrasts more (docs/branding.md).',
       unset: 'the product’s blue, `#2563eb`',
     },
   ),

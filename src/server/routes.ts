@@ -4,6 +4,7 @@ import fastifyFormbody from '@fastify/formbody';
 import { clientConfig, securityHeadersOptions } from './client-config.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { brandRoutes } from './modules/brand/brand.routes.js';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.js';
 import { configRoutes } from './modules/config/config.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -57,7 +58,7 @@ export const registerRoutes = async (
   });
   // Sign-in links from the host site: off (404) without SSO_SECRET.
   if (services.sso)
-    await app.register(ssoRoutes, { config, ssoService: services.sso, onSessionEnded });
+    await app.register(ssoRoutes, { config, ssoService: services.sso, onSessionEnded, webRoot });
   await app.register(messengerRoutes, { messengerService: services.messenger });
   // A hosted Pusher owns the sockets: its channel webhooks feed presence (404 without one).
   await app.register(presenceRoutes, {
@@ -76,6 +77,7 @@ export const registerRoutes = async (
   await app.register(notificationsRoutes, {
     notificationsService: services.notifications,
     webRoot,
+    brand: config.brand,
   });
   await app.register(openApiRoutes, {
     document: createOpenApiDocument({ publicUrl: config.publicUrl }),
@@ -90,6 +92,7 @@ export const registerRoutes = async (
     await scope.register(broadcastingRoutes, { realtime });
   });
   await app.register(realtime.triggerRoutes);
+  await app.register(brandRoutes, { color: config.brand.color });
   await app.register(pagesRoutes, {
     config,
     webRoot,

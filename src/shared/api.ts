@@ -402,6 +402,21 @@ export const messengerConfigSchema = z.object({
     .describe(
       'How many seconds after sending its sender may edit or delete a message (EDIT_WINDOW_SECONDS).',
     ),
+  site_name: z
+    .string()
+    .optional()
+    .describe('The site’s name (SITE_NAME); absent from an older server.'),
+  brand_logo_url: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('The site’s logo (BRAND_LOGO_URL); null: the product’s own mark.'),
+  brand_color: z
+    .string()
+    .optional()
+    .describe(
+      'The site’s accent colour (BRAND_COLOR, `#rrggbb`); text on it is black or white, whichever contrasts more.',
+    ),
 });
 export type MessengerConfig = z.infer<typeof messengerConfigSchema>;
 

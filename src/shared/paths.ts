@@ -71,6 +71,8 @@ export const paths = {
   unsubscribe: '/unsubscribe',
   /** Undoes an unsubscribe (POST, with the undo's own token that the unsubscribe page gives). */
   resubscribe: '/unsubscribe/undo',
+  /** The site's colours (BRAND_COLOR's accent tokens, light and dark), loaded by every page. */
+  brandStylesheet: '/brand.css',
 } as const;
 
 /** A stand-in origin: `next` is resolved against it exactly as the browser resolves it against ours. */

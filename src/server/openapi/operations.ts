@@ -31,6 +31,7 @@ import { templateResponseSchema, templatesResponseSchema } from '../../shared/wo
 import type { RouteDocumentation } from '../http/route.js';
 import { attachmentsRoutes } from '../modules/attachments/attachments.routes.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
+import { brandRoutes } from '../modules/brand/brand.routes.js';
 import {
   broadcastingRoutes,
   channelAuthResponseSchema,
@@ -73,6 +74,7 @@ export const operations: readonly RouteDocumentation[] = [
   ...triggerRoutes.routes,
   ...integrationRoutes.routes,
   ...openApiRoutes.routes,
+  ...brandRoutes.routes,
   ...pagesRoutes.routes,
   ...staticFileOperations,
 ];

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { makeChat, users } from '../test/fixtures.js';
 import {
   conversationList,
@@ -58,45 +58,57 @@ const settle = async (page: Page) => {
 const settingsPanel = () => screen.getByTestId('settings-panel');
 
 describe('tab title', () => {
+  // the site's name, as the server writes it into the page (SITE_NAME)
+  let siteName: HTMLMetaElement;
+  beforeEach(() => {
+    siteName = document.createElement('meta');
+    siteName.name = 'site-name';
+    siteName.content = 'Nile Jobs';
+    document.head.append(siteName);
+  });
+  afterEach(() => siteName.remove());
+
   it('shows the total unread count, archived conversations included, and follows live messages', async () => {
     const page = await renderMessagesPage();
     // Acme has 2 unread
-    await waitFor(() => expect(document.title).toBe('(2) Messages'));
+    await waitFor(() => expect(document.title).toBe('(2) Messages · Nile Jobs'));
     arrives(page, 2, users.nile, 'One more thing');
-    await waitFor(() => expect(document.title).toBe('(3) Messages'));
+    await waitFor(() => expect(document.title).toBe('(3) Messages · Nile Jobs'));
     // a message in the archived conversation counts as well
     arrives(page, 4, users.desert, 'Still interested?');
-    await waitFor(() => expect(document.title).toBe('(4) Messages'));
+    await waitFor(() => expect(document.title).toBe('(4) Messages · Nile Jobs'));
   });
 
   it('reading a conversation takes its messages off the count; the open one never adds to it', async () => {
     const page = await renderMessagesPage();
     await page.user.click(rowFor('Acme Robotics'));
     await screen.findByText('Can you do an interview on Monday?');
-    await waitFor(() => expect(document.title).toBe('Messages'));
+    await waitFor(() => expect(document.title).toBe('Messages · Nile Jobs'));
     arrives(page, 2, users.nile, 'One more thing');
-    await waitFor(() => expect(document.title).toBe('(1) Messages'));
+    await waitFor(() => expect(document.title).toBe('(1) Messages · Nile Jobs'));
     arrives(page, 1, users.acme, 'Seen right away');
     await waitFor(() => expect(messageTexts()).toContain('Seen right away'));
-    expect(document.title).toBe('(1) Messages');
+    expect(document.title).toBe('(1) Messages · Nile Jobs');
   });
 
   it('is the plain title with nothing unread, and is translated', async () => {
     const page = await renderMessagesPage({ language: 'ar' });
-    await waitFor(() => expect(document.title).toBe('(2) الرسائل'));
+    // the header names the site, in every language
+    expect(screen.getByRole('heading', { level: 1, name: 'Nile Jobs' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('(2) الرسائل · Nile Jobs'));
     await page.user.click(rowFor('Acme Robotics'));
-    await waitFor(() => expect(document.title).toBe('الرسائل'));
+    await waitFor(() => expect(document.title).toBe('الرسائل · Nile Jobs'));
   });
 
   it('keeps counting every conversation while a job filter narrows the list', async () => {
     const page = await renderMessagesPage();
-    await waitFor(() => expect(document.title).toBe('(2) Messages'));
+    await waitFor(() => expect(document.title).toBe('(2) Messages · Nile Jobs'));
     await page.user.selectOptions(screen.getByTestId('job-filter'), 'Backend Developer');
     await waitFor(() => expect(rowIds(conversationList())).toEqual([2]));
-    expect(document.title).toBe('(2) Messages');
+    expect(document.title).toBe('(2) Messages · Nile Jobs');
     // a message in a conversation the filter hides still counts
     arrives(page, 1, users.acme, 'Hidden by the filter');
-    await waitFor(() => expect(document.title).toBe('(3) Messages'));
+    await waitFor(() => expect(document.title).toBe('(3) Messages · Nile Jobs'));
   });
 });
 

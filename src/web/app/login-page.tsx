@@ -6,6 +6,8 @@ import { DemoAccounts } from '../features/auth/components/demo-accounts.js';
 import { LoginForm } from '../features/auth/components/login-form.js';
 import { safeNextPath } from '../features/auth/utils/safe-next-path.js';
 import { LanguageSwitch } from '../features/preferences/components/language-switch.js';
+import { BrandMark } from '../components/brand-mark.js';
+import { readPageBrand } from '../lib/brand.js';
 import type { AppI18n } from '../lib/i18n.js';
 
 interface LoginPageProps {
@@ -21,10 +23,11 @@ export const LoginPage = ({ appI18n, search, navigate }: LoginPageProps) => {
   const next = useMemo(() => safeNextPath(search), [search]);
   const onSignedIn = useCallback(() => navigate(next), [navigate, next]);
   const { signIn, pending, error } = useSignIn(onSignedIn);
+  const brand = readPageBrand();
 
   useEffect(() => {
-    document.title = t('login.title');
-  }, [t]);
+    document.title = t('app.pageTitle', { page: t('login.title'), site: brand.siteName });
+  }, [t, brand.siteName]);
 
   return (
     <div className="login-page">
@@ -33,8 +36,8 @@ export const LoginPage = ({ appI18n, search, navigate }: LoginPageProps) => {
       </header>
       <main className="login-card">
         <div className="login-card__brand">
-          <span className="topbar__logo" aria-hidden="true" />
-          <span className="login-card__product">{t('app.brand')}</span>
+          <BrandMark brand={brand} />
+          <span className="login-card__product">{brand.siteName}</span>
         </div>
         <h1 className="login-card__title">{t('login.title')}</h1>
         <p className="login-card__subtitle">{t('login.subtitle')}</p>

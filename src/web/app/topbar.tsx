@@ -1,10 +1,12 @@
 import { useTranslation } from 'react-i18next';
+import { BrandMark } from '../components/brand-mark.js';
 import { LineIcon } from '../components/line-icon.js';
 import { useSignOut } from '../features/auth/api/logout.js';
 import { LanguageSwitch } from '../features/preferences/components/language-switch.js';
 import { MuteToggle } from '../features/preferences/components/mute-toggle.js';
 import { SettingsMenu } from '../features/settings/components/settings-menu.js';
 import { useSaveLanguageAndTimeZone } from '../features/settings/hooks/use-save-language-and-time-zone.js';
+import { readPageBrand } from '../lib/brand.js';
 import { useServices } from '../lib/services.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
 
@@ -18,7 +20,10 @@ interface TopbarProps {
   onReciprocalChanged: () => void;
 }
 
-/** The page's top bar: the drawer button (phones), the title, language, sound, settings, sign-out. */
+/**
+ * The page's top bar: the drawer button (phones), the site's logo and name (SITE_NAME,
+ * BRAND_LOGO_URL), language, sound, settings, sign-out.
+ */
 export const Topbar = ({
   viewerId,
   drawer,
@@ -32,6 +37,7 @@ export const Topbar = ({
   const signOut = useSignOut();
   // small screens: sign-out and settings show their icons only (named as tooltips too)
   const iconOnly = useMediaQuery(SMALL_SCREEN_QUERY);
+  const brand = readPageBrand();
   return (
     <header className="topbar">
       {drawer ? (
@@ -49,8 +55,10 @@ export const Topbar = ({
         </button>
       ) : null}
       <div className="topbar__brand">
-        <span className="topbar__logo" aria-hidden="true" />
-        <h1 className="topbar__title">{t('app.title')}</h1>
+        <BrandMark brand={brand} />
+        <h1 className="topbar__title" data-testid="site-name">
+          {brand.siteName}
+        </h1>
       </div>
       <div className="topbar__controls">
         <LanguageSwitch

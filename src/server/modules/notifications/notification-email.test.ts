@@ -236,4 +236,31 @@ describe('notification e-mail: the reader’s zone, the job, the site', () => {
       renderNotificationEmail({ ...base, locale: 'en', timeZone: 'UTC', messages }).subject,
     ).toBe('New message from Acme');
   });
+
+  it('shows the brand: the logo, the colour with black or white text on it, the name in the footer', () => {
+    const messages = [at(1, 'Acme', null)];
+    const branded = (brandColor: string, locale: 'en' | 'ar' = 'en') =>
+      renderNotificationEmail({
+        ...base,
+        locale,
+        timeZone: 'UTC',
+        messages,
+        siteName: 'Nile & <Jobs>',
+        logoUrl: '/logo.svg',
+        brandColor,
+      });
+    const light = branded('#facc15');
+    // a same-origin logo path is made absolute (a mail program has no page to resolve it against)
+    expect(light.html).toContain(
+      '<img src="https://jobs.example/logo.svg" alt="Nile &amp; &lt;Jobs&gt;"',
+    );
+    // black on yellow (13.7:1), white on dark blue (8.7:1): whichever contrasts more
+    expect(light.html).toContain('background:#facc15;color:#000000');
+    expect(light.html).not.toContain('background:#facc15;color:#ffffff');
+    expect(branded('#1e3a8a').html).toContain('background:#1e3a8a;color:#ffffff');
+    expect(light.html).toContain('Sent by Nile &amp; &lt;Jobs&gt;.');
+    expect(light.html).not.toContain('<Jobs>');
+    expect(light.text).toContain('Sent by Nile & <Jobs>.');
+    expect(branded('#facc15', 'ar').text).toContain('أُرسلت من Nile & <Jobs>.');
+  });
 });

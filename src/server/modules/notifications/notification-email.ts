@@ -1,4 +1,6 @@
+import { DEFAULT_BRAND_COLOR } from '../../config.js';
 import { escapeHtml } from '../../lib/html.js';
+import { textColorOn } from '../../../shared/color-contrast.js';
 import type { Locale } from '../../../shared/integration.js';
 import { containBidiControls, DELETED_USER_NAME } from '../../../shared/text.js';
 
@@ -18,8 +20,12 @@ export interface NotificationEmailInput {
   locale: Locale;
   /** The reader's IANA time zone: message times are given in it (UTC when it is not known here). */
   timeZone: string;
-  /** The site's name (`SITE_NAME`), put before the subject when set. */
+  /** The site's name (`SITE_NAME`): before the subject, in the header and the footer, when set. */
   siteName?: string | undefined;
+  /** `BRAND_LOGO_URL` (a path is taken on `publicUrl`): the HTML part's header shows it. */
+  logoUrl?: string | undefined;
+  /** `BRAND_COLOR` (`#rrggbb`): the HTML part's header and button, their text black or white. */
+  brandColor?: string | undefined;
   recipientName: string;
   /** Unseen messages, any order. */
   messages: EmailMessage[];
@@ -51,6 +57,7 @@ interface Texts {
   why: string;
   unsubscribe: string;
   deletedUser: string;
+  sentBy: (site: string) => string;
 }
 
 /** Built once: constructing Intl formatters costs far more than using them (one per e-mail adds up). */
@@ -126,6 +133,7 @@ const TEXTS: Record<Locale, Texts> = {
     why: 'You get this e-mail because e-mail notifications are on for your account.',
     unsubscribe: 'Turn off e-mail notifications',
     deletedUser: DELETED_USER_NAME,
+    sentBy: (site) => `Sent by ${site}.`,
   },
   ar: {
     subjectOne: (sender) => `رسالة جديدة من ${sender}`,
@@ -159,6 +167,7 @@ const TEXTS: Record<Locale, Texts> = {
     why: 'تصلك هذه الرسالة لأن إشعارات البريد الإلكتروني مفعّلة في حسابك.',
     unsubscribe: 'إيقاف إشعارات البريد الإلكتروني',
     deletedUser: 'مستخدم محذوف',
+    sentBy: (site) => `أُرسلت من ${site}.`,
   },
 };
 
@@ -245,6 +254,14 @@ export const renderNotificationEmail = (input: NotificationEmailInput): Rendered
   const subject = oneLine(
     `${siteName ? `${siteName}: ` : ''}${subjectOf(texts, groups, contained.length)}`,
   );
+  const accent = input.brandColor ?? DEFAULT_BRAND_COLOR;
+  // text on the accent: black or white, whichever contrasts more (computed, not assumed)
+  const onAccent = textColorOn(accent);
+  const logo = input.logoUrl ? new URL(input.logoUrl, input.publicUrl).href : undefined;
+  const header = siteName
+    ? `<div style="background:${accent};color:${onAccent};padding:12px 16px;border-radius:8px;font-size:18px;font-weight:700;unicode-bidi:plaintext">${logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(siteName)}" height="32" style="height:32px;max-width:160px;vertical-align:middle;margin-inline-end:12px">` : ''}<span style="vertical-align:middle">${escapeHtml(siteName)}</span></div>\n`
+    : '';
+  const buttonStyle = `display:inline-block;background:${accent};color:${onAccent};padding:8px 14px;border-radius:6px;text-decoration:none;font-weight:600`;
   const recipientName =
     input.recipientName === DELETED_USER_NAME
       ? texts.deletedUser
@@ -268,7 +285,7 @@ export const renderNotificationEmail = (input: NotificationEmailInput): Rendered
       return `<div style="border-block-start:1px solid #ddd;padding:12px 0">
 <h2 style="font-size:16px;margin:0 0 8px">${escapeHtml(group.senderName)}</h2>${job}
 ${messages}${more}
-<p style="margin:0"><a href="${escapeHtml(link)}">${escapeHtml(texts.open)}</a></p>
+<p style="margin:0"><a href="${escapeHtml(link)}" style="${buttonStyle}">${escapeHtml(texts.open)}</a></p>
 </div>`;
     })
     .join('\n');
@@ -283,9 +300,9 @@ ${messages}${more}
 <title>${escapeHtml(subject)}</title>
 </head>
 <body dir="${dir}" style="font-family:system-ui,-apple-system,'Segoe UI',Tahoma,Arial,sans-serif;text-align:${align};color:#111">
-<p>${escapeHtml(texts.greeting(recipientName))}<br>${escapeHtml(texts.intro)}</p>
+${header}<p>${escapeHtml(texts.greeting(recipientName))}<br>${escapeHtml(texts.intro)}</p>
 ${htmlGroups}${moreConversations}
-<p style="border-block-start:1px solid #ddd;padding-block-start:12px;color:#555;font-size:12px">${escapeHtml(texts.why)} <a href="${escapeHtml(input.unsubscribeUrl)}">${escapeHtml(texts.unsubscribe)}</a></p>
+<p style="border-block-start:1px solid #ddd;padding-block-start:12px;color:#555;font-size:12px">${siteName ? `${escapeHtml(texts.sentBy(siteName))} ` : ''}${escapeHtml(texts.why)} <a href="${escapeHtml(input.unsubscribeUrl)}">${escapeHtml(texts.unsubscribe)}</a></p>
 </body>
 </html>
 `;
@@ -313,6 +330,7 @@ ${htmlGroups}${moreConversations}
     ...(hiddenConversations ? ['', texts.moreConversations(hiddenConversations)] : []),
     '',
     '--',
+    ...(siteName ? [texts.sentBy(siteName)] : []),
     texts.why,
     `${texts.unsubscribe}: ${input.unsubscribeUrl}`,
     '',

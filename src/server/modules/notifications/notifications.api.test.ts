@@ -169,7 +169,7 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
 
     const { parsed } = email;
     expect(parsed.from?.text).toBe('"Job Board Messages" <messages@board.example>');
-    expect(parsed.subject).toMatch(/^رسائل جديدة من Company \d و\s?Company \d و/);
+    expect(parsed.subject).toMatch(/^Messages: رسائل جديدة من Company \d و\s?Company \d و/);
     expect(parsed.messageId).toMatch(/^<notify\.\d+\.\d+@messages\.board\.example>$/);
     expect(rawHeader(email, 'Content-Language')).toBe('ar');
     const html = typeof parsed.html === 'string' ? parsed.html : '';
@@ -232,7 +232,7 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     const [email] = await mail.waitFor(1, YOUSSEF.email);
     if (!email) throw new Error('no e-mail');
     const { parsed } = email;
-    expect(parsed.subject).toBe('رسالة جديدة من Acme Robotics');
+    expect(parsed.subject).toBe('Messages: رسالة جديدة من Acme Robotics');
     expect(rawHeader(email, 'Content-Language')).toBe('ar');
     const html = typeof parsed.html === 'string' ? parsed.html : '';
     const text = parsed.text ?? '';
@@ -304,7 +304,7 @@ describe(`notification e-mails and webhooks (${dialect})`, { timeout: 30_000 }, 
     expect(one.parsed.text).toContain('the first one');
     expect(two.parsed.text).toContain('the second one');
     expect(two.parsed.text).not.toContain('the first one');
-    expect(two.parsed.subject).toBe('New message from Interval Co');
+    expect(two.parsed.subject).toBe('Messages: New message from Interval Co');
     await rulesSettled();
     expect(mail.to('rami-interval@people.example')).toHaveLength(2);
   });

@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unsubscribeQuerySchema, type Locale } from '../../../shared/integration.js';
 import { paths } from '../../../shared/paths.js';
 import { defineRouteFor, documentedOnly, routesPlugin } from '../../http/route.js';
 import { acceptedLocale } from '../../lib/accepted-locale.js';
+import { signInStylesheets, type Brand } from '../../lib/static-page.js';
 import { html, security } from '../../openapi/vocabulary.js';
 import type { NotificationsService } from './notifications.service.js';
 import { unsubscribePage, type UnsubscribePageState } from './unsubscribe-page.js';
@@ -17,29 +16,12 @@ const tokenOf = (query: unknown): string => {
   return typeof value === 'string' ? value : '';
 };
 
-/**
- * The stylesheets of the built sign-in page (`login.html` in `webRoot`), so that the unsubscribe
- * pages look like it; none while the client is not built. Read once they are found.
- */
-const signInStylesheets = (webRoot: string | undefined) => {
-  let found: string[] | undefined;
-  return (): string[] => {
-    if (found || !webRoot) return found ?? [];
-    const file = join(webRoot, 'login.html');
-    if (!existsSync(file)) return [];
-    const page = readFileSync(file, 'utf8');
-    found = [...page.matchAll(/<link\b[^>]*>/g)]
-      .map(([tag]) => tag)
-      .filter((tag) => /\brel="stylesheet"/.test(tag))
-      .flatMap((tag) => /\bhref="([^"]+)"/.exec(tag)?.[1] ?? []);
-    return found;
-  };
-};
-
 export interface NotificationsRoutesOptions {
   notificationsService: NotificationsService;
   /** The built client, whose sign-in page's stylesheets the pages use. */
   webRoot?: string;
+  /** The site's brand, on every page. */
+  brand: Brand;
 }
 
 interface NotificationsRoutesDeps {
@@ -150,7 +132,6 @@ export const notificationsRoutes = routesPlugin(
       { parseAs: 'buffer', bodyLimit: UNSUBSCRIBE_BODY_LIMIT },
       (_request, _body, done) => done(null, undefined),
     );
-    const stylesheets = signInStylesheets(options.webRoot);
     const answer = (
       reply: FastifyReply,
       status: number,
@@ -164,8 +145,8 @@ export const notificationsRoutes = routesPlugin(
         .header('referrer-policy', 'no-referrer')
         .type('text/html; charset=utf-8')
         .send(
-          unsubscribePage(locale, state, {
-            stylesheets: stylesheets(),
+          unsubscribePage(locale, state, options.brand, {
+            stylesheets: signInStylesheets(options.webRoot),
             ...(formAction ? { formAction } : {}),
           }),
         );

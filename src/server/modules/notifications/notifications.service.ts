@@ -96,8 +96,11 @@ export interface NotificationsServiceOptions {
   /** The unsubscribe links' key (kept in the database; read when first needed). */
   unsubscribeSecret: () => Promise<string>;
   publicUrl: URL;
-  /** `SITE_NAME`: put before each e-mail's subject (undefined: nothing). */
+  /** `SITE_NAME`: before each e-mail's subject, in its header and footer (undefined: nothing). */
   siteName?: string | undefined;
+  /** `BRAND_LOGO_URL` and `BRAND_COLOR`: the HTML part's header and button. */
+  logoUrl?: string | undefined;
+  brandColor?: string | undefined;
   /** False (NOTIFICATIONS=off): no e-mail rule at all. */
   enabled: boolean;
   emailDelayMs: number;
@@ -341,6 +344,8 @@ export const createNotificationsService = (options: NotificationsServiceOptions)
       locale,
       timeZone: recipient.time_zone ?? 'UTC',
       siteName: options.siteName,
+      logoUrl: options.logoUrl,
+      brandColor: options.brandColor,
       recipientName: recipient.name,
       messages,
       publicUrl,

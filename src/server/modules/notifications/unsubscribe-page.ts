@@ -1,6 +1,6 @@
 import type { Locale } from '../../../shared/integration.js';
 import { escapeHtml } from '../../lib/html.js';
-import { staticPageStart } from '../../lib/static-page.js';
+import { brandHeader, staticPageStart, type Brand } from '../../lib/static-page.js';
 
 export type UnsubscribePageState = 'confirm' | 'done' | 'resubscribed' | 'invalid' | 'expired';
 
@@ -12,7 +12,6 @@ interface PageTexts {
 const TEXTS: Record<
   Locale,
   Record<UnsubscribePageState, PageTexts> & {
-    brand: string;
     button: string;
     undo: string;
     back: string;
@@ -39,7 +38,6 @@ const TEXTS: Record<
       title: 'This link has expired',
       body: 'Notification e-mails stay off. You can turn them on again from the settings menu on the Messages page.',
     },
-    brand: 'Job board',
     button: 'Turn off e-mails',
     undo: 'Undo: turn e-mails back on',
     back: 'Back to Messages',
@@ -65,7 +63,6 @@ const TEXTS: Record<
       title: 'انتهت صلاحية هذا الرابط',
       body: 'تبقى رسائل الإشعارات بالبريد الإلكتروني متوقفة. يمكنك إعادة تفعيلها من قائمة الإعدادات في صفحة الرسائل.',
     },
-    brand: 'منصة الوظائف',
     button: 'إيقاف الرسائل',
     undo: 'تراجع: أعد تفعيل الرسائل',
     back: 'العودة إلى الرسائل',
@@ -83,13 +80,14 @@ export interface UnsubscribePageOptions {
  * The unsubscribe page: asks before turning e-mails off (a GET changes nothing,
  * so a mail scanner following the link unsubscribes nobody), says it is done with an undo (a POST
  * with the undo's own token, valid for an hour), that e-mails are on again, that the link is not
- * valid, or that the undo's link has expired. Styled like the sign-in page (its stylesheets, the
- * same card), with a link back to Messages; static text in the user's language, no script, no
- * inline style (the CSP holds).
+ * valid, or that the undo's link has expired. Under the site's brand (its name, logo and colours),
+ * styled like the sign-in page (its stylesheets, the same card), with a link back to Messages;
+ * static text in the user's language, no script, no inline style (the CSP holds).
  */
 export const unsubscribePage = (
   locale: Locale,
   state: UnsubscribePageState,
+  brand: Brand,
   options: UnsubscribePageOptions = {},
 ): string => {
   const texts = TEXTS[locale];
@@ -102,11 +100,11 @@ export const unsubscribePage = (
 <button type="submit" class="button ${state === 'confirm' ? 'button--primary' : 'button--secondary'} button--block">${escapeHtml(button)}</button>
 </form>`
       : '';
-  return `${staticPageStart(locale, text.title, options.stylesheets)}
+  return `${staticPageStart(locale, text.title, brand, options)}
 <body>
 <div class="login-page">
 <main class="login-card">
-<div class="login-card__brand"><span class="topbar__logo" aria-hidden="true"></span><span class="login-card__product">${escapeHtml(texts.brand)}</span></div>
+${brandHeader(brand)}
 <h1 class="login-card__title">${escapeHtml(text.title)}</h1>
 <p class="login-card__subtitle">${escapeHtml(text.body)}</p>${form}
 <p><a class="unsubscribe__back" href="/messages">${escapeHtml(texts.back)}</a></p>

@@ -18,6 +18,7 @@ import {
   routesPlugin,
   type RouteDocumentation,
 } from '../../http/route.js';
+import { brandPage } from '../../lib/brand-page.js';
 import { randomToken } from '../../lib/crypto.js';
 import { HttpError } from '../../lib/http-error.js';
 import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
@@ -253,11 +254,14 @@ export const pagesRoutes = routesPlugin(
       sendPage: (request, reply, file, language) => {
         const token = request.viewer?.csrfToken ?? request.cookies[XSRF_COOKIE] ?? randomToken(24);
         setXsrfCookie(reply, config, token);
-        const page = template(file).replaceAll(CSRF_PLACEHOLDER, escapeAttribute(token));
+        const branded = brandPage(template(file), config.brand).replaceAll(
+          CSRF_PLACEHOLDER,
+          escapeAttribute(token),
+        );
         return reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
-          .send(language ? withLanguage(page, language) : page);
+          .send(language ? withLanguage(branded, language) : branded);
       },
       savedLocale: async (userId) => (savedLocale ? ((await savedLocale(userId)) ?? null) : null),
     };

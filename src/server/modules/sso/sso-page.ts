@@ -1,5 +1,6 @@
 import type { Locale } from '../../../shared/integration.js';
-import { staticPageStart } from '../../lib/static-page.js';
+import { escapeHtml } from '../../lib/html.js';
+import { brandHeader, staticPageStart, type Brand } from '../../lib/static-page.js';
 
 const TEXTS: Record<Locale, { title: string; heading: string; body: string }> = {
   en: {
@@ -14,15 +15,25 @@ const TEXTS: Record<Locale, { title: string; heading: string; body: string }> = 
   },
 };
 
-/** The page a refused sign-in link shows: static text, no script, no inline style (the CSP holds). */
-export const ssoRefusedPage = (locale: Locale): string => {
+/**
+ * The page a refused sign-in link shows, under the site's brand and styled like the sign-in page
+ * (its stylesheets, the same card): static text, no script, no inline style (the CSP holds).
+ */
+export const ssoRefusedPage = (
+  locale: Locale,
+  brand: Brand,
+  stylesheets: readonly string[] = [],
+): string => {
   const text = TEXTS[locale];
-  return `${staticPageStart(locale, text.title)}
+  return `${staticPageStart(locale, text.title, brand, { stylesheets })}
 <body>
-<main>
-<h1>${text.heading}</h1>
-<p>${text.body}</p>
+<div class="login-page">
+<main class="login-card">
+${brandHeader(brand)}
+<h1 class="login-card__title">${escapeHtml(text.heading)}</h1>
+<p class="login-card__subtitle">${escapeHtml(text.body)}</p>
 </main>
+</div>
 </body>
 </html>
 `;

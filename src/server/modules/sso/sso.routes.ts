@@ -3,6 +3,7 @@ import { ssoQuerySchema } from '../../../shared/integration.js';
 import type { Config } from '../../config.js';
 import { defineRouteFor, documentedOnly, routesPlugin } from '../../http/route.js';
 import { acceptedLocale } from '../../lib/accepted-locale.js';
+import { signInStylesheets } from '../../lib/static-page.js';
 import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
 import { endSessionSockets, SESSION_COOKIE, setSessionCookies } from '../../plugins/auth.js';
 import { ssoRefusedPage } from './sso-page.js';
@@ -11,6 +12,8 @@ import { ssoLinkLocale, SsoRefused, type SsoService } from './sso.service.js';
 export interface SsoRoutesOptions {
   config: Config;
   ssoService: SsoService;
+  /** The built client, whose sign-in page's stylesheets the refusal page uses. */
+  webRoot?: string;
   /** Called after a session is replaced, to close its live sockets. */
   onSessionEnded: (sessionHash: string) => Promise<void>;
 }
@@ -38,7 +41,7 @@ export const ssoRoutes = routesPlugin([
       401: html('The link is invalid or expired (a short page in the user’s language).'),
       ...errors(404),
     },
-    handler: async ({ query, request, reply }, { config, ssoService, onSessionEnded }) => {
+    handler: async ({ query, request, reply }, { config, ssoService, onSessionEnded, webRoot }) => {
       void reply.header('cache-control', 'no-store');
       const token = queryString(query, 'token');
       let result;
@@ -52,7 +55,10 @@ export const ssoRoutes = routesPlugin([
         if (!(error instanceof SsoRefused)) throw error;
         request.log.warn({ reason: error.reason }, 'sign-in link refused');
         const locale = ssoLinkLocale(token) ?? acceptedLocale(request.headers['accept-language']);
-        return reply.code(401).type('text/html; charset=utf-8').send(ssoRefusedPage(locale));
+        return reply
+          .code(401)
+          .type('text/html; charset=utf-8')
+          .send(ssoRefusedPage(locale, config.brand, signInStylesheets(webRoot)));
       }
       setSessionCookies(reply, config, result.session);
       // The replaced session's live sockets must not keep hearing its user's messages.

@@ -41,7 +41,7 @@ describe('the conversation list, a page at a time', () => {
     // 12 unread over 120 conversations, though only the first page is loaded
     expect(screen.getByTestId('unread-total')).toHaveTextContent('12 unread messages');
     expect(page.api.getInitialData.mock.calls.every(([params]) => params.limit === 50)).toBe(true);
-    expect(document.title).toBe('(12) Messages');
+    expect(document.title).toBe('(12) Messages · Messages');
   });
 
   it('a live message moves the unread total; opening the conversation takes its unread off', async () => {
