@@ -81,6 +81,7 @@ export const registerRoutes = async (
   });
   await app.register(openApiRoutes, {
     document: createOpenApiDocument({ publicUrl: config.publicUrl }),
+    siteName: config.brand.siteName,
   });
   await app.register(integrationRoutes, {
     integrationService: services.integration,

@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { integrationPaths } from '../../shared/integration.js';
 import { pathTemplate } from '../../shared/paths.js';
+import { escapeHtml } from '../lib/html.js';
+import { brandedTitle } from '../lib/static-page.js';
 
 /**
  * The API reference page: the OpenAPI document shown by Swagger UI (`swagger-ui-dist`, from the
@@ -68,8 +70,11 @@ export interface ApiReferenceFile {
 const swaggerUiFolder = (): string =>
   dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/** The page and its files, read once (Swagger UI's files from the installed package). */
-export const createApiReference = () => {
+/**
+ * The page and its files, read once (Swagger UI's files from the installed package); the page is
+ * titled `API reference · <SITE_NAME>` like every page the server renders.
+ */
+export const createApiReference = (siteName: string) => {
   const folder = swaggerUiFolder();
   const files = new Map<ApiReferenceAsset, ApiReferenceFile>([
     ...Object.entries(SWAGGER_UI_FILES).map(
@@ -85,7 +90,7 @@ export const createApiReference = () => {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API reference · Job board messenger</title>
+<title>${escapeHtml(brandedTitle('API reference', { siteName }))}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${asset('swagger-ui.css')}">
 <link rel="stylesheet" href="${asset('reference.css')}">

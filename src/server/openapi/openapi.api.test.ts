@@ -337,6 +337,17 @@ describe(`OpenAPI document (${dialect})`, () => {
         ).toBe(404);
     });
 
+    it('is titled with the site’s name, escaped', async () => {
+      const branded = await createTestApp(dialect, { SITE_NAME: 'Nile <Jobs> & Co' });
+      try {
+        const page = (await branded.app.inject({ method: 'GET', url: apiReferencePaths.page }))
+          .body;
+        expect(page).toContain('<title>API reference · Nile &lt;Jobs&gt; &amp; Co</title>');
+      } finally {
+        await branded.close();
+      }
+    });
+
     it('is served with the integration API off too', async () => {
       const off = await createTestApp(dialect, { INTEGRATION_KEYS: '' });
       try {

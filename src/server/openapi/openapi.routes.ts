@@ -99,8 +99,8 @@ export const openApiRoutes = routesPlugin(
       },
     }),
   ],
-  async (_app, options: { document: object }) => ({
+  async (_app, options: { document: object; siteName: string }) => ({
     body: JSON.stringify(options.document),
-    apiReference: createApiReference(),
+    apiReference: createApiReference(options.siteName),
   }),
 );
