@@ -312,7 +312,9 @@ else
   log "HEALTHCHECK passed"
 fi
 
-[ "$(cat "/proc/$SERVER_PID/comm")" = node ] || fail "the server process is $(cat "/proc/$SERVER_PID/comm"), not node"
+# The executable, not comm: Node 24 names its main thread MainThread.
+server_exe=$(readlink "/proc/$SERVER_PID/exe" || true)
+[ "$(basename "$server_exe")" = node ] || fail "the server process is $server_exe, not node"
 running_uid=$(awk '/^Uid:/ {print $2}' "/proc/$SERVER_PID/status")
 [ "$running_uid" = "$USER_UID" ] || fail "the server runs as uid $running_uid, not $USER_UID"
 [ -f "$WORK/data/messenger.db" ] || fail "no database under /data (DATABASE_URL default)"
