@@ -125,6 +125,7 @@ build_standin() {
   node_prefix=$(dirname "$(dirname "$node")")
   # npm: this machine's (npm-cli.js is <npm>/bin/npm-cli.js), whichever Node it runs on.
   npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+  [ -f "$npm_dir/bin/npm-cli.js" ] || npm_dir=$(npm root -g)/npm
   [ -f "$npm_dir/bin/npm-cli.js" ] || fail "npm not found at $npm_dir"
   log "copying Node $("$node" -v) ($node) and npm ($npm_dir) into the stand-in"
   install -D -m 0755 "$node" "$rootfs/usr/local/bin/node"
