@@ -1,11 +1,24 @@
 # The messenger's image (docs/deploy.md). Build: `docker build -t jobboard-messenger .`
-# Where the public base image cannot be pulled, pass another Node 20 image on Debian bookworm:
+# Where the public base image cannot be pulled, pass another Node 24 image on Debian bookworm:
 # `--build-arg NODE_IMAGE=…` (scripts/container-check.sh builds and checks it that way).
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-# ---- build: every dependency, the server (tsc → dist/server) and the client (Vite → dist/web),
-# then the production dependencies only.
+# ---- build: every dependency, without install scripts (building compiles nothing native), then
+# the server (tsc → dist/server) and the client (Vite → dist/web). Only dist/ leaves this stage.
 FROM ${NODE_IMAGE} AS build
+ENV npm_config_update_notifier=false \
+    npm_config_fund=false \
+    npm_config_audit=false
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json vite.config.ts ./
+COPY src ./src
+RUN npm run build
+
+# ---- deps: the production dependencies alone, better-sqlite3 compiled for this stage's Node.
+# Only node_modules leaves this stage, stripped of what the server never loads.
+FROM ${NODE_IMAGE} AS deps
 # better-sqlite3 fetches a prebuilt binary; where it cannot, it compiles one (python3, make, g++)
 # against the headers the Node image ships under /usr/local/include/node.
 RUN apt-get update \
@@ -17,16 +30,22 @@ ENV npm_config_nodedir=/usr/local \
     npm_config_audit=false
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci
-COPY tsconfig.json tsconfig.build.json vite.config.ts ./
-COPY src ./src
-# Pruned to what the server needs at run time; a compiled better-sqlite3 leaves its objects and the
-# SQLite sources behind (the addon itself is build/Release/better_sqlite3.node).
-RUN npm run build \
- && npm prune --omit=dev \
- && npm cache clean --force \
- && rm -rf node_modules/better-sqlite3/build/Release/obj* node_modules/better-sqlite3/build/Release/*.a \
-      node_modules/better-sqlite3/build/Release/test_extension.node node_modules/better-sqlite3/deps
+# - npm keeps the lockfile's devOptional packages under --omit=dev: development packages that a
+#   production one also names as an optional peer (typescript for i18next's types,
+#   socket.io-client for laravel-echo). The server loads none of them: removed.
+# - better-sqlite3: only its addon (build/Release/better_sqlite3.node) and lib/ are loaded; the
+#   SQLite sources, its C++ and the compiler's objects go.
+# - Type declarations, TypeScript sources, source maps and Markdown (licences stay).
+RUN npm ci --omit=dev \
+ && node -e 'const { rmSync } = require("node:fs"); \
+      for (const [path, entry] of Object.entries(require("./package-lock.json").packages)) \
+        if (entry.devOptional) rmSync(path, { recursive: true, force: true });' \
+ && cd node_modules/better-sqlite3 \
+ && mv build/Release/better_sqlite3.node . && rm -rf build deps src \
+ && mkdir -p build/Release && mv better_sqlite3.node build/Release/ \
+ && cd /app/node_modules \
+ && find . -type f \( -name '*.ts' -o -name '*.mts' -o -name '*.cts' -o -name '*.map' \
+      -o \( -iname '*.md' ! -iname 'licen[cs]e*' \) \) -delete
 
 # ---- runtime: Node, the built server and client, production dependencies; nothing else.
 FROM ${NODE_IMAGE} AS runtime
@@ -42,8 +61,8 @@ ENV NODE_ENV=production \
     UPLOAD_TMP_DIR=/data/tmp/uploads
 WORKDIR /app
 # The application's files belong to root: the server (user node) reads them and writes only /data.
-COPY --from=build /app/package.json ./package.json
-COPY --from=build /app/node_modules ./node_modules
+COPY package.json ./package.json
+COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The directories exist in the image, owned by node, so that a volume mounted on one of them
 # (deploy/compose.yaml shares /data/uploads between instances) starts writable for the server.

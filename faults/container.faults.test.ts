@@ -1,6 +1,6 @@
 /**
  * The container (contract "Operating it", Container): `scripts/container-check.sh` builds the
- * Dockerfile with podman on a local stand-in for node:20-bookworm-slim (these machines cannot pull
+ * Dockerfile with podman on a local stand-in for node:24-bookworm-slim (these machines cannot pull
  * it, and refuse `podman run`), starts the image's own command by chroot into the mounted image,
  * and checks `/healthz`, the image's HEALTHCHECK, its non-root user, the database under `/data`, an
  * online SQLite backup and a clean stop on SIGTERM (docs/deploy.md).

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the image from ./Dockerfile with podman and checks that its server starts and answers.
 #
-# These machines cannot pull the public base image (node:20-bookworm-slim) and refuse `podman run`,
+# These machines cannot pull the public base image (node:24-bookworm-slim) and refuse `podman run`,
 # so the script
-#   1. builds a stand-in base image once (debootstrap a minimal Debian bookworm, copy this machine's
-#      Node 20 and npm into it where the official image has them, add its `node` user, and this
-#      machine's CA bundle for Node) and reuses it afterwards;
+#   1. builds a stand-in base image once (debootstrap a minimal Debian bookworm, trimmed as
+#      debian:bookworm-slim is (no documentation, manuals, translations), copy a Node of the
+#      major in .node-version - the one on PATH, else /opt/node-<version>, which
+#      scripts/install-node.sh fetches when missing - with its headers and this machine's npm into it
+#      where the official image has them, add its `node` user, and this machine's CA bundle for
+#      Node) and reuses it afterwards;
 #   2. builds the image: podman build --isolation=chroot --format docker --build-arg NODE_IMAGE=…;
 #   3. mounts the image (podman image mount) and starts its CMD by chroot, in a mount namespace of
 #      its own (/data a fresh directory, /proc, /dev, /tmp), with the image's environment, user and
@@ -18,17 +21,20 @@
 #
 # Needs root, podman and debootstrap (`apt-get install podman debootstrap`). Idempotent; bounded by
 # CONTAINER_CHECK_TIMEOUT seconds (default 1200). Settings (environment):
-#   IMAGE (localhost/jobboard-messenger), STANDIN_IMAGE (localhost/node-standin:20),
-#   STANDIN_ROOTFS (/var/cache/jobboard-messenger/node-standin), DEBIAN_MIRROR (from apt's sources),
+#   IMAGE (localhost/jobboard-messenger), STANDIN_IMAGE (localhost/node-standin:24, the major of
+#   .node-version), STANDIN_ROOTFS (/var/cache/jobboard-messenger/node-standin-24),
+#   DEBIAN_MIRROR (from apt's sources),
 #   NODE_IMAGE (a base of your own instead of the stand-in), CHECK_PATH (/healthz),
 #   SKIP_BUILD=1 (check the image already built), REMOVE_IMAGE=1 (remove IMAGE's tag at the end;
 #   the layers stay cached for the next build).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NODE_PINNED=$(tr -d ' \t\r\nv' <"$ROOT/.node-version")
+NODE_MAJOR=${NODE_PINNED%%.*}
 IMAGE=${IMAGE:-localhost/jobboard-messenger}
-STANDIN_IMAGE=${STANDIN_IMAGE:-localhost/node-standin:20}
-STANDIN_ROOTFS=${STANDIN_ROOTFS:-/var/cache/jobboard-messenger/node-standin}
+STANDIN_IMAGE=${STANDIN_IMAGE:-localhost/node-standin:$NODE_MAJOR}
+STANDIN_ROOTFS=${STANDIN_ROOTFS:-/var/cache/jobboard-messenger/node-standin-$NODE_MAJOR}
 CHECK_PATH=${CHECK_PATH:-/healthz}
 TIMEOUT=${CONTAINER_CHECK_TIMEOUT:-1200}
 
@@ -77,8 +83,19 @@ debian_mirror() {
   echo "${uri:-http://deb.debian.org/debian}"
 }
 
+# A Node of the pinned major: the one on PATH, else /opt/node-<version> (fetched when missing).
+standin_node() {
+  local node
+  node=$(readlink -f "$(command -v node)")
+  if ! "$node" -e "process.exit(process.versions.node.split('.')[0] === '$NODE_MAJOR' ? 0 : 1)"; then
+    log "the Node on PATH is $("$node" -v), not $NODE_MAJOR: using Node $NODE_PINNED (scripts/install-node.sh)"
+    node=$("$ROOT/scripts/install-node.sh")/bin/node || fail "scripts/install-node.sh"
+  fi
+  echo "$node"
+}
+
 build_standin() {
-  local rootfs=$STANDIN_ROOTFS node npm_dir
+  local rootfs=$STANDIN_ROOTFS node node_prefix npm_dir
   if [ ! -e "$rootfs/.debootstrap-complete" ]; then
     local mirror=${DEBIAN_MIRROR:-$(debian_mirror)}
     log "debootstrap bookworm (minbase) from $mirror into $rootfs"
@@ -89,16 +106,27 @@ build_standin() {
         tail -n 20 "$WORK/debootstrap.log" >&2
         fail "debootstrap"
       }
+    # As debian:bookworm-slim, the official image's base: no downloaded packages left, and dpkg
+    # keeps no documentation, manuals or translations (the slim image's path-exclude rules).
+    rm -f "$rootfs.partial"/var/cache/apt/archives/*.deb
+    printf '%s\n' 'path-exclude /usr/share/doc/*' 'path-include /usr/share/doc/*/copyright' \
+      'path-exclude /usr/share/man/*' 'path-exclude /usr/share/groff/*' 'path-exclude /usr/share/info/*' \
+      'path-exclude /usr/share/lintian/*' 'path-exclude /usr/share/linda/*' 'path-exclude /usr/share/locale/*' \
+      >"$rootfs.partial/etc/dpkg/dpkg.cfg.d/docker-slim"
+    find "$rootfs.partial/usr/share/doc" -type f ! -name copyright -delete
+    find "$rootfs.partial/usr/share/doc" -depth -mindepth 1 -type d -empty -delete
+    rm -rf "$rootfs.partial"/usr/share/{man,groff,info,lintian,linda,locale}/*
     mv "$rootfs.partial" "$rootfs"
     touch "$rootfs/.debootstrap-complete"
   fi
   # Where the official image keeps them: /usr/local/bin/node, npm under /usr/local/lib/node_modules,
   # the headers (for native modules) under /usr/local/include/node; a `node` user (uid 1000).
-  node=$(readlink -f "$(command -v node)")
-  npm_dir=$(npm root -g)/npm
-  "$node" -e 'process.exit(process.versions.node.split(".")[0] === "20" ? 0 : 1)' ||
-    fail "the stand-in needs Node 20 on this machine ($node is $("$node" -v))"
-  [ -d "$npm_dir" ] || fail "npm not found at $npm_dir"
+  node=$(standin_node)
+  node_prefix=$(dirname "$(dirname "$node")")
+  # npm: this machine's (npm-cli.js is <npm>/bin/npm-cli.js), whichever Node it runs on.
+  npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+  [ -f "$npm_dir/bin/npm-cli.js" ] || npm_dir=$(npm root -g)/npm
+  [ -f "$npm_dir/bin/npm-cli.js" ] || fail "npm not found at $npm_dir"
   log "copying Node $("$node" -v) ($node) and npm ($npm_dir) into the stand-in"
   install -D -m 0755 "$node" "$rootfs/usr/local/bin/node"
   rm -rf "$rootfs/usr/local/lib/node_modules/npm"
@@ -106,11 +134,10 @@ build_standin() {
   cp -a "$npm_dir" "$rootfs/usr/local/lib/node_modules/npm"
   ln -sfn ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
   ln -sfn ../lib/node_modules/npm/bin/npx-cli.js "$rootfs/usr/local/bin/npx"
-  if [ -d /usr/include/node ]; then
-    rm -rf "$rootfs/usr/local/include/node"
-    mkdir -p "$rootfs/usr/local/include"
-    cp -a /usr/include/node "$rootfs/usr/local/include/node"
-  fi
+  [ -f "$node_prefix/include/node/node.h" ] || fail "no headers beside $node ($node_prefix/include/node)"
+  rm -rf "$rootfs/usr/local/include/node"
+  mkdir -p "$rootfs/usr/local/include"
+  cp -a "$node_prefix/include/node" "$rootfs/usr/local/include/node"
   # This machine reaches the npm registry through a TLS proxy of its own: its CA bundle goes with
   # Node (the public image does not need it; nothing of it reaches the Dockerfile).
   local ca_bundle=${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt} ca_env=()
@@ -286,7 +313,9 @@ else
   log "HEALTHCHECK passed"
 fi
 
-[ "$(cat "/proc/$SERVER_PID/comm")" = node ] || fail "the server process is $(cat "/proc/$SERVER_PID/comm"), not node"
+# The executable, not comm: Node 24 names its main thread MainThread.
+server_exe=$(readlink "/proc/$SERVER_PID/exe" || true)
+[ "$(basename "$server_exe")" = node ] || fail "the server process is $server_exe, not node"
 running_uid=$(awk '/^Uid:/ {print $2}' "/proc/$SERVER_PID/status")
 [ "$running_uid" = "$USER_UID" ] || fail "the server runs as uid $running_uid, not $USER_UID"
 [ -f "$WORK/data/messenger.db" ] || fail "no database under /data (DATABASE_URL default)"

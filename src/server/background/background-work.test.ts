@@ -15,8 +15,8 @@ describe('the configuration as workerData', () => {
       WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
       PUBLIC_URL: 'https://jobs.example/messenger',
     });
-    // (a URL is cloned as an empty object)
-    expect(structuredClone(config).publicUrl).not.toBeInstanceOf(URL);
+    // (Node 24 refuses to clone a URL; Node 20 made it an empty object)
+    expect(() => structuredClone(config)).toThrow(/clone/);
     const copy = configFromWorkerData(structuredClone(toWorkerData(config)));
     expect(copy).toEqual(config);
     expect(copy.publicUrl).toBeInstanceOf(URL);

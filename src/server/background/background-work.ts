@@ -204,7 +204,9 @@ export const createBackgroundThread = (
     });
     worker = thread;
     thread.on('message', (raw: unknown) => onMessage(thread, raw));
-    thread.on('error', (error) => logger.error({ err: error }, 'background: the thread failed'));
+    thread.on('error', (error: unknown) =>
+      logger.error({ err: error }, 'background: the thread failed'),
+    );
     exited = new Promise((resolve) =>
       thread.once('exit', (code) => {
         if (worker === thread) worker = undefined;
