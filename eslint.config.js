@@ -126,6 +126,7 @@ export default tseslint.config(
       'src/server/config.ts',
       'test-support/**',
       'scripts/**',
+      'examples/**',
       'bench/**',
       'e2e/**',
       '**/*.test.ts',
