@@ -34,6 +34,15 @@ describe('a bad environment, in plain sentences', () => {
     ]);
   });
 
+  it('names a HOST that cannot make an address (without PUBLIC_URL) instead of throwing a raw error', () => {
+    expect(problemsOf({ HOST: 'my host', PUBLIC_URL: undefined })).toEqual([
+      'HOST must be a host name or an IP address (got "my host"), or set PUBLIC_URL to the address users reach.',
+    ]);
+    expect(loadConfig({ HOST: 'my host', PUBLIC_URL: 'https://jobs.example' }).publicUrl.href).toBe(
+      'https://jobs.example/',
+    );
+  });
+
   it('names a bad choice with the choices, and uses a setting’s own wording where it has one', () => {
     expect(problemsOf({ REALTIME_ROUTING: 'sideways' })).toEqual([
       'REALTIME_ROUTING must be one of per-user, broadcast (got "sideways").',

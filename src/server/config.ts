@@ -532,8 +532,6 @@ export interface Config {
     mailFrom: string;
     /** Where e-mails go without SMTP (`MAIL_DIR`, default `./data/mail`), resolved from the working directory. */
     mailDir: string;
-    /** `SITE_NAME`: the site's name before each e-mail's subject (undefined: none). */
-    siteName: string | undefined;
     emailDelayMs: number;
     emailMinIntervalMs: number;
   };
@@ -726,8 +724,14 @@ export const loadConfig = (overrides: Environment = {}): Config => {
       return otherwise;
     }
   };
-  const publicUrl =
-    env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`;
+  const ownAddress = `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`;
+  const publicUrl = attempt(() => {
+    if (env.PUBLIC_URL === undefined && !URL.canParse(ownAddress))
+      throw new Error(
+        `HOST must be a host name or an IP address (got ${JSON.stringify(env.HOST)}), or set PUBLIC_URL to the address users reach.`,
+      );
+    return env.PUBLIC_URL ?? ownAddress;
+  }, 'http://localhost:3000');
   const ownOrigins = [new URL(publicUrl).origin];
   if (env.HOST === '127.0.0.1' || env.HOST === 'localhost' || env.HOST === '0.0.0.0') {
     ownOrigins.push(`http://localhost:${env.PORT}`, `http://127.0.0.1:${env.PORT}`);
@@ -865,7 +869,6 @@ export const loadConfig = (overrides: Environment = {}): Config => {
       smtpUrl,
       mailFrom: env.MAIL_FROM,
       mailDir: resolve(env.MAIL_DIR),
-      siteName: env.SITE_NAME || undefined,
       emailDelayMs: env.NOTIFY_EMAIL_DELAY_SECONDS * 1000,
       emailMinIntervalMs: env.NOTIFY_EMAIL_MIN_INTERVAL_SECONDS * 1000,
     },

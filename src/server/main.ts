@@ -43,17 +43,29 @@ const check = async () => {
 
 const serve = async () => {
   const worker = !cluster.isPrimary;
-  // the primary (or the only process) says it once, before anything that could fail because of it
-  if (!worker) for (const line of warningLines()) console.warn(line);
   const read = readConfig();
   if (read.problems) {
-    // a setting that cannot work: say which, in words, without a stack trace
+    // a setting that cannot work: say which, in words, without a stack trace (and the look-alikes,
+    // which may be why)
     console.error(
-      [`The messenger cannot start:`, ...read.problems.map((p) => `  ${p}`)].join('\n'),
+      [
+        `The messenger cannot start:`,
+        ...read.problems.map((p) => `  ${p}`),
+        ...(worker ? [] : warningLines()),
+      ].join('\n'),
     );
     process.exit(1);
   }
   const { config } = read;
+  // the primary (or the only process) logs them once, as warnings of the server's JSON log
+  if (!worker) {
+    const warnings = unknownSettingWarnings();
+    if (warnings.length > 0) {
+      const { pino } = await import('pino');
+      const log = pino({ level: config.logLevel });
+      for (const warning of warnings) log.warn({ setting: warning.split(' ')[0] }, warning);
+    }
+  }
   if (config.webConcurrency === 1) {
     const { serveInstance } = await import('./serve-instance.js');
     await serveInstance(config, { role: 'single' });

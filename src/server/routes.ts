@@ -98,5 +98,6 @@ export const registerRoutes = async (
     config,
     webRoot,
     savedLocale: (userId) => services.settings.savedLocale(userId),
+    saveLocale: (userId, locale) => services.settings.updateSettings(userId, { locale }),
   });
 };

@@ -15,6 +15,7 @@ export const BRAND_PLACEHOLDERS = {
  */
 export const brandPage = (page: string, brand: Brand): string =>
   page
-    .replaceAll(BRAND_PLACEHOLDERS.siteName, escapeHtml(brand.siteName))
-    .replaceAll(BRAND_PLACEHOLDERS.logoUrl, escapeHtml(brand.logoUrl ?? ''))
+    // replacer functions: a `$&` or `$'` in the name is text, not a replacement pattern
+    .replaceAll(BRAND_PLACEHOLDERS.siteName, () => escapeHtml(brand.siteName))
+    .replaceAll(BRAND_PLACEHOLDERS.logoUrl, () => escapeHtml(brand.logoUrl ?? ''))
     .replace('</head>', `<link rel="stylesheet" href="${paths.brandStylesheet}" />\n  </head>`);

@@ -11,7 +11,11 @@ import { sql, type Kysely } from 'kysely';
  * database cannot tell which was written last (`users` records no time of change, and
  * `user_settings.updated_at` is the time of any switch, not of the language) and it is the one the
  * page and the e-mails were already using, so no one's language changes. A user with no choice of
- * their own keeps the host's. Then the old column goes, so nothing can read or write it again.
+ * their own keeps the host's.
+ *
+ * The old column stays, unread and unwritten: during a rolling restart the previous version still
+ * reads and writes it (dropping it here would fail its settings calls and e-mails until it stops).
+ * A later release drops it.
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await sql`
@@ -21,5 +25,4 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     where exists (
       select 1 from user_settings s where s.user_id = users.id and s.locale is not null
     )`.execute(db);
-  await db.schema.alterTable('user_settings').dropColumn('locale').execute();
 };

@@ -14,8 +14,8 @@ const KEY = 'integration-key-for-brand-tests-0123456789abcdef';
 const SSO_SECRET = 'sso-secret-for-brand-tests-0123456789abcdefghij';
 const PUBLIC_URL = 'https://messages.jobs.example';
 /** Markup in the name: every page must escape it. */
-const SITE_NAME = 'Nile <Jobs> & "Co"';
-const SITE_NAME_HTML = 'Nile &lt;Jobs&gt; &amp; &quot;Co&quot;';
+const SITE_NAME = 'Nile <Jobs> & "Co" $&';
+const SITE_NAME_HTML = 'Nile &lt;Jobs&gt; &amp; &quot;Co&quot; $&amp;';
 const LOGO = 'https://cdn.brand.example/logo.svg';
 /** A light accent: text on it must be black (white contrasts 1.5:1 only). */
 const COLOR = '#facc15';

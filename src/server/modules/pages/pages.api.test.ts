@@ -103,6 +103,13 @@ describe(`reaching the page without a session, with LOGIN_URL (${dialect})`, () 
       session.cookies,
     );
     expect(withNext.headers.location).toBe('/messages?tab=7');
+    // a `next` of /login itself would go round in circles: on to /messages
+    for (const next of ['/login', '/login?next=%2Flogin'])
+      expect(
+        (await get(`${paths.login}?next=${encodeURIComponent(next)}`, session.cookies)).headers
+          .location,
+        next,
+      ).toBe('/messages');
     const page = await get('/messages?tab=7', session.cookies);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<title>messages</title>');

@@ -34,6 +34,8 @@ export interface PagesOptions {
   webRoot: string;
   /** The user's saved `locale` (null: never set): the messaging page opens in it (docs/language.md). */
   savedLocale?: (userId: number) => Promise<Locale | null | undefined>;
+  /** Saves the user's `locale` (the page opened with `?lang=`). */
+  saveLocale?: (userId: number, locale: Locale) => Promise<unknown>;
 }
 
 /** `/images/{kind}/{file}`: a generated demo logo or photo. */
@@ -88,6 +90,9 @@ type SendPage = (
 /** The user's saved `locale` (null: never set). */
 type SavedLocale = (userId: number) => Promise<Locale | null>;
 
+/** Saves the user's `locale`. */
+type SaveLocale = (userId: number, locale: Locale) => Promise<void>;
+
 /**
  * With `LOGIN_URL`: where a visitor without a session is sent for a path and query of this site
  * (`LOGIN_URL?return_to=<PUBLIC_URL + path and query>`); undefined: the messenger's own `/login`.
@@ -97,6 +102,7 @@ type HostSignIn = ((pathAndQuery: string | null | undefined) => string) | undefi
 const defineRoute = defineRouteFor<{
   sendPage: SendPage;
   savedLocale: SavedLocale;
+  saveLocale: SaveLocale;
   hostSignIn: HostSignIn;
 }>({
   tag: 'pages',
@@ -163,17 +169,22 @@ export const pagesRoutes = routesPlugin(
         ),
         ...errors(503),
       },
-      handler: async ({ request, reply }, { sendPage, savedLocale, hostSignIn }) => {
+      handler: async ({ request, reply }, { sendPage, savedLocale, saveLocale, hostSignIn }) => {
         if (!request.viewer) {
           void reply.header('cache-control', 'no-store');
           return reply.redirect(
             hostSignIn?.(request.url) ?? `${paths.login}?next=${encodeURIComponent(request.url)}`,
           );
         }
-        // `?lang=` first (the page saves it), else the saved locale; else the page's own default
-        // until its script reads the browser's languages
-        const saved = await savedLocale(request.viewer.user.id);
+        // `?lang=` first, saved as the user's locale (the one value the host's API reads too), else
+        // the saved locale; else the page's own default until its script reads the browser's
+        const userId = request.viewer.user.id;
+        let saved = await savedLocale(userId);
         const asked = localeSchema.safeParse((request.query as { lang?: unknown }).lang);
+        if (asked.success && asked.data !== saved) {
+          await saveLocale(userId, asked.data);
+          saved = asked.data;
+        }
         const lang = asked.success ? asked.data : (saved ?? 'en');
         return sendPage(request, reply, 'index.html', { lang, saved });
       },
@@ -196,8 +207,10 @@ export const pagesRoutes = routesPlugin(
       handler: async ({ query, request, reply }, { sendPage, hostSignIn }) => {
         if (!hostSignIn) return sendPage(request, reply, 'login.html');
         const next = (query as Record<string, unknown> | undefined)?.next;
+        const asked = sameOriginPath(typeof next === 'string' ? next : null);
+        // a `next` of this very page would send a signed-in visitor round in circles
         const destination =
-          sameOriginPath(typeof next === 'string' ? next : null) ?? paths.messages;
+          asked && new URL(asked, 'http://x').pathname !== paths.login ? asked : paths.messages;
         void reply.header('cache-control', 'no-store');
         // Already signed in: nothing to sign in to, on to where they were going.
         return reply.redirect(request.viewer ? destination : hostSignIn(destination));
@@ -264,6 +277,9 @@ export const pagesRoutes = routesPlugin(
           .send(language ? withLanguage(branded, language) : branded);
       },
       savedLocale: async (userId) => (savedLocale ? ((await savedLocale(userId)) ?? null) : null),
+      saveLocale: async (userId, locale) => {
+        await options.saveLocale?.(userId, locale);
+      },
     };
   },
 );

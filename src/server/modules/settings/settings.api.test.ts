@@ -393,7 +393,7 @@ describe(`user settings (${dialect})`, () => {
       expect((await settingsOf(lina)).locale).toBe('en');
     });
 
-    it('serves the messaging page in the saved locale (`<html lang dir>` and `data-user-locale`), `?lang=` first', async () => {
+    it('serves the messaging page in the saved locale (`<html lang dir>` and `data-user-locale`), `?lang=` first and saved', async () => {
       const webRoot = mkdtempSync(join(tmpdir(), 'web-'));
       writeFileSync(
         join(webRoot, 'index.html'),
@@ -412,18 +412,25 @@ describe(`user settings (${dialect})`, () => {
         };
         expect((await host('PUT', { locale: 'ar' })).statusCode).toBe(200);
         expect(await open(lina)).toBe('<html lang="ar" dir="rtl" data-user-locale="ar">');
-        expect(await open(lina, '?lang=en')).toBe(
-          '<html lang="en" dir="ltr" data-user-locale="ar">',
-        );
+        // an unknown language changes nothing
         expect(await open(lina, '?lang=xx')).toBe(
           '<html lang="ar" dir="rtl" data-user-locale="ar">',
         );
-        expect((await patch(lina, { locale: 'en' })).statusCode).toBe(200);
+        expect(await hostLocale()).toBe('ar');
+        // `?lang=` opens the page in it and saves it as the one locale, before the page's script runs
+        expect(await open(lina, '?lang=en')).toBe(
+          '<html lang="en" dir="ltr" data-user-locale="en">',
+        );
+        expect(await hostLocale()).toBe('en');
+        expect((await settingsOf(lina)).locale).toBe('en');
         expect(await open(lina)).toBe('<html lang="en" dir="ltr" data-user-locale="en">');
         // never set: no saved locale for the page's script (it follows the browser)
         expect((await host('PUT', { locale: null })).statusCode).toBe(200);
         expect(await open(lina)).toBe('<html lang="en" dir="ltr">');
-        expect(await open(lina, '?lang=ar')).toBe('<html lang="ar" dir="rtl">');
+        expect(await open(lina, '?lang=ar')).toBe(
+          '<html lang="ar" dir="rtl" data-user-locale="ar">',
+        );
+        expect(await hostLocale()).toBe('ar');
       } finally {
         await app.close();
       }
