@@ -154,6 +154,8 @@ describe('accessibility: axe-core finds nothing serious, and the keyboard gets a
     await waitForMessagesPage(page);
     await page.getByRole('heading', { name: 'كل الرسائل', exact: true }).waitFor();
     await expectNoAxeViolations(page, 'the Arabic messages page (dark)');
+    // `?lang=` is saved as Sara's language: English again for the tests after this one
+    await openMessagesIn(page, 'en');
     await suite.close(sara);
   });
 
