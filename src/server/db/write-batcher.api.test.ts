@@ -35,6 +35,12 @@ describe(`writes sharing a commit (${dialect})`, () => {
         .values({ kind: 'test', dedupe_key: key, payload: '{}', run_at: now, created_at: now })
         .execute();
     const failure = new Error('this unit fails after writing');
+    // a row stored before: the third unit's constraint error does not depend on which of the
+    // units (their own transactions on PostgreSQL) reaches the database first
+    await database.db.kysely
+      .insertInto('outbox')
+      .values({ kind: 'test', dedupe_key: 'stored:x', payload: '{}', run_at: now, created_at: now })
+      .execute();
     const outcomes = await Promise.allSettled([
       writes.run(async (trx) => {
         await insert('batch:a')(trx);
@@ -48,7 +54,7 @@ describe(`writes sharing a commit (${dialect})`, () => {
       // a constraint error of the database itself, after the unit wrote something
       writes.run(async (trx) => {
         await insert('batch:c')(trx);
-        await insert('batch:a')(trx);
+        await insert('stored:x')(trx);
       }),
       writes.run(async (trx) => {
         await insert('batch:d')(trx);
