@@ -3,13 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/server/db/database.js';
 import { randomToken } from '../src/server/lib/crypto.js';
 import { SESSION_COOKIE, XSRF_COOKIE } from '../src/server/plugins/auth.js';
 import { paths } from '../src/shared/paths.js';
-import { NILE, SARA } from '../test-support/accounts.js';
-import { signInOverHttp } from '../test-support/http-session.js';
-import { initialData } from '../test-support/messaging.js';
+import { NILE } from '../test-support/accounts.js';
 import { WAIT } from '../test-support/wait.js';
 import type { UserPage } from './support/browser.js';
 import {
@@ -19,6 +16,7 @@ import {
   waitForLive,
   waitForMessagesPage,
 } from './support/messages-page.js';
+import { hostKnowsSara } from './support/host-user.js';
 import { useE2eSuite } from './support/suite.js';
 
 const SSO_SECRET = 'e2e-host-sign-in-secret-0123456789abcdef-01';
@@ -112,21 +110,8 @@ describe('the host’s sign-in (LOGIN_URL and return_to)', () => {
 
   beforeAll(async () => {
     board.messengerUrl = suite.url;
-    // The board knows Sara by its own id.
-    const db = openDatabase(suite.server.database.url);
-    try {
-      await db.kysely
-        .updateTable('users')
-        .set({ external_id: SARA_EXTERNAL_ID })
-        .where('email', '=', SARA.email)
-        .execute();
-    } finally {
-      await db.destroy();
-    }
-    const data = await initialData(await signInOverHttp(suite.url, SARA.email));
-    const withNile = data.messengerUsers.find((item) => item.company.user.name === NILE.name);
-    if (!withNile) throw new Error('the demo conversation with Nile Software is missing');
-    deepLink = `/messages?target=${withNile.company_id}&tab=${withNile.id}`;
+    // The host knows Sara by its own id.
+    deepLink = await hostKnowsSara(suite.url, suite.server.database.url, SARA_EXTERNAL_ID);
   });
 
   /** Waits for the board's sign-in page; returns the `return_to` it was opened with. */

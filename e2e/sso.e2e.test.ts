@@ -1,13 +1,11 @@
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/server/db/database.js';
 import { randomToken } from '../src/server/lib/crypto.js';
 import { paths } from '../src/shared/paths.js';
-import { NILE, SARA } from '../test-support/accounts.js';
-import { signInOverHttp } from '../test-support/http-session.js';
-import { initialData } from '../test-support/messaging.js';
+import { NILE } from '../test-support/accounts.js';
 import { WAIT } from '../test-support/wait.js';
 import { expectMessageOnce, row, waitForMessagesPage } from './support/messages-page.js';
+import { hostKnowsSara } from './support/host-user.js';
 import { useE2eSuite } from './support/suite.js';
 
 const SSO_SECRET = 'e2e-sso-secret-0123456789abcdef-0123456789';
@@ -30,21 +28,8 @@ describe('sign-in links from the host site', () => {
   let deepLink: string;
 
   beforeAll(async () => {
-    // The host knows Sara by its own id (as after importing its existing users).
-    const db = openDatabase(suite.server.database.url);
-    try {
-      await db.kysely
-        .updateTable('users')
-        .set({ external_id: SARA_EXTERNAL_ID })
-        .where('email', '=', SARA.email)
-        .execute();
-    } finally {
-      await db.destroy();
-    }
-    const data = await initialData(await signInOverHttp(suite.url, SARA.email));
-    const withNile = data.messengerUsers.find((item) => item.company.user.name === NILE.name);
-    if (!withNile) throw new Error('the demo conversation with Nile Software is missing');
-    deepLink = `/messages?target=${withNile.company_id}&tab=${withNile.id}`;
+    // The host knows Sara by its own id.
+    deepLink = await hostKnowsSara(suite.url, suite.server.database.url, SARA_EXTERNAL_ID);
   });
 
   it('signs the user in and opens the conversation the link names', async () => {
