@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -23,7 +22,7 @@ import {
   reportsResponseSchema,
   updateReportBodySchema,
 } from '../../../shared/safety.js';
-import { safeEqual } from '../../lib/crypto.js';
+import { safeEqual, sha256 } from '../../lib/crypto.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
 import { defineRouteFor, routesPlugin } from '../../http/route.js';
 import { errors, security } from '../../openapi/vocabulary.js';
@@ -39,10 +38,7 @@ const presentedKey = (request: FastifyRequest): string | undefined =>
  * its SHA-256, what the host's own limits are kept under.
  */
 const keyFingerprint = (request: FastifyRequest): string =>
-  createHash('sha256')
-    .update(presentedKey(request) ?? '')
-    .digest('hex')
-    .slice(0, 16);
+  sha256(presentedKey(request) ?? '').slice(0, 16);
 
 /** True when the request carries `Authorization: Bearer <one of the keys>` (each compared in constant time). */
 const hasIntegrationKey = (request: FastifyRequest, keys: readonly string[]): boolean => {
