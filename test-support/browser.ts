@@ -11,10 +11,18 @@ import { SESSION_COOKIE } from '../src/server/plugins/auth.js';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /**
+ * Blocks third-party cookies the way Chrome is phasing them out (headless Chromium 156 already does;
+ * the flag keeps it so whatever the version's default): a frame of another site keeps only its
+ * `Partitioned` cookies.
+ */
+export const THIRD_PARTY_COOKIES_BLOCKED = ['--test-third-party-cookie-phaseout'] as const;
+
+/**
  * Headless Chromium for the browser tests, fault tests and benchmarks. The background-networking
  * flags keep it from reaching out of this closed machine (those attempts are refused, many at a time).
+ * `extraArgs` adds switches (e.g. `THIRD_PARTY_COOKIES_BLOCKED`).
  */
-export const launchChromium = (): Promise<Browser> =>
+export const launchChromium = (extraArgs: readonly string[] = []): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -26,6 +34,7 @@ export const launchChromium = (): Promise<Browser> =>
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 /** WCAG 2.0 and 2.1, levels A and AA, plus axe's best practices. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] as const;
@@ -30,10 +30,10 @@ const readAxeSource = (): string => {
 };
 
 /**
- * Runs axe-core in the page (injected once per document) and returns the violations a test fails on:
- * serious and critical ones, and landmark ones (`ALWAYS_FAILING_RULES`).
+ * Runs axe-core in the page, or in one of its frames (injected once per document), and returns the
+ * violations a test fails on: serious and critical ones, and landmark ones (`ALWAYS_FAILING_RULES`).
  */
-export const failingViolations = async (page: Page): Promise<AxeViolation[]> => {
+export const failingViolations = async (page: Page | Frame): Promise<AxeViolation[]> => {
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) await page.addScriptTag({ content: readAxeSource() });
   const violations = await page.evaluate(
@@ -93,7 +93,7 @@ export const describeViolations = (violations: readonly AxeViolation[]): string 
     .join('\n');
 
 /** Fails with the list of the page's failing violations (see `failingViolations`) as it is now. */
-export const expectNoAxeViolations = async (page: Page, what: string): Promise<void> => {
+export const expectNoAxeViolations = async (page: Page | Frame, what: string): Promise<void> => {
   const violations = await failingViolations(page);
   if (violations.length > 0) {
     throw new Error(

@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const ARTIFACT_DIR = join(ROOT, 'test-results', 'screenshots');
@@ -25,18 +25,20 @@ const settle = async (page: Page) => {
 };
 
 /**
- * Saves a viewport screenshot as a test artifact (`test-results/screenshots/<name>.png`) and, with
- * `docs: true`, also copies it to `docs/screenshots/<name>.png` (the README shows those).
+ * Saves a viewport screenshot (or, with `element`, one of that element only) as a test artifact
+ * (`test-results/screenshots/<name>.png`) and, with `docs: true`, also copies it to
+ * `docs/screenshots/<name>.png` (the README and the docs show those).
  */
 export const saveScreenshot = async (
   page: Page,
   name: string,
-  options: { docs?: boolean } = {},
+  options: { docs?: boolean; element?: Locator } = {},
 ): Promise<string> => {
   mkdirSync(ARTIFACT_DIR, { recursive: true });
   await settle(page);
   const artifact = join(ARTIFACT_DIR, `${name}.png`);
-  await page.screenshot({ path: artifact, animations: 'disabled', caret: 'hide' });
+  const shot = { path: artifact, animations: 'disabled', caret: 'hide' } as const;
+  await (options.element ? options.element.screenshot(shot) : page.screenshot(shot));
   if (options.docs) {
     mkdirSync(DOCS_DIR, { recursive: true });
     copyFileSync(artifact, join(DOCS_DIR, `${name}.png`));

@@ -68,6 +68,8 @@ export interface SuiteOptions {
   env?: Record<string, string>;
   /** Fills the (empty) database before the server starts (with `env: { DEMO_SEED: 'off' }`). */
   prepareDatabase?: (database: ServerDatabase) => Promise<void>;
+  /** More Chromium switches (e.g. `THIRD_PARTY_COOKIES_BLOCKED`). */
+  chromiumArgs?: readonly string[];
 }
 
 export interface Suite {
@@ -104,7 +106,7 @@ export const useE2eSuite = (options: SuiteOptions = {}): Suite => {
     // depend on each other, and doing them one after the other cost every file the browser's launch.
     const [started, launched] = await Promise.allSettled([
       startE2eServer(options.env, options.prepareDatabase),
-      launchChromium(),
+      launchChromium(options.chromiumArgs),
     ]);
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;
