@@ -13,6 +13,7 @@ import type { Checks, Scenario, ScenarioResult } from './lib/types.js';
 import { capacity } from './scenarios/capacity.js';
 import { connections } from './scenarios/connections.js';
 import { dataScale } from './scenarios/data-scale.js';
+import { embed } from './scenarios/embed.js';
 import { notifications } from './scenarios/notifications.js';
 import { pageWeight } from './scenarios/page-weight.js';
 import { presence } from './scenarios/presence.js';
@@ -53,7 +54,12 @@ const expectDeliveredOnce = (c: Checks, prefix = '') => {
 };
 
 /** What the scenarios run: without the client, the browser and page-weight figures would be skipped. */
-const BUILT = ['dist/server/main.js', 'dist/web/index.html', 'dist/web/login.html'];
+const BUILT = [
+  'dist/server/main.js',
+  'dist/web/index.html',
+  'dist/web/login.html',
+  'dist/web/embed.js',
+];
 
 describe('benchmarks at tiny size', () => {
   beforeAll(async () => {
@@ -74,6 +80,7 @@ describe('benchmarks at tiny size', () => {
       'connections',
       'data-scale',
       'page-weight',
+      'embed',
       'notifications',
       'presence',
       'uploads',
@@ -167,6 +174,16 @@ describe('benchmarks at tiny size', () => {
       expect(c[`${dialect}FlowListRequests`]).toBe(0);
     }
     expect(c.browser).toBe('ran');
+  });
+
+  it('embed: embed.js measured, every cold load of the board showed the inbox frame’s first row, and the baseline page its own', async () => {
+    const c = await checksOf(embed);
+    expect(c.built).toBe(true);
+    expect(c.embedGzipBytes).toBeGreaterThan(0);
+    expect(c.embedGzipBytes).toBeLessThan(c.embedBytes as number);
+    expect(c.embedFailures).toBe(0);
+    expect(c.embedRowsShown).toBe(c.embedRuns);
+    expect(c.baselineRowsShown).toBe(c.embedRuns);
   });
 
   it('notifications: every due e-mail handed to SMTP once, on SQLite and PostgreSQL', async () => {

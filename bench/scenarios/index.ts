@@ -2,6 +2,7 @@ import type { Scenario } from '../lib/types.js';
 import { capacity } from './capacity.js';
 import { connections } from './connections.js';
 import { dataScale } from './data-scale.js';
+import { embed } from './embed.js';
 import { notifications } from './notifications.js';
 import { pageWeight } from './page-weight.js';
 import { presence } from './presence.js';
@@ -20,6 +21,7 @@ export const SCENARIOS: Scenario[] = [
   connections,
   dataScale,
   pageWeight,
+  embed,
   notifications,
   presence,
   uploads,
