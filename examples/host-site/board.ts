@@ -402,6 +402,16 @@ ${script}
         'application/json',
         JSON.stringify({ signInUrl: await signInUrl(user.externalId) }),
       );
+    // the messenger's own page, top-level (first-party): where a browser that keeps no cookie for
+    // the frame is sent after repeated signin-required
+    if (url.pathname === '/open-messages') {
+      response.writeHead(302, {
+        location: `${await signInUrl(user.externalId)}&next=${encodeURIComponent('/messages')}`,
+        'cache-control': 'no-store',
+      });
+      response.end();
+      return;
+    }
     if (url.pathname === '/page.js')
       return send(response, 200, 'text/javascript; charset=utf-8', pageScript);
     if (url.pathname === '/react-page.js')

@@ -69,14 +69,16 @@
       record(spec.name, 'signin-required', detail);
       const attempt = readyOnce ? 0 : retries + 1;
       if (attempt > MAX_RETRIES) {
-        const again = document.createElement('button');
-        again.type = 'button';
-        again.className = 'board-button';
-        again.textContent = 'Sign in to messages again';
-        again.addEventListener('click', () => {
-          void freshLink().then((fresh) => mount(spec, fresh, 0));
-        });
-        element.replaceChildren(again);
+        // this browser keeps no session for the frame (no partitioned cookies, or every
+        // third-party cookie blocked): the messenger's own page, top-level, instead
+        handle.destroy();
+        delete handles[spec.name];
+        const open = document.createElement('a');
+        open.className = 'board-button';
+        open.href = '/open-messages';
+        open.target = '_blank';
+        open.textContent = 'Open your messages';
+        element.replaceChildren(open);
         return;
       }
       void freshLink().then((fresh) => mount(spec, fresh, attempt));
