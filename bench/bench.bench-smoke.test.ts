@@ -183,6 +183,7 @@ describe('benchmarks at tiny size', () => {
     expect(c.embedGzipBytes).toBeLessThan(c.embedBytes as number);
     expect(c.embedFailures).toBe(0);
     expect(c.embedRowsShown).toBe(c.embedRuns);
+    expect(c.warmRowsShown).toBe(c.embedRuns);
     expect(c.baselineRowsShown).toBe(c.embedRuns);
   });
 

@@ -20,6 +20,7 @@ import {
   eventsOf,
   frameRow,
   lastUnread,
+  openByHostIds,
   waitForEvents,
 } from './support/embedded-page.js';
 import { uniqueTag } from './support/messages-page.js';
@@ -210,20 +211,21 @@ describe('the messenger embedded in a job board’s pages (third-party cookies b
     await frameRow(inbox, COMPANY.name).click();
     await inbox.getByTestId('chat-message').filter({ hasText: text }).waitFor();
 
-    // the handle's open() switches the inbox to a conversation by host ids
-    await waitForEvents(omar.page, 'inbox', 'ready');
-    const before = (await eventsOf(omar.page, 'inbox', 'conversation')).length;
-    await omar.page.evaluate(
-      ({ company, candidate }) =>
-        (
-          window as unknown as {
-            board: { handles: Record<string, { open: (ids: object) => void }> };
-          }
-        ).board.handles.inbox!.open({ company, candidate, job: 'job-1002' }),
-      { company: COMPANY.externalId, candidate: SECOND_CANDIDATE.externalId },
-    );
-    const conversations = await waitForEvents(omar.page, 'inbox', 'conversation', before + 1);
-    expect(conversations.at(-1)!.detail).toMatchObject({ job_external_id: 'job-1002' });
+    // the handle's open() switches the conversation frame to another conversation by host ids
+    await openByHostIds(page, 'conversation', {
+      company: COMPANY.externalId,
+      candidate: CANDIDATE.externalId,
+      job: 'job-1001',
+    });
+    const switched = await waitForEvents(page, 'conversation', 'conversation', 2);
+    expect(switched.at(-1)!.detail).toMatchObject({
+      candidate_external_id: CANDIDATE.externalId,
+      job_external_id: 'job-1001',
+    });
+    await conversation
+      .getByTestId('chat-message')
+      .filter({ hasText: 'Is it still open?' })
+      .waitFor();
   });
 
   it('the React component (<JobMessenger mode="inbox">) mounts the inbox and reports the unread count', async () => {
@@ -262,15 +264,11 @@ describe('the messenger embedded in a job board’s pages (third-party cookies b
     });
     expect(signedOut).toBe(204);
     // the frame's next call (opening a conversation by host ids) finds no session
-    await page.evaluate(
-      ({ company, candidate }) =>
-        (
-          window as unknown as {
-            board: { handles: Record<string, { open: (ids: object) => void }> };
-          }
-        ).board.handles.inbox!.open({ company, candidate, job: 'job-1001' }),
-      { company: COMPANY.externalId, candidate: CANDIDATE.externalId },
-    );
+    await openByHostIds(page, 'inbox', {
+      company: COMPANY.externalId,
+      candidate: CANDIDATE.externalId,
+      job: 'job-1001',
+    });
     await waitForEvents(page, 'inbox', 'signin-required');
     // the page asked the board for a fresh link and mounted again: signed in, the inbox is back
     await waitForEvents(page, 'inbox', 'ready', 3);

@@ -64,3 +64,21 @@ export const lastUnread = async (page: Page, frame: string): Promise<number | nu
   const last = unread.at(-1)?.detail?.count;
   return typeof last === 'number' ? last : null;
 };
+
+/** Calls `handle.open(ids)` of one of the board's mounted frames (the page keeps them in `board.handles`). */
+export const openByHostIds = (
+  page: Page,
+  frame: string,
+  ids: { company: string; candidate: string; job?: string | null },
+): Promise<void> =>
+  page.evaluate(
+    ({ name, hostIds }) => {
+      const { handles } = (
+        window as unknown as { board: { handles: Record<string, { open: (ids: object) => void }> } }
+      ).board;
+      const handle = handles[name];
+      if (!handle) throw new Error(`the board has no ${name} frame mounted`);
+      handle.open(hostIds);
+    },
+    { name: frame, hostIds: ids },
+  );
