@@ -162,7 +162,9 @@ describe('the messenger embedded in a job board’s pages (third-party cookies b
       `${before! + 1} unread (server)`,
     );
     await frameRow(embedFrame(page, '#inbox'), CANDIDATE.name).waitFor();
-    await saveScreenshot(page, 'embed-inbox', { docs: true });
+    await badge(page)
+      .getByText(String(before! + 1), { exact: true })
+      .waitFor();
     await saveScreenshot(page, 'embed-badge', {
       docs: true,
       element: page.locator('header'),
@@ -177,6 +179,11 @@ describe('the messenger embedded in a job board’s pages (third-party cookies b
       job_external_id: 'job-1001',
     });
     await waitForValue(() => lastUnread(page, 'inbox'), 0, 'the unread event once read');
+    await embedFrame(page, '#inbox')
+      .getByTestId('chat-message')
+      .filter({ hasText: text })
+      .waitFor();
+    await saveScreenshot(page, 'embed-inbox', { docs: true });
   });
 
   it('“Message the candidate” on a job page opens the conversation by host ids, and what is sent reaches the candidate', async () => {

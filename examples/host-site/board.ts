@@ -294,9 +294,8 @@ ${script}
       user,
       'Dashboard',
       `<h1>Dashboard</h1>
-<p>Your conversations with ${user.role === 'company' ? 'candidates' : 'companies'}, on the board’s own page.</p>
 <section aria-labelledby="inbox-title">
-  <h2 id="inbox-title">Inbox</h2>
+  <h2 id="inbox-title">Your conversations with ${user.role === 'company' ? 'candidates' : 'companies'}</h2>
   <div class="board-inbox" id="inbox" data-testid="inbox-frame"></div>
 </section>`,
       {
@@ -328,16 +327,20 @@ ${script}
     return layout(
       user,
       job.title,
-      `<h1>${escapeHtml(job.title)}</h1>
-<p>Posted by ${escapeHtml(company.name)}.</p>
+      `<div class="board-job">
+<div>
+<h1>${escapeHtml(job.title)}</h1>
+<p>Posted by ${escapeHtml(company.name)}. Full time, on site; shifts on weekdays.</p>
 <section aria-labelledby="applicants-title">
   <h2 id="applicants-title">${user.role === 'company' ? 'Applicants' : 'Recruiter'}</h2>
   <ul class="board-applicants">${rows}</ul>
 </section>
+</div>
 <section aria-labelledby="conversation-title">
   <h2 id="conversation-title">Conversation</h2>
   <div class="board-conversation" id="conversation" data-testid="conversation-frame"></div>
-</section>`,
+</section>
+</div>`,
       {
         ...(await baseConfig(user)),
         mounts: [{ name: 'badge', element: 'badge', mode: 'badge' }],
