@@ -183,6 +183,7 @@ describe('the messenger embedded in a job board’s pages (third-party cookies b
       .getByTestId('chat-message')
       .filter({ hasText: text })
       .waitFor();
+    await waitForValue(() => lastUnread(page, 'badge'), 0, 'the badge’s unread event once read');
     await saveScreenshot(page, 'embed-inbox', { docs: true });
   });
 
