@@ -21,12 +21,24 @@ if (!existsSync('dist/server/main.js') || !existsSync('dist/web/embed.js')) {
 }
 
 const children = [];
-const stop = (code = 0) => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+const running = () =>
+  children.filter((child) => child.exitCode === null && child.signalCode === null);
+let stopping = false;
+/** Ends both (a Ctrl-C has already reached them: they get a moment to stop on their own). */
+const stop = async (code = 0, graceMs = 0) => {
+  if (stopping) return;
+  stopping = true;
+  const deadline = Date.now() + graceMs;
+  while (running().length > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const child of running()) child.kill('SIGTERM');
+  await Promise.all(
+    running().map((child) => new Promise((resolve) => child.once('exit', resolve))),
+  );
   rmSync(work, { recursive: true, force: true });
   process.exit(code);
 };
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(0));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop(0, 3_000));
 
 const messenger = spawn(process.execPath, ['dist/server/main.js'], {
   env: {
@@ -42,14 +54,17 @@ const messenger = spawn(process.execPath, ['dist/server/main.js'], {
     INTEGRATION_KEYS: integrationKey,
     SSO_SECRET: ssoSecret,
     SITE_NAME: 'Harbour Jobs',
+    // no load balancer drains it: stop at once on Ctrl-C
+    SHUTDOWN_DELAY_SECONDS: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 children.push(messenger);
 messenger.on('exit', (code) => {
+  if (stopping) return;
   console.error(`the messenger stopped (${code})`);
-  stop(code ?? 1);
+  void stop(code ?? 1);
 });
 
 for (let i = 0; ; i++) {
@@ -60,7 +75,7 @@ for (let i = 0; ; i++) {
   }
   if (i > 150) {
     console.error('the messenger did not start');
-    stop(1);
+    await stop(1);
   }
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
@@ -77,8 +92,9 @@ const board = spawn(process.execPath, ['--import', 'tsx', 'examples/host-site/ma
 });
 children.push(board);
 board.on('exit', (code) => {
+  if (stopping) return;
   console.error(`the board stopped (${code})`);
-  stop(code ?? 1);
+  void stop(code ?? 1);
 });
 board.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
