@@ -2,7 +2,7 @@
  * The board's React page: the inbox through the typed component src/embed/react.tsx ships
  * (`<JobMessenger mode="inbox" … />`), bundled with React by esbuild when the board starts.
  */
-import { StrictMode, useCallback, useState } from 'react';
+import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { JobMessenger } from '../../src/embed/react.js';
 
@@ -34,8 +34,11 @@ const record = (type: string, detail?: unknown) =>
 const Inbox = () => {
   const [signInUrl, setSignInUrl] = useState(config.signInUrl);
   const [unread, setUnread] = useState<number | null>(null);
-  const unreadOutput = document.getElementById('react-unread');
-  if (unreadOutput) unreadOutput.textContent = unread === null ? '…' : String(unread);
+  // the count the component reported, in the board's own markup beside it
+  useEffect(() => {
+    const output = document.getElementById('react-unread');
+    if (output) output.textContent = unread === null ? '…' : String(unread);
+  }, [unread]);
   const signInAgain = useCallback(() => {
     record('signin-required');
     void fetch('/signin-url')
