@@ -5,9 +5,19 @@ import { defineRouteFor, documentedOnly, routesPlugin } from '../../http/route.j
 import { acceptedLocale } from '../../lib/accepted-locale.js';
 import { signInStylesheets } from '../../lib/static-page.js';
 import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
-import { endSessionSockets, SESSION_COOKIE, setSessionCookies } from '../../plugins/auth.js';
+import {
+  endSessionSockets,
+  isFramed,
+  SESSION_COOKIE,
+  setSessionCookies,
+} from '../../plugins/auth.js';
 import { ssoRefusedPage } from './sso-page.js';
-import { ssoLinkLocale, SsoRefused, type SsoService } from './sso.service.js';
+import {
+  refusedFrameDestination,
+  ssoLinkLocale,
+  SsoRefused,
+  type SsoService,
+} from './sso.service.js';
 
 export interface SsoRoutesOptions {
   config: Config;
@@ -37,7 +47,10 @@ export const ssoRoutes = routesPlugin([
     // A faulty link answers a page in the user's language, not a 422.
     query: documentedOnly(ssoQuerySchema),
     responses: {
-      303: redirect('Signed in: to `next` (a same-origin path) or `/messages`', 'see other'),
+      303: redirect(
+        'Signed in: to `next` (a same-origin path) or `/messages`. In a frame (`sec-fetch-dest: iframe`, with `EMBED_ORIGINS`), a refused link whose `next` is an embedded page (`/messages?embed=…`) goes there without a session, and the page reports `signin-required` to its host',
+        'see other',
+      ),
       401: html('The link is invalid or expired (a short page in the user’s language).'),
       ...errors(404),
     },
@@ -54,6 +67,11 @@ export const ssoRoutes = routesPlugin([
       } catch (error) {
         if (!(error instanceof SsoRefused)) throw error;
         request.log.warn({ reason: error.reason }, 'sign-in link refused');
+        // in a frame, the embedded page says "sign in again" to its host (the 401 page could not be framed)
+        const embedded = isFramed(request, config)
+          ? refusedFrameDestination(token, queryString(query, 'next'))
+          : undefined;
+        if (embedded) return reply.redirect(embedded, 303);
         const locale = ssoLinkLocale(token) ?? acceptedLocale(request.headers['accept-language']);
         return reply
           .code(401)
