@@ -115,4 +115,17 @@ describe('EMBED_ORIGINS (whose pages may embed the messenger)', () => {
       /EMBED_ORIGINS: "http:\/\/jobs.example" must use https/,
     );
   });
+
+  it('needs PUBLIC_URL to be https, or a loopback address, for the frame’s Secure cookie', () => {
+    const embed = { EMBED_ORIGINS: 'https://jobs.example' };
+    expect(() => loadConfig({ ...embed, PUBLIC_URL: 'http://chat.example.com' })).toThrow(
+      /EMBED_ORIGINS needs PUBLIC_URL to be https/,
+    );
+    expect(loadConfig({ ...embed, PUBLIC_URL: 'https://chat.example.com' }).embedOrigins).toEqual([
+      'https://jobs.example',
+    ]);
+    expect(loadConfig({ ...embed, PUBLIC_URL: 'http://127.0.0.1:3000' }).embedOrigins).toHaveLength(
+      1,
+    );
+  });
 });

@@ -824,6 +824,11 @@ export const loadConfig = (overrides: Environment = {}): Config => {
   const ssoSecret = attempt(() => toSsoSecret(env.SSO_SECRET), undefined);
   const imageSources = attempt(() => toImageSources(env.IMAGE_ORIGINS), [ANY_HTTPS_IMAGE]);
   const embedOrigins = attempt(() => toEmbedOrigins(env.EMBED_ORIGINS), []);
+  const { protocol, hostname } = new URL(publicUrl);
+  if (embedOrigins.length > 0 && protocol !== 'https:' && !LOOPBACK_HOSTS.has(hostname))
+    problems.push(
+      `EMBED_ORIGINS needs PUBLIC_URL to be https (or http://localhost / http://127.0.0.1): the embedded page's session cookie must be Secure, and browsers refuse that over plain http.`,
+    );
   const smtpUrl = attempt(() => toSmtpUrl(env.SMTP_URL), undefined);
   const webhook = attempt(
     () => toWebhook(env.WEBHOOK_URL || undefined, env.WEBHOOK_SECRET || undefined),
