@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { paths } from '../../../shared/api.js';
 import {
@@ -12,12 +11,8 @@ import {
 } from '../../../shared/embed-conversations.js';
 import { integrationPaths, userUnreadResponseSchema } from '../../../shared/integration.js';
 import { SESSION_COOKIE, XSRF_COOKIE } from '../../plugins/auth.js';
-import {
-  createTestApp,
-  withTestKey,
-  type Session,
-  type TestContext,
-} from '../../../../test-support/test-app.js';
+import { signedLinkToken, signInByLink } from '../../../../test-support/sign-in-link.js';
+import { createTestApp, type TestContext } from '../../../../test-support/test-app.js';
 
 // Issue 40, embedding the messenger in the host's pages (ADR 022): who may frame `/messages…`,
 // partitioned cookies in a frame, the embedded page's calls, the host's unread total, `/embed.js`.
@@ -50,12 +45,8 @@ const webRootWith = (embedFiles: boolean): string => {
   return root;
 };
 
-const signJwt = async (claims: Record<string, unknown>, secret = SSO_SECRET) => {
-  const iat = Math.floor(Date.now() / 1000);
-  return new SignJWT({ iat, exp: iat + 300, jti: randomUUID(), ...claims })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode(secret));
-};
+const signJwt = (claims: Record<string, unknown>, secret = SSO_SECRET) =>
+  signedLinkToken(claims, secret);
 
 const cookieNamed = (response: LightMyRequestResponse, name: string) =>
   response.cookies.find((cookie) => cookie.name === name);
@@ -100,37 +91,8 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
     return ids;
   };
 
-  /** A page session of a host-made user, through a sign-in link. */
-  const signInAs = async (sub: string, role: string): Promise<Session> => {
-    const token = await signJwt({ sub, role, name: sub });
-    const response = await ctx.app.inject({
-      method: 'GET',
-      url: `${paths.sso}?token=${encodeURIComponent(token)}`,
-    });
-    expect(response.statusCode, response.body).toBe(303);
-    const session = cookieNamed(response, SESSION_COOKIE)?.value;
-    const xsrf = cookieNamed(response, XSRF_COOKIE)?.value;
-    if (!session || !xsrf) throw new Error('no session or XSRF cookie');
-    const cookies = { [SESSION_COOKIE]: session, [XSRF_COOKIE]: xsrf };
-    const user = await ctx.database.db.kysely
-      .selectFrom('users')
-      .select(['id', 'name', 'role'])
-      .where('external_id', '=', sub)
-      .executeTakeFirstOrThrow();
-    return {
-      user,
-      cookies,
-      csrf: xsrf,
-      call: (method, url, body, headers = {}) =>
-        ctx.app.inject({
-          method,
-          url: withTestKey(url),
-          cookies,
-          headers: { 'x-xsrf-token': xsrf, ...headers },
-          ...(body === undefined ? {} : { payload: body as object }),
-        }),
-    };
-  };
+  const signInAs = (sub: string, role: string) =>
+    signInByLink(ctx, SSO_SECRET, { sub, role, name: sub });
 
   beforeAll(async () => {
     webRoot = webRootWith(true);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { initialDataResponseSchema, paths } from '../../../shared/api.js';
 import {
@@ -16,15 +15,14 @@ import {
   type HostReport,
 } from '../../../shared/safety.js';
 import { workingFasterPaths } from '../../../shared/working-faster-paths.js';
-import { SESSION_COOKIE, XSRF_COOKIE } from '../../plugins/auth.js';
 import { ACME, SARA } from '../../../../test-support/accounts.js';
 import {
   createTestApp,
   signIn,
-  withTestKey,
   type Session,
   type TestContext,
 } from '../../../../test-support/test-app.js';
+import { signInByLink as signInWithLink } from '../../../../test-support/sign-in-link.js';
 import { until } from '../../../../test-support/wait.js';
 import {
   TEST_WEBHOOK_SECRET,
@@ -89,45 +87,8 @@ const hostOf = (ctx: () => TestContext) => {
   return { call, put, parties, start };
 };
 
-/** A page session of a host-made user, through a sign-in link (the host's users have no password). */
-const signInByLink = async (
-  ctx: TestContext,
-  claims: { sub: string; role: string; name: string },
-): Promise<Session> => {
-  const iat = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ ...claims, iat, exp: iat + 300, jti: randomUUID() })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode(SSO_SECRET));
-  const response = await ctx.app.inject({
-    method: 'GET',
-    url: `${paths.sso}?token=${encodeURIComponent(token)}`,
-  });
-  expect(response.statusCode, response.body).toBe(303);
-  const cookie = (name: string) => response.cookies.find((item) => item.name === name)?.value;
-  const session = cookie(SESSION_COOKIE);
-  // the session's own token, echoed as the page does
-  const xsrf = cookie(XSRF_COOKIE);
-  if (!session || !xsrf) throw new Error('no session or XSRF cookie');
-  const cookies = { [SESSION_COOKIE]: session, [XSRF_COOKIE]: xsrf };
-  const user = await ctx.database.db.kysely
-    .selectFrom('users')
-    .select(['id', 'name', 'role'])
-    .where('external_id', '=', claims.sub)
-    .executeTakeFirstOrThrow();
-  return {
-    user,
-    cookies,
-    csrf: xsrf,
-    call: (method, url, body, headers = {}) =>
-      ctx.app.inject({
-        method,
-        url: withTestKey(url),
-        cookies,
-        headers: { 'x-xsrf-token': xsrf, ...headers },
-        ...(body === undefined ? {} : { payload: body as object }),
-      }),
-  };
-};
+const signInByLink = (ctx: TestContext, claims: { sub: string; role: string; name: string }) =>
+  signInWithLink(ctx, SSO_SECRET, claims);
 
 /** The viewer's conversation with that other user (as the page lists it). */
 const conversationWith = async (viewer: Session, otherId: number): Promise<MessengerUser> => {
