@@ -11,8 +11,13 @@ import {
 } from '../../../shared/embed-conversations.js';
 import { integrationPaths, userUnreadResponseSchema } from '../../../shared/integration.js';
 import { SESSION_COOKIE, XSRF_COOKIE } from '../../plugins/auth.js';
+import { fresh, hostOf } from '../../../../test-support/host-api.js';
 import { signedLinkToken, signInByLink } from '../../../../test-support/sign-in-link.js';
-import { createTestApp, type TestContext } from '../../../../test-support/test-app.js';
+import {
+  createTestApp,
+  type Session,
+  type TestContext,
+} from '../../../../test-support/test-app.js';
 
 // Issue 40, embedding the messenger in the host's pages (ADR 022): who may frame `/messages…`,
 // partitioned cookies in a frame, the embedded page's calls, the host's unread total, `/embed.js`.
@@ -26,9 +31,6 @@ const OTHER_HOST = 'http://localhost:5173';
 const EMBED_ORIGINS = `${HOST},${OTHER_HOST}`;
 const SCRIPT = 'window.JobMessenger={mount(){}};\n';
 const TYPES = 'export declare function mount(element: HTMLElement): void;\n';
-
-let counter = 0;
-const fresh = (label: string) => `${label}:${(counter += 1)}-${randomUUID().slice(0, 8)}`;
 
 /** A client folder of its own: a page (with the CSRF placeholder) and, if told, the embed files. */
 const webRootWith = (embedFiles: boolean): string => {
@@ -62,35 +64,13 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
   let ctx: TestContext;
   let webRoot: string;
 
-  const host = (
-    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
-    url: string,
-    body?: unknown,
-    key = KEY,
-  ) =>
-    ctx.app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${key}` },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
-  const put = async (url: string, body: Record<string, unknown>) => {
-    const response = await host('PUT', url, body);
-    expect(response.statusCode, response.body).toBeLessThan(300);
-  };
-  /** A company, a candidate and a job of the company, made by the host. */
-  const parties = async () => {
-    const ids = { company: fresh('co'), candidate: fresh('cand'), job: fresh('job') };
-    await put(integrationPaths.user(ids.company), { role: 'company', name: 'Atlas Freight' });
-    await put(integrationPaths.user(ids.candidate), { role: 'candidate', name: 'Karim Nasser' });
-    await put(integrationPaths.job(ids.job), {
-      company: ids.company,
-      title: 'Dispatcher',
-      status: 'active',
-    });
-    return ids;
-  };
-
+  const { call: host, parties } = hostOf(() => ctx, KEY);
+  /** The embedded page opening a conversation by host ids, as `viewer`. */
+  const openIn = (
+    viewer: Session,
+    body: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ) => viewer.call('POST', paths.embedConversations, body, headers);
   const signInAs = (sub: string, role: string) =>
     signInByLink(ctx, SSO_SECRET, { sub, role, name: sub });
 
@@ -247,7 +227,7 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
     it('opens or creates the viewer’s conversation, the same one twice', async () => {
       const ids = await parties();
       const company = await signInAs(ids.company, 'company');
-      const first = await company.call('POST', paths.embedConversations, {
+      const first = await openIn(company, {
         company: ids.company,
         candidate: ids.candidate,
         job: ids.job,
@@ -262,7 +242,7 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
       });
       expect(opened.messengerUser.company_id).toBe(company.user.id);
       const candidate = await signInAs(ids.candidate, 'candidate');
-      const again = await candidate.call('POST', paths.embedConversations, {
+      const again = await openIn(candidate, {
         company: ids.company,
         candidate: ids.candidate,
         job: ids.job,
@@ -272,7 +252,7 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
         opened.conversation.id,
       );
       // about no job: another conversation of the same pair
-      const noJob = await candidate.call('POST', paths.embedConversations, {
+      const noJob = await openIn(candidate, {
         company: ids.company,
         candidate: ids.candidate,
       });
@@ -284,14 +264,14 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
     it('refuses a stranger (403) and names an unknown party or job (422)', async () => {
       const ids = await parties();
       const stranger = await signInAs(fresh('cand'), 'candidate');
-      const refused = await stranger.call('POST', paths.embedConversations, {
+      const refused = await openIn(stranger, {
         company: ids.company,
         candidate: ids.candidate,
       });
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toEqual({ message: 'You can open only your own conversations.' });
       const company = await signInAs(ids.company, 'company');
-      const unknownCandidate = await company.call('POST', paths.embedConversations, {
+      const unknownCandidate = await openIn(company, {
         company: ids.company,
         candidate: fresh('nobody'),
       });
@@ -299,7 +279,7 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
       expect(unknownCandidate.json().errors).toEqual({
         candidate: ['The candidate is not a known user.'],
       });
-      const unknownJob = await company.call('POST', paths.embedConversations, {
+      const unknownJob = await openIn(company, {
         company: ids.company,
         candidate: ids.candidate,
         job: fresh('job'),
@@ -325,7 +305,7 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
       const company = await signInAs(ids.company, 'company');
       const opened = openEmbedConversationResponseSchema.parse(
         (
-          await company.call('POST', paths.embedConversations, {
+          await openIn(company, {
             company: ids.company,
             candidate: ids.candidate,
             job: ids.job,

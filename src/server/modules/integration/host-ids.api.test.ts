@@ -22,6 +22,7 @@ import {
   type Session,
   type TestContext,
 } from '../../../../test-support/test-app.js';
+import { fresh, hostOf } from '../../../../test-support/host-api.js';
 import { signInByLink as signInWithLink } from '../../../../test-support/sign-in-link.js';
 import { until } from '../../../../test-support/wait.js';
 import {
@@ -50,42 +51,6 @@ interface UnseenEvent {
   messages: HostChat[];
 }
 type ReportEvent = { report: Omit<HostReport, 'status' | 'created_at'> };
-
-let counter = 0;
-/** A fresh external id per use: tests never share a user or a job. */
-const fresh = (label: string) => `${label}:${(counter += 1)}-${randomUUID().slice(0, 8)}`;
-
-/** Calls of the integration API, and the host's side of a test. */
-const hostOf = (ctx: () => TestContext) => {
-  const call = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown, key = KEY) =>
-    ctx().app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${key}` },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
-  const put = async (url: string, body: Record<string, unknown>) => {
-    const response = await call('PUT', url, body);
-    expect(response.statusCode, response.body).toBeLessThan(300);
-    return response;
-  };
-  /** A company and a candidate made by the host, and a job of the company. */
-  const parties = async () => {
-    const ids = { company: fresh('co'), candidate: fresh('cand'), job: fresh('job') };
-    await put(integrationPaths.user(ids.company), { role: 'company', name: 'Atlas Freight' });
-    await put(integrationPaths.user(ids.candidate), { role: 'candidate', name: 'Karim Nasser' });
-    await put(integrationPaths.job(ids.job), {
-      company: ids.company,
-      title: 'Dispatcher',
-      status: 'active',
-      deadline: '2027-01-31',
-    });
-    return ids;
-  };
-  const start = (body: Record<string, unknown>, key = KEY) =>
-    call('POST', integrationPaths.conversations, body, key);
-  return { call, put, parties, start };
-};
 
 const signInByLink = (ctx: TestContext, claims: { sub: string; role: string; name: string }) =>
   signInWithLink(ctx, SSO_SECRET, claims);
@@ -123,7 +88,7 @@ describe(
   () => {
     let ctx: TestContext;
     let hooks: TestWebhookReceiver;
-    const host = hostOf(() => ctx);
+    const host = hostOf(() => ctx, KEY);
 
     beforeAll(async () => {
       hooks = await TestWebhookReceiver.start();
@@ -413,7 +378,7 @@ describe(
 
 describe(`messages from the host and the send limits (${dialect})`, { timeout: 60_000 }, () => {
   let ctx: TestContext | undefined;
-  const host = hostOf(() => ctx!);
+  const host = hostOf(() => ctx!, KEY);
   afterAll(async () => ctx?.close());
 
   const useApp = async (overrides: Record<string, string>) => {

@@ -132,6 +132,29 @@ const pageCall = {
   onRequest: (app: FastifyInstance) => [app.optionalViewer],
 } as const;
 
+/** A file the build writes for host pages (`embed.js`, `embed.d.ts`): public, cacheable, any origin. */
+const builtFileRoute = (
+  path: string,
+  operationId: string,
+  summary: string,
+  description: string,
+  built: { file: string; type: string; what: string },
+) =>
+  defineRoute({
+    method: 'get',
+    path,
+    operationId,
+    summary,
+    description,
+    responses: {
+      200: { description: built.what, media: { type: built.type.split(';')[0] ?? built.type } },
+      304: { description: 'Unchanged since the `If-None-Match` ETag.' },
+      404: { description: 'Not built yet (`npm run build`).', schema: errorResponseSchema },
+    },
+    handler: async ({ request, reply }, { sendBuiltFile }) =>
+      sendBuiltFile(request, reply, built.file, built.type),
+  });
+
 /**
  * The built client's files, served as they are by @fastify/static (one route per file under
  * `prefix`): documented here, not declared as routes.
@@ -252,36 +275,24 @@ export const pagesRoutes = routesPlugin(
         return reply.redirect(request.viewer ? destination : hostSignIn(destination));
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: paths.embedScript,
-      operationId: 'embedScript',
-      summary: 'The embedding script for host pages (`window.JobMessenger`)',
-      description:
-        'The script a host page loads to embed the messenger (`JobMessenger.mount(element, options)`, docs/embedding.md): public, cacheable for 5 minutes, loadable from any origin. The messenger only lets the pages of `EMBED_ORIGINS` frame it.',
-      responses: {
-        200: { description: 'The script.', media: { type: 'text/javascript' } },
-        304: { description: 'Unchanged since the `If-None-Match` ETag.' },
-        404: { description: 'Not built yet (`npm run build`).', schema: errorResponseSchema },
+    builtFileRoute(
+      paths.embedScript,
+      'embedScript',
+      'The embedding script for host pages (`window.JobMessenger`)',
+      'The script a host page loads to embed the messenger (`JobMessenger.mount(element, options)`, docs/embedding.md): public, cacheable for 5 minutes, loadable from any origin. The messenger only lets the pages of `EMBED_ORIGINS` frame it.',
+      { file: 'embed.js', type: 'text/javascript; charset=utf-8', what: 'The script.' },
+    ),
+    builtFileRoute(
+      paths.embedTypes,
+      'embedTypes',
+      'The TypeScript types of the embedding script',
+      'The declarations of `embed.js` (options, handle, events), made from its source by the build.',
+      {
+        file: 'embed.d.ts',
+        type: 'application/typescript; charset=utf-8',
+        what: 'The declarations.',
       },
-      handler: async ({ request, reply }, { sendBuiltFile }) =>
-        sendBuiltFile(request, reply, 'embed.js', 'text/javascript; charset=utf-8'),
-    }),
-    defineRoute({
-      method: 'get',
-      path: paths.embedTypes,
-      operationId: 'embedTypes',
-      summary: 'The TypeScript types of the embedding script',
-      description:
-        'The declarations of `embed.js` (options, handle, events), made from its source by the build.',
-      responses: {
-        200: { description: 'The declarations.', media: { type: 'application/typescript' } },
-        304: { description: 'Unchanged since the `If-None-Match` ETag.' },
-        404: { description: 'Not built yet (`npm run build`).', schema: errorResponseSchema },
-      },
-      handler: async ({ request, reply }, { sendBuiltFile }) =>
-        sendBuiltFile(request, reply, 'embed.d.ts', 'application/typescript; charset=utf-8'),
-    }),
+    ),
     defineRoute({
       method: 'get',
       path: paths.demoImage,
