@@ -31,8 +31,8 @@ const frameOptionsFor = (ancestors: readonly string[]): string | undefined => {
 };
 
 /**
- * CSP without inline scripts, no framing by other origins (but the framed pages' own list), no MIME sniffing, a strict referrer
- * policy; HSTS under https; and no caching of anything answered to a signed-in user (a shared
+ * CSP without inline scripts, no framing by other origins (but by the framed pages' own list), no
+ * MIME sniffing, a strict referrer policy; HSTS under https; and no caching of anything answered to a signed-in user (a shared
  * cache or the browser's back button must not hand one user's data to the next).
  */
 export const securityHeadersPlugin = fp(
