@@ -43,7 +43,7 @@ export const ssoRoutes = routesPlugin([
     operationId: 'signInWithLink',
     summary: 'Sign in through a link made by the host site (an HS256 JWT signed with SSO_SECRET)',
     description:
-      'The host site sends the browser here with a link it signed: the messenger checks it, creates or updates the user from its claims, opens a session and redirects (303) to `next`. A bad, expired or reused link answers 401 with a short page in the user’s language and changes no session. The token’s claims: `sub` (your user id), `jti` (unique), `iat` and `exp` (at most 600 s apart), and optionally `role`, `name`, `email`, `image_url`, `locale` and `next`.',
+      'The host site sends the browser here with a link it signed: the messenger checks it, creates or updates the user from its claims, opens a session and redirects (303) to `next`. A bad, expired or reused link answers 401 with a short page in the user’s language and changes no session. The token’s claims: `sub` (your user id), `jti` (unique), `iat` and `exp` (at most 600 s apart), and optionally `role`, `name`, `email`, `image_url`, `locale` and `next`. Opened in a frame (`Sec-Fetch-Dest: iframe`) while `EMBED_ORIGINS` is set, the session and `XSRF-TOKEN` cookies are `SameSite=None; Secure; Partitioned`, which a browser blocking third-party cookies keeps.',
     // A faulty link answers a page in the user's language, not a 422.
     query: documentedOnly(ssoQuerySchema),
     responses: {
