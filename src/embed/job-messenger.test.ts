@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runInThisContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount, type JobMessengerHandle } from './job-messenger.js';
@@ -181,7 +182,7 @@ describe('embed.js: the build', () => {
       });
       try {
         window.JobMessenger = undefined;
-        new Function(code.toString('utf8'))();
+        runInThisContext(code.toString('utf8'));
       } finally {
         delete (document as { currentScript?: unknown }).currentScript;
         expect(Object.getOwnPropertyDescriptor(Document.prototype, 'currentScript')).toEqual(
