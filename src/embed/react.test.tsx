@@ -4,7 +4,7 @@ import { JobMessenger } from './react.js';
 
 const M = 'https://messenger.example';
 
-const post = (data: unknown, source: Window | null) =>
+const post = (data: object, source: Window | null) =>
   window.dispatchEvent(
     new MessageEvent('message', { data: { source: 'job-messenger', ...data }, origin: M, source }),
   );

@@ -91,6 +91,18 @@ export const useSelection = (auth: AuthUser | undefined, onOpened: () => void) =
     [open],
   );
 
+  /**
+   * The embedding page asked for a conversation (embed `open`, or the conversation mode's own): it
+   * opens in place of the one open, without a history entry (the frame shares the host's history).
+   */
+  const selectFromHost = useCallback(
+    (item: MessengerUser) => {
+      openings.current += 1;
+      open(item, 'replace');
+    },
+    [open],
+  );
+
   /** A system notification was clicked: its conversation opens as if chosen in the list. */
   const openFromNotification = useCallback(
     (chat: Chat) => {
@@ -179,6 +191,7 @@ export const useSelection = (auth: AuthUser | undefined, onOpened: () => void) =
     composerFocusRequest,
     selectFromList,
     selectFromSearch,
+    selectFromHost,
     openFromNotification,
     backToList,
   };

@@ -1,0 +1,22 @@
+import { useTranslation } from 'react-i18next';
+
+/**
+ * The badge mode's whole page: the viewer's unread count as text (empty at 0), named for screen
+ * readers ("3 unread messages") and announced as it changes.
+ */
+export const EmbedBadge = ({ count }: { count: number | undefined }) => {
+  const { t } = useTranslation();
+  const total = count ?? 0;
+  return (
+    <div
+      className="embed-badge"
+      role="status"
+      aria-label={t('embed.unreadCount', { count: total })}
+      data-testid="embed-badge"
+    >
+      <span className="embed-badge__count" aria-hidden="true">
+        {total > 0 ? total : ''}
+      </span>
+    </div>
+  );
+};
