@@ -85,6 +85,6 @@ export const readFrameParams = (search: string): FrameParams | null => {
       mode === 'conversation' && company && candidate ? { company, candidate, job } : null,
     theme: Object.fromEntries(
       Object.entries(theme).filter(([, value]) => value !== undefined),
-    ) as EmbedTheme,
+    ),
   };
 };
