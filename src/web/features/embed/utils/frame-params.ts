@@ -83,8 +83,6 @@ export const readFrameParams = (search: string): FrameParams | null => {
     hostOrigin,
     conversation:
       mode === 'conversation' && company && candidate ? { company, candidate, job } : null,
-    theme: Object.fromEntries(
-      Object.entries(theme).filter(([, value]) => value !== undefined),
-    ),
+    theme: Object.fromEntries(Object.entries(theme).filter(([, value]) => value !== undefined)),
   };
 };
