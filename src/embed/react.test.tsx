@@ -15,14 +15,19 @@ describe('<JobMessenger>', () => {
     const onUnread = vi.fn();
     const onConversation = vi.fn();
     const onSigninRequired = vi.fn();
+    /** A new object each time, as an inline `theme={{…}}` is. */
+    const options = () =>
+      ({
+        url: M,
+        mode: 'conversation',
+        company: 'acme',
+        candidate: 'c-1',
+        theme: { color: '#123456' },
+        className: 'inbox',
+      }) as const;
     const view = render(
       <JobMessenger
-        url={M}
-        mode="conversation"
-        company="acme"
-        candidate="c-1"
-        theme={{ color: '#123456' }}
-        className="inbox"
+        {...options()}
         onReady={onReady}
         onUnread={onUnread}
         onConversation={onConversation}
@@ -57,17 +62,7 @@ describe('<JobMessenger>', () => {
     expect(onSigninRequired).toHaveBeenCalledOnce();
 
     // a new render with equal options (a new theme object) keeps the same frame
-    view.rerender(
-      <JobMessenger
-        url={M}
-        mode="conversation"
-        company="acme"
-        candidate="c-1"
-        theme={{ color: '#123456' }}
-        className="inbox"
-        onUnread={onUnread}
-      />,
-    );
+    view.rerender(<JobMessenger {...options()} onUnread={onUnread} />);
     expect(view.container.querySelector('iframe')).toBe(iframe);
 
     view.unmount();

@@ -14,7 +14,7 @@ export const EmbedBadge = ({ count }: { count: number | undefined }) => {
       aria-label={t('embed.unreadCount', { count: total })}
       data-testid="embed-badge"
     >
-      <span className="embed-badge__count" aria-hidden="true">
+      <span className="unread-badge embed-badge__count" aria-hidden="true">
         {total > 0 ? total : ''}
       </span>
     </div>
