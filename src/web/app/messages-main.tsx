@@ -59,7 +59,9 @@ const boot = async () => {
     sound,
     notifications: createSystemNotifications(),
     appI18n,
-    navigate: (url) => location.replace(url),
+    // a frame never leaves for a sign-in page (which could not be framed): signing out there ends
+    // the embedded session as a 401 does (the host is told `signin-required`)
+    navigate: embed ? embed.session.end : (url) => location.replace(url),
     initialSearch: location.search,
   };
 
