@@ -5,6 +5,7 @@ import { createEmbedSession } from '../features/embed/utils/embed-session.js';
 import { readFrameParams } from '../features/embed/utils/frame-params.js';
 import type { Embed } from '../features/embed/hooks/use-embed.js';
 import { createApiClient } from '../lib/api-client.js';
+import { axeViolations } from '../test/axe.js';
 import { hostIdOf } from '../test/fake-api.js';
 import { candidateScenario, makeChat, users } from '../test/fixtures.js';
 import { messageTexts, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
@@ -145,6 +146,7 @@ describe('the embedded conversation', () => {
     expect(screen.queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Back to conversations' })).not.toBeInTheDocument();
     expect(document.querySelector('.topbar')).toBeNull();
+    expect(await axeViolations(page.container)).toEqual([]);
 
     await waitFor(() => expect(frame.types()).toContain('ready'));
     expect(frame.posted().map(({ data }) => data)).toContainEqual({
@@ -181,6 +183,7 @@ describe('the embedded badge', () => {
     const page = await renderMessagesPage({ embed: frame.embed, scenario });
     const badge = await screen.findByRole('status', { name: '2 unread messages' });
     expect(badge).toHaveTextContent(/^2$/);
+    expect(await axeViolations(page.container)).toEqual([]);
     expect(screen.queryByRole('main')).not.toBeInTheDocument();
     await waitFor(() => expect(frame.types()).toEqual(['ready', 'unread']));
 
