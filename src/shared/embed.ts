@@ -20,7 +20,7 @@ export const embedConversationRefSchema = z.object({
 /** Host → frame: open (or create) the conversation of these host ids. */
 export const openMessageSchema = z.object({
   source,
-  type: z.literal('open'),
+  type: z.literal('open').describe('Open (or create) a conversation.'),
   company: externalId.describe("The company's id on the host."),
   candidate: externalId.describe("The candidate's id on the host."),
   job: externalId.nullable().optional().describe("The job's id on the host."),
@@ -29,10 +29,19 @@ export const hostMessageSchema = z.discriminatedUnion('type', [openMessageSchema
 
 /** Frame → host. */
 export const frameMessageSchema = z.discriminatedUnion('type', [
-  z.object({ source, type: z.literal('ready') }),
-  z.object({ source, type: z.literal('unread'), count: z.number().int().nonnegative() }),
-  z.object({ source, type: z.literal('conversation') }).extend(embedConversationRefSchema.shape),
-  z.object({ source, type: z.literal('signin-required') }),
+  z.object({ source, type: z.literal('ready').describe('The first data is shown.') }),
+  z.object({
+    source,
+    type: z.literal('unread').describe("The viewer's unread total (after ready, then on changes)."),
+    count: z.number().int().nonnegative().describe('Unread messages over all conversations.'),
+  }),
+  z
+    .object({ source, type: z.literal('conversation').describe('A conversation was opened.') })
+    .extend(embedConversationRefSchema.shape),
+  z.object({
+    source,
+    type: z.literal('signin-required').describe('The session is gone: mount again, signed in.'),
+  }),
 ]);
 
 /** `POST /messenger/embed/conversations` */
