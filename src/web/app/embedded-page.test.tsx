@@ -76,6 +76,7 @@ describe('the embedded inbox', () => {
   it('tells the host which conversation is opened, with its host ids', async () => {
     const frame = embedded('embed=inbox');
     const page = await renderMessagesPage({ embed: frame.embed });
+    const entries = history.length;
     await page.user.click(rowFor('Acme Robotics'));
     await waitFor(() =>
       expect(frame.posted().map(({ data }) => data)).toContainEqual({
@@ -85,6 +86,9 @@ describe('the embedded inbox', () => {
       }),
     );
     expect(page.api.getEmbedConversation).toHaveBeenCalledWith(1);
+    // the frame shares the host page's history: opening adds no entry to it
+    expect(history.length).toBe(entries);
+    expect(new URLSearchParams(location.search).get('tab')).toBe('1');
     // opening it read its two messages
     await waitFor(() =>
       expect(frame.posted().map(({ data }) => data)).toContainEqual({
