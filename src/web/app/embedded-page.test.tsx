@@ -171,8 +171,11 @@ describe('the embedded conversation', () => {
     expect(messageTexts()).not.toContain('Can you do an interview on Monday?');
   });
 
-  it('says so when the conversation cannot be opened', async () => {
-    const frame = embedded('embed=conversation&company=user-99&candidate=user-1');
+  it.each([
+    ['refused', 'company=user-99&candidate=user-1'],
+    ['without its ids', 'company=user-10'],
+  ])('says so when the conversation cannot be opened (%s)', async (_case, ids) => {
+    const frame = embedded(`embed=conversation&${ids}`);
     await renderMessagesPage({ embed: frame.embed });
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'This conversation could not be opened.',

@@ -10,7 +10,8 @@ import { useApiClient } from '../../lib/api-provider.js';
  * The embedded page and its host: the conversation mode opens the conversation of its host ids,
  * the host's `open` opens another (inbox: selects it; conversation: switches; badge: ignored), and
  * each conversation opened is told to the host (`conversation`, with its host ids: from the
- * opening's answer, else asked of the server). `failed`: the last opening was refused.
+ * opening's answer, else asked of the server). `failed`: the last opening was refused (or the
+ * conversation mode was given no ids).
  */
 export const useEmbedHost = ({
   embed,
@@ -81,5 +82,6 @@ export const useEmbedHost = ({
     };
   }, [client, embed, mode, openId]);
 
-  return { failed };
+  // a conversation mode without its ids has nothing to open
+  return { failed: failed || (mode === 'conversation' && embed?.params.conversation === null) };
 };
