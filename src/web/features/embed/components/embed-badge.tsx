@@ -14,9 +14,7 @@ export const EmbedBadge = ({ count }: { count: number | undefined }) => {
       aria-label={t('embed.unreadCount', { count: total })}
       data-testid="embed-badge"
     >
-      <span className="unread-badge embed-badge__count">
-        {total > 0 ? total : ''}
-      </span>
+      <span className="unread-badge embed-badge__count">{total > 0 ? total : ''}</span>
     </div>
   );
 };
