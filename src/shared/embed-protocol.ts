@@ -4,6 +4,8 @@
  * src/shared/embed.ts (the frame's side).
  */
 
+import { paths } from './paths.js';
+
 /** Every message either way carries `source: EMBED_SOURCE`. */
 export const EMBED_SOURCE = 'job-messenger';
 
@@ -13,11 +15,8 @@ export type EmbedMode = (typeof EMBED_MODES)[number];
 export const EMBED_SCHEMES = ['light', 'dark', 'auto'] as const;
 export type EmbedScheme = (typeof EMBED_SCHEMES)[number];
 
-/** The framed page and the page calls of embedding (src/shared/paths.ts holds the same paths). */
-export const EMBED_FRAME_PATH = '/messages';
-export const EMBED_CONVERSATIONS_PATH = '/messenger/embed/conversations';
-export const embedConversationPath = (id: number): string =>
-  `${EMBED_CONVERSATIONS_PATH}/${encodeURIComponent(String(id))}`;
+/** The framed page. */
+export const EMBED_FRAME_PATH = paths.messages;
 
 /** The frame URL's query parameters (all but `embed` and `host_origin` optional). */
 export const FRAME_PARAMS = {
@@ -33,11 +32,14 @@ export const FRAME_PARAMS = {
   font: 'font',
 } as const;
 
-/** A conversation as the host knows it: its messenger id and the host's external ids. */
+/**
+ * A conversation as the host knows it: its messenger id and the host's external ids (each null
+ * when that user or job was not made by the host).
+ */
 export interface EmbedConversationRef {
   id: number;
-  company_external_id: string;
-  candidate_external_id: string;
+  company_external_id: string | null;
+  candidate_external_id: string | null;
   job_external_id: string | null;
 }
 

@@ -1,21 +1,15 @@
 import { z } from 'zod';
-import { messengerUserSchema } from './models.js';
+import { embedConversationSchema } from './embed-conversations.js';
+import { externalIdSchema } from './integration.js';
 import { EMBED_SOURCE } from './embed-protocol.js';
 
 /**
  * The embedded messenger's messages (src/shared/embed-protocol.ts has the zod-free constants and
- * types embed.js bundles) and the page calls of embedding.
+ * types embed.js bundles); the page calls of embedding are in src/shared/embed-conversations.ts.
  */
 
 const source = z.literal(EMBED_SOURCE).describe('Always "job-messenger".');
-const externalId = z.string().min(1).max(191);
-
-export const embedConversationRefSchema = z.object({
-  id: z.number().int().positive().describe('The conversation (messenger user id).'),
-  company_external_id: z.string().describe("The company's id on the host."),
-  candidate_external_id: z.string().describe("The candidate's id on the host."),
-  job_external_id: z.string().nullable().describe("The job's id on the host, or null."),
-});
+const externalId = externalIdSchema;
 
 /** Host → frame: open (or create) the conversation of these host ids. */
 export const openMessageSchema = z.object({
@@ -37,31 +31,12 @@ export const frameMessageSchema = z.discriminatedUnion('type', [
   }),
   z
     .object({ source, type: z.literal('conversation').describe('A conversation was opened.') })
-    .extend(embedConversationRefSchema.shape),
+    .extend(embedConversationSchema.shape),
   z.object({
     source,
     type: z.literal('signin-required').describe('The session is gone: mount again, signed in.'),
   }),
 ]);
 
-/** `POST /messenger/embed/conversations` */
-export const embedConversationBodySchema = z.object({
-  company: externalId.describe("The company's id on the host."),
-  candidate: externalId.describe("The candidate's id on the host."),
-  job: externalId.nullable().optional().describe("The job's id on the host, or none."),
-});
-export const embedConversationResponseSchema = z.object({
-  messengerUser: messengerUserSchema.describe('The conversation as the viewer sees it.'),
-  conversation: embedConversationRefSchema.describe('Its host ids.'),
-});
-
-/** `GET /messenger/embed/conversations/{id}` */
-export const embedConversationRefResponseSchema = z.object({
-  conversation: embedConversationRefSchema.describe('Its host ids.'),
-});
-
 export type HostMessageData = z.infer<typeof hostMessageSchema>;
 export type FrameMessageData = z.infer<typeof frameMessageSchema>;
-export type EmbedConversationBody = z.infer<typeof embedConversationBodySchema>;
-export type EmbedConversationResponse = z.infer<typeof embedConversationResponseSchema>;
-export type EmbedConversationRefResponse = z.infer<typeof embedConversationRefResponseSchema>;

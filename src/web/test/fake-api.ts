@@ -32,11 +32,7 @@ import type {
 import type { markSeen } from '../features/conversations/api/mark-seen.js';
 import type { getEmbedConversation } from '../features/embed/api/get-embed-conversation.js';
 import type { openEmbedConversation } from '../features/embed/api/open-embed-conversation.js';
-import {
-  EMBED_CONVERSATIONS_PATH,
-  embedConversationPath,
-  type EmbedConversationRef,
-} from '../../shared/embed-protocol.js';
+import type { EmbedConversationRef } from '../../shared/embed-protocol.js';
 import type { blockUser } from '../features/safety/api/block-user.js';
 import type { reportConversation } from '../features/safety/api/report-conversation.js';
 import type { unblockUser } from '../features/safety/api/unblock-user.js';
@@ -137,7 +133,7 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (path === workingFasterPaths.templates) return api.getTemplates();
     const unseen = idIn(path, paths.unseen);
     if (unseen !== null) return api.markSeen(unseen);
-    const embedded = idIn(path, embedConversationPath);
+    const embedded = idIn(path, paths.embedConversation);
     if (embedded !== null) return api.getEmbedConversation(embedded);
     throw notFound('GET', path);
   };
@@ -155,7 +151,7 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (path === safetyPaths.blocks) return api.blockUser((body as { user_id: number }).user_id);
     if (path === safetyPaths.reports) return api.reportConversation(body as never);
     if (path === workingFasterPaths.templates) return api.createTemplate(body as never);
-    if (path === EMBED_CONVERSATIONS_PATH) return api.openEmbedConversation(body as never);
+    if (path === paths.embedConversations) return api.openEmbedConversation(body as never);
     throw notFound('POST', path);
   };
   return {

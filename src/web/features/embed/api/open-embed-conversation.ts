@@ -1,5 +1,8 @@
-import { EMBED_CONVERSATIONS_PATH } from '../../../../shared/embed-protocol.js';
-import type { EmbedConversationBody, EmbedConversationResponse } from '../../../../shared/embed.js';
+import type {
+  OpenEmbedConversationBody,
+  OpenEmbedConversationResponse,
+} from '../../../../shared/embed-conversations.js';
+import { paths } from '../../../../shared/paths.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 
 /**
@@ -8,6 +11,6 @@ import type { ApiClient } from '../../../lib/api-client.js';
  */
 export const openEmbedConversation = (
   client: ApiClient,
-  body: EmbedConversationBody,
-): Promise<EmbedConversationResponse> =>
-  client.post<EmbedConversationResponse>(EMBED_CONVERSATIONS_PATH, body);
+  body: OpenEmbedConversationBody,
+): Promise<OpenEmbedConversationResponse> =>
+  client.post<OpenEmbedConversationResponse>(paths.embedConversations, body);
