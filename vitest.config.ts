@@ -75,7 +75,7 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
-          include: ['src/web/**/*.test.{ts,tsx}'],
+          include: ['src/web/**/*.test.{ts,tsx}', 'src/embed/**/*.test.{ts,tsx}'],
           exclude: ['**/*.api.test.ts'],
           setupFiles: ['src/web/test/setup.ts'],
         },

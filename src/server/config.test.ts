@@ -80,3 +80,52 @@ describe('IMAGE_ORIGINS (where the host’s photos may load from)', () => {
     expect(() => loadConfig({ IMAGE_ORIGINS: value })).toThrow(/IMAGE_ORIGINS/);
   });
 });
+
+describe('EMBED_ORIGINS (whose pages may embed the messenger)', () => {
+  it('is empty when unset, or the exact origins listed', () => {
+    expect(loadConfig({ EMBED_ORIGINS: undefined }).embedOrigins).toEqual([]);
+    expect(loadConfig({ EMBED_ORIGINS: '' }).embedOrigins).toEqual([]);
+    expect(
+      loadConfig({
+        EMBED_ORIGINS: 'https://jobs.example, https://jobs.example:8443/,http://localhost:5173',
+      }).embedOrigins,
+    ).toEqual(['https://jobs.example', 'https://jobs.example:8443', 'http://localhost:5173']);
+    expect(loadConfig({ EMBED_ORIGINS: 'http://127.0.0.1:4000' }).embedOrigins).toEqual([
+      'http://127.0.0.1:4000',
+    ]);
+  });
+
+  it.each([
+    '*',
+    'jobs.example',
+    'https://jobs.example/board',
+    'https://jobs.example?x=1',
+    'https://*.jobs.example',
+    "https://jobs.example; script-src 'unsafe-inline'",
+    "'self'",
+    'javascript:alert(1)',
+  ])('refuses %j, which is not an origin, naming the setting', (value) => {
+    expect(() => loadConfig({ EMBED_ORIGINS: value })).toThrow(
+      /EMBED_ORIGINS: .* is not an origin/,
+    );
+  });
+
+  it('refuses plain http except for localhost and 127.0.0.1', () => {
+    expect(() => loadConfig({ EMBED_ORIGINS: 'http://jobs.example' })).toThrow(
+      /EMBED_ORIGINS: "http:\/\/jobs.example" must use https/,
+    );
+  });
+
+  it('needs PUBLIC_URL to be https, or a loopback address, for the frame’s Secure cookie', () => {
+    const embed = { EMBED_ORIGINS: 'https://jobs.example' };
+    expect(() => loadConfig({ ...embed, PUBLIC_URL: 'http://chat.example.com' })).toThrow(
+      /EMBED_ORIGINS needs PUBLIC_URL to be https/,
+    );
+    expect(loadConfig({ ...embed, PUBLIC_URL: 'https://chat.example.com' }).embedOrigins).toEqual([
+      'https://jobs.example',
+    ]);
+    expect(loadConfig({ ...embed, PUBLIC_URL: 'http://127.0.0.1:3000' }).embedOrigins).toHaveLength(
+      1,
+    );
+  });
+});

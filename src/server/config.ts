@@ -66,6 +66,11 @@ const serverSettings = {
       'Comma-separated origins (`https://cdn.jobs.example`) the host’s photos and logos (`image_url`) may load from: the page’s CSP `img-src`.',
     unset: 'any `https:` address',
   }),
+  EMBED_ORIGINS: setting(z.string().optional(), {
+    description:
+      'Comma-separated origins (`https://jobs.example`) whose pages may embed the messenger (`/messages…` in an iframe, `/embed.js`): exact origins, https (http only for `localhost` / `127.0.0.1`).',
+    unset: "no embedding: `frame-ancestors 'self'`",
+  }),
   EDIT_WINDOW_SECONDS: setting(
     z.coerce.number().int().min(0).max(31_536_000).default(EDIT_WINDOW_SECONDS_DEFAULT),
     { description: 'How long a sender may edit or delete a message, in seconds.' },
@@ -420,6 +425,7 @@ export const OWN_PREFIXES = [
   'SHUTDOWN_',
   'EDIT_WINDOW',
   'IMAGE_ORIGIN',
+  'EMBED_',
   'SITE_NAME',
 ] as const;
 
@@ -490,6 +496,11 @@ export interface Config {
    * for any https address (the default).
    */
   imageSources: string[];
+  /**
+   * Origins whose pages may frame `/messages…` (`EMBED_ORIGINS`, ADR 022); empty: no embedding
+   * (`frame-ancestors 'self'`).
+   */
+  embedOrigins: string[];
   logLevel: string;
   /** `/metrics` on this port (undefined: not served). */
   metricsPort: number | undefined;
@@ -628,6 +639,37 @@ const toImageSources = (value: string | undefined): string[] => {
         );
       return url.origin;
     });
+};
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+const toEmbedOrigins = (value: string | undefined): string[] => {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const origins = entries.map((entry) => {
+    // An origin and nothing else: scheme://host[:port], no path, query, wildcard or user.
+    const url = URL.canParse(entry) ? new URL(entry) : undefined;
+    if (
+      !url ||
+      url.origin === 'null' ||
+      !/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname) ||
+      entry.replace(/\/$/, '') !== url.origin
+    )
+      throw new Error(
+        `EMBED_ORIGINS: ${JSON.stringify(entry)} is not an origin: write scheme://host[:port] with no path (https://jobs.example).`,
+      );
+    if (
+      url.protocol !== 'https:' &&
+      !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))
+    )
+      throw new Error(
+        `EMBED_ORIGINS: ${JSON.stringify(entry)} must use https (http only for localhost or 127.0.0.1).`,
+      );
+    return url.origin;
+  });
+  return [...new Set(origins)];
 };
 
 const toSmtpUrl = (value: string | undefined): URL | undefined => {
@@ -781,6 +823,12 @@ export const loadConfig = (overrides: Environment = {}): Config => {
   const integrationKeys = attempt(() => toIntegrationKeys(env.INTEGRATION_KEYS), []);
   const ssoSecret = attempt(() => toSsoSecret(env.SSO_SECRET), undefined);
   const imageSources = attempt(() => toImageSources(env.IMAGE_ORIGINS), [ANY_HTTPS_IMAGE]);
+  const embedOrigins = attempt(() => toEmbedOrigins(env.EMBED_ORIGINS), []);
+  const { protocol, hostname } = new URL(publicUrl);
+  if (embedOrigins.length > 0 && protocol !== 'https:' && !LOOPBACK_HOSTS.has(hostname))
+    problems.push(
+      `EMBED_ORIGINS needs PUBLIC_URL to be https (or http://localhost / http://127.0.0.1): the embedded page's session cookie must be Secure, and browsers refuse that over plain http.`,
+    );
   const smtpUrl = attempt(() => toSmtpUrl(env.SMTP_URL), undefined);
   const webhook = attempt(
     () => toWebhook(env.WEBHOOK_URL || undefined, env.WEBHOOK_SECRET || undefined),
@@ -841,6 +889,7 @@ export const loadConfig = (overrides: Environment = {}): Config => {
     integrationKeys,
     ssoSecret,
     imageSources,
+    embedOrigins,
     logLevel: env.LOG_LEVEL,
     metricsPort: env.METRICS_PORT,
     shutdownDelayMs: env.SHUTDOWN_DELAY_SECONDS * 1000,

@@ -7,6 +7,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { brandRoutes } from './modules/brand/brand.routes.js';
 import { broadcastingRoutes } from './modules/broadcasting/broadcasting.routes.js';
 import { configRoutes } from './modules/config/config.routes.js';
+import { embedRoutes } from './modules/embed/embed.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { integrationRoutes } from './modules/integration/integration.routes.js';
 import { messengerRoutes } from './modules/messenger/messenger.routes.js';
@@ -60,6 +61,7 @@ export const registerRoutes = async (
   if (services.sso)
     await app.register(ssoRoutes, { config, ssoService: services.sso, onSessionEnded, webRoot });
   await app.register(messengerRoutes, { messengerService: services.messenger });
+  await app.register(embedRoutes, { embedService: services.embed });
   // A hosted Pusher owns the sockets: its channel webhooks feed presence (404 without one).
   await app.register(presenceRoutes, {
     key: config.pusher.key,

@@ -17,6 +17,7 @@ import {
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { createAuthService, type CachedCredential } from './modules/auth/auth.service.js';
 import { createCredentialCache } from './modules/auth/credential-cache.js';
+import { createEmbedService } from './modules/embed/embed.service.js';
 import { createIntegrationRepository } from './modules/integration/integration.repository.js';
 import { createIntegrationService } from './modules/integration/integration.service.js';
 import { createMessengerRepository } from './modules/messenger/messenger.repository.js';
@@ -219,6 +220,11 @@ export const createServices = ({
     onCloseSocketsError: (error) =>
       logger.error({ err: error }, 'erasure: could not close every live socket of the user'),
   });
+  // The embedded page's own calls: conversations by the host's ids, through the integration rules.
+  const embed = createEmbedService({
+    integrationService: integration,
+    messengerService: messenger,
+  });
   // Sign-in links from the host site: off without SSO_SECRET.
   const sso = config.ssoSecret
     ? createSsoService({
@@ -291,6 +297,7 @@ export const createServices = ({
     notifications,
     messenger,
     integration,
+    embed,
     sso,
     attachments,
     safety,

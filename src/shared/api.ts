@@ -440,6 +440,50 @@ export const messagesPageQuerySchema = z.object({
   lang: pageLanguage.describe(
     'The page’s language, `en` or `ar`, chosen for this visit (and saved for a signed-in user).',
   ),
+  embed: z
+    .enum(['inbox', 'conversation', 'badge'])
+    .optional()
+    .describe(
+      'The page embedded in a host page’s frame (`/embed.js`): `inbox` (the whole page), `conversation` (one, by `company`, `candidate`, `job`) or `badge` (the unread count). Needs `host_origin`.',
+    ),
+  host_origin: z
+    .string()
+    .optional()
+    .describe(
+      'With `embed`: the origin of the page framing it, exactly one of `EMBED_ORIGINS` (else 400); only that origin may frame the answer.',
+    ),
+  company: z
+    .string()
+    .optional()
+    .describe('With `embed=conversation`: the company’s id on the host site.'),
+  candidate: z
+    .string()
+    .optional()
+    .describe('With `embed=conversation`: the candidate’s id on the host site.'),
+  job: z
+    .string()
+    .optional()
+    .describe('With `embed=conversation`: the job’s id on the host site (absent: about no job).'),
+  color: z
+    .string()
+    .optional()
+    .describe('With `embed`: the accent colour, `#rrggbb` (anything else is ignored).'),
+  scheme: z
+    .string()
+    .optional()
+    .describe('With `embed`: `light`, `dark` or `auto` (anything else is ignored).'),
+  radius: z
+    .string()
+    .optional()
+    .describe(
+      'With `embed`: the corners’ radius, a length from `0` to `32px` or a number of px (anything else is ignored).',
+    ),
+  font: z
+    .string()
+    .optional()
+    .describe(
+      'With `embed`: a font-family list (letters, digits, spaces, `,`, `-`, `_`, quotes; anything else is ignored).',
+    ),
 });
 export const loginPageQuerySchema = z.object({
   next: z

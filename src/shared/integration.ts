@@ -17,6 +17,8 @@ export const externalIdSchema = z
 /** The integration API's paths (`integrationPaths.user('u-1')`; the server registers each `pattern`). */
 export const integrationPaths = {
   user: pathTemplate('/api/v1/users/:externalId'),
+  /** The user's unread total, for the host's own header. */
+  userUnread: pathTemplate('/api/v1/users/:externalId/unread'),
   job: pathTemplate('/api/v1/jobs/:externalId'),
   application: pathTemplate('/api/v1/jobs/:jobExternalId/applications/:candidateExternalId'),
   conversations: '/api/v1/conversations',
@@ -146,6 +148,17 @@ export const userParamsSchema = z.object({
       'The user’s id on the host site (1–128 characters of A–Z a–z 0–9 . _ : @ -), e.g. `candidate:7`.',
     ),
 });
+/** `GET /api/v1/users/{externalId}/unread`. */
+export const userUnreadResponseSchema = z.object({
+  unread_total: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      'The user’s unread messages over all their conversations (archived ones too): the total their messaging page shows.',
+    ),
+});
+export type UserUnreadResponse = z.infer<typeof userUnreadResponseSchema>;
 export const jobParamsSchema = z.object({
   externalId: externalIdSchema
     .meta({ examples: ['job:991'] })

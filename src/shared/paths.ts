@@ -71,6 +71,12 @@ export const paths = {
   unsubscribe: '/unsubscribe',
   /** Undoes an unsubscribe (POST, with the undo's own token that the unsubscribe page gives). */
   resubscribe: '/unsubscribe/undo',
+  /** The embedding script a host page loads (`window.JobMessenger`), and its TypeScript types. */
+  embedScript: '/embed.js',
+  embedTypes: '/embed.d.ts',
+  /** The embedded page's calls (ADR 022): open or create a conversation by host ids, read one's. */
+  embedConversations: '/messenger/embed/conversations',
+  embedConversation: pathTemplate('/messenger/embed/conversations/:id'),
   /** The site's colours (BRAND_COLOR's accent tokens, light and dark), loaded by every page. */
   brandStylesheet: '/brand.css',
 } as const;

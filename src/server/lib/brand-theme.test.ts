@@ -112,6 +112,11 @@ describe('the brand’s tokens (BRAND_COLOR), every text pairing computed', () =
       `--color-primary-strong: ${brandTokens('#facc15', 'light').primaryStrong};`,
     );
     expect(dark).toContain(`--color-primary-soft: ${brandTokens('#facc15', 'dark').primarySoft};`);
+    // an embedded page forced light (`data-scheme="light"`) keeps the light ones, as tokens.css does
+    for (const sheet of [css, readFileSync('src/web/styles/tokens.css', 'utf8')])
+      expect(sheet.split('@media (prefers-color-scheme: dark)')[1]).toMatch(
+        /^\s*\{\s*:root:not\(\[data-scheme='light'\]\) \{/,
+      );
   });
 });
 

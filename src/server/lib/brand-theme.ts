@@ -1,94 +1,11 @@
-import {
-  BLACK,
-  contrastRatio,
-  mix,
-  nudgeForContrast,
-  TEXT_CONTRAST,
-  textColorOn,
-  WHITE,
-} from '../../shared/color-contrast.js';
+import { brandTokens, type BrandTokens } from '../../shared/brand-tokens.js';
 
-/**
- * The neutral colours of each scheme that the brand's tokens are measured against: the same values
- * as `src/web/styles/tokens.css` (a unit test keeps them equal).
- */
-export const SCHEME_NEUTRALS = {
-  light: {
-    bg: '#f3f5f9',
-    surface: '#ffffff',
-    surfaceMuted: '#f8fafc',
-    text: '#0f172a',
-    textMuted: '#556274',
-  },
-  dark: {
-    bg: '#0b1120',
-    surface: '#151e2e',
-    surfaceMuted: '#1b2537',
-    text: '#e6eaf0',
-    textMuted: '#a3afc0',
-  },
-} as const;
-
-export type Scheme = keyof typeof SCHEME_NEUTRALS;
-
-/** The accent tokens of one scheme (the page's `--color-primary…` custom properties). */
-export interface BrandTokens {
-  /** `BRAND_COLOR` itself: filled buttons, own bubbles, badges, the selected row's edge. */
-  primary: string;
-  /** Text and icons on `primary`: black or white, whichever contrasts more. */
-  onPrimary: string;
-  /** Secondary text on `primary` (own bubbles' time): `onPrimary` softened while it keeps 4.5:1. */
-  onPrimaryMuted: string;
-  /** `primary` under the pointer: moved away from `onPrimary`, so its text contrasts more still. */
-  primaryHover: string;
-  /** A wash of the accent (the selected row, chips) on which the scheme's muted text keeps 4.5:1. */
-  primarySoft: string;
-  /** The accent as text on the scheme's surfaces and on `primarySoft` (links, ghost buttons): 4.5:1. */
-  primaryStrong: string;
-}
-
-/** Secondary text on `primary` keeps this much more than 4.5:1, so rounding never drops below it. */
-const MARGIN = 0.1;
-
-const softWash = (color: string, scheme: Scheme): string => {
-  const neutrals = SCHEME_NEUTRALS[scheme];
-  // the most accent (light 10 %, dark 22 %) on which muted and normal text stay readable
-  for (let percent = scheme === 'light' ? 10 : 22; percent > 0; percent -= 1) {
-    const wash = mix(color, neutrals.surface, percent / 100);
-    if (
-      contrastRatio(neutrals.textMuted, wash) >= TEXT_CONTRAST + MARGIN &&
-      contrastRatio(neutrals.text, wash) >= TEXT_CONTRAST + MARGIN
-    )
-      return wash;
-  }
-  return neutrals.surface;
-};
-
-/**
- * The accent tokens for `color` in `scheme`, every text pairing computed (WCAG 2 contrast), never
- * assumed: whatever `BRAND_COLOR` is, text on it and the accent as text keep at least 4.5:1.
- */
-export const brandTokens = (color: string, scheme: Scheme): BrandTokens => {
-  const neutrals = SCHEME_NEUTRALS[scheme];
-  const onPrimary = textColorOn(color);
-  const onPrimaryMuted = nudgeForContrast(
-    mix(color, onPrimary, 0.12),
-    onPrimary,
-    [color],
-    TEXT_CONTRAST + MARGIN,
-  );
-  const away = onPrimary === WHITE ? BLACK : WHITE;
-  const primaryHover = mix(away, color, 0.15);
-  const primarySoft = softWash(color, scheme);
-  const primaryStrong = nudgeForContrast(
-    color,
-    scheme === 'light' ? BLACK : WHITE,
-    [neutrals.bg, neutrals.surface, neutrals.surfaceMuted, primarySoft],
-    TEXT_CONTRAST + MARGIN,
-    scheme === 'light' ? 0.15 : 0,
-  );
-  return { primary: color, onPrimary, onPrimaryMuted, primaryHover, primarySoft, primaryStrong };
-};
+export {
+  brandTokens,
+  SCHEME_NEUTRALS,
+  type BrandTokens,
+  type Scheme,
+} from '../../shared/brand-tokens.js';
 
 const declarations = (tokens: BrandTokens): string =>
   [
@@ -104,7 +21,8 @@ const declarations = (tokens: BrandTokens): string =>
 
 /**
  * The brand's style sheet: the accent tokens for the light scheme, and for the dark one under
- * `prefers-color-scheme: dark` (it follows the page's `tokens.css`, which it overrides).
+ * `prefers-color-scheme: dark` (it follows the page's `tokens.css`, which it overrides; an embedded
+ * page forced light (`data-scheme="light"` on <html>) keeps the light ones).
  */
 export const brandStylesheet = (color: string): string => `/* BRAND_COLOR ${color} */
 :root {
@@ -112,7 +30,7 @@ ${declarations(brandTokens(color, 'light'))}
 }
 
 @media (prefers-color-scheme: dark) {
-  :root {
+  :root:not([data-scheme='light']) {
 ${declarations(brandTokens(color, 'dark'))
   .split('\n')
   .map((line) => `  ${line}`)

@@ -54,6 +54,36 @@ export const brandHeader = (brand: Brand): string => {
   return `<div class="login-card__brand">${mark}<span class="login-card__product">${escapeHtml(brand.siteName)}</span></div>`;
 };
 
+/** The words of a page that only says something: its title, its heading and a sentence. */
+export interface NoticeText {
+  title: string;
+  heading: string;
+  body: string;
+}
+
+/**
+ * A page that only says something (a refused link, a page that may not be embedded), under the
+ * site's brand and styled like the sign-in page (its stylesheets, the same card): static text, no
+ * script, no inline style (the CSP holds).
+ */
+export const noticePage = (
+  locale: Locale,
+  text: NoticeText,
+  brand: Brand,
+  stylesheets: readonly string[] = [],
+): string => `${staticPageStart(locale, text.title, brand, { stylesheets })}
+<body>
+<div class="login-page">
+<main class="login-card">
+${brandHeader(brand)}
+<h1 class="login-card__title">${escapeHtml(text.heading)}</h1>
+<p class="login-card__subtitle">${escapeHtml(text.body)}</p>
+</main>
+</div>
+</body>
+</html>
+`;
+
 const stylesheetsFound = new Map<string, string[]>();
 
 /**

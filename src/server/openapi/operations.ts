@@ -38,6 +38,7 @@ import {
   userAuthResponseSchema,
 } from '../modules/broadcasting/broadcasting.routes.js';
 import { configRoutes } from '../modules/config/config.routes.js';
+import { embedRoutes } from '../modules/embed/embed.routes.js';
 import { healthRoutes } from '../modules/health/health.routes.js';
 import { integrationRoutes } from '../modules/integration/integration.routes.js';
 import { messengerRoutes } from '../modules/messenger/messenger.routes.js';
@@ -64,6 +65,7 @@ export const operations: readonly RouteDocumentation[] = [
   ...ssoRoutes.routes,
   ...notificationsRoutes.routes,
   ...messengerRoutes.routes,
+  ...embedRoutes.routes,
   ...settingsRoutes.routes,
   ...safetyRoutes.routes,
   ...searchRoutes.routes,

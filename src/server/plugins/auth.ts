@@ -56,26 +56,42 @@ export const csrfHeader = (request: FastifyRequest): string | undefined => {
   }
 };
 
-export const sessionCookieOptions = (config: Config) =>
-  ({ path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies }) as const;
+/**
+ * A response to a frame (`sec-fetch-dest: iframe`) while embedding is on (`EMBED_ORIGINS`): its
+ * cookies are partitioned (CHIPS, ADR 022), the one kind a browser blocking third-party cookies
+ * keeps for a frame of another site. Top-level pages keep their Lax cookies.
+ */
+export const isFramed = (request: FastifyRequest, config: Config): boolean =>
+  config.embedOrigins.length > 0 && request.headers['sec-fetch-dest'] === 'iframe';
+
+/**
+ * The cookies' attributes for the response `reply` answers: Lax (secure under https), or in a
+ * frame `SameSite=None; Secure; Partitioned` (Secure even over http: browsers accept it from
+ * localhost and 127.0.0.1, the only http origins embedding allows).
+ */
+const cookieAttributes = (reply: FastifyReply, config: Config) =>
+  isFramed(reply.request, config)
+    ? ({ path: '/', sameSite: 'none', secure: true, partitioned: true } as const)
+    : ({ path: '/', sameSite: 'lax', secure: config.secureCookies } as const);
+
+export const sessionCookieOptions = (reply: FastifyReply, config: Config) =>
+  ({ ...cookieAttributes(reply, config), httpOnly: true }) as const;
 
 /** The XSRF-TOKEN cookie is readable by scripts (axios / our client echo it back in a header). */
 export const setXsrfCookie = (reply: FastifyReply, config: Config, token: string) =>
-  reply.setCookie(XSRF_COOKIE, token, {
-    path: '/',
-    httpOnly: false,
-    sameSite: 'lax',
-    secure: config.secureCookies,
-  });
+  reply.setCookie(XSRF_COOKIE, token, { ...cookieAttributes(reply, config), httpOnly: false });
 
-/** Hands a new session to the browser: the httpOnly session cookie and the session's XSRF token. */
+/**
+ * Hands a new session to the browser: the httpOnly session cookie and the session's XSRF token
+ * (partitioned when the response goes to a frame).
+ */
 export const setSessionCookies = (
   reply: FastifyReply,
   config: Config,
   session: { sessionId: string; csrfToken: string },
 ) => {
   reply.setCookie(SESSION_COOKIE, session.sessionId, {
-    ...sessionCookieOptions(config),
+    ...sessionCookieOptions(reply, config),
     maxAge: SESSION_LIFETIME_SECONDS,
   });
   setXsrfCookie(reply, config, session.csrfToken);

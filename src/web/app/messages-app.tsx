@@ -1,6 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { StrictMode, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
+import { EmbedProvider, type Embed } from '../features/embed/hooks/use-embed.js';
 import type { ApiClient } from '../lib/api-client.js';
 import { ApiProvider } from '../lib/api-provider.js';
 import { createLiveEvents, LiveEventsContext } from '../lib/realtime.js';
@@ -11,10 +12,15 @@ interface MessagesAppProps {
   client: ApiClient;
   services: Services;
   queryClient: QueryClient;
+  /** In a host's frame (`?embed=`), else null. */
+  embed?: Embed | null;
 }
 
-/** Providers (API client, services, server state, live events, translations) around the page. */
-export const MessagesApp = ({ client, services, queryClient }: MessagesAppProps) => {
+/**
+ * Providers (API client, services, server state, live events, translations, the embedding) around
+ * the page.
+ */
+export const MessagesApp = ({ client, services, queryClient, embed = null }: MessagesAppProps) => {
   const [liveEvents] = useState(createLiveEvents);
   return (
     <StrictMode>
@@ -23,7 +29,9 @@ export const MessagesApp = ({ client, services, queryClient }: MessagesAppProps)
           <QueryClientProvider client={queryClient}>
             <LiveEventsContext.Provider value={liveEvents}>
               <I18nextProvider i18n={services.appI18n.i18n}>
-                <MessagesPage />
+                <EmbedProvider embed={embed}>
+                  <MessagesPage />
+                </EmbedProvider>
               </I18nextProvider>
             </LiveEventsContext.Provider>
           </QueryClientProvider>

@@ -14,9 +14,14 @@ import {
   useOpenRow,
 } from '../features/conversations/hooks/use-conversation-lists.js';
 import { useLiveLists } from '../features/conversations/hooks/use-live-lists.js';
+import { EmbedBadge } from '../features/embed/components/embed-badge.js';
+import { SessionEndedNotice } from '../features/embed/components/session-ended-notice.js';
+import { useEmbed, useSessionEnded } from '../features/embed/hooks/use-embed.js';
+import { useEmbedEvents } from '../features/embed/hooks/use-embed-events.js';
 import { useMuted } from '../features/preferences/hooks/use-muted.js';
 import { useLiveConnection } from '../lib/realtime.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
+import { useEmbedHost } from './hooks/use-embed-host.js';
 import { useMessageAlerts } from './hooks/use-message-alerts.js';
 import { useMessageSearchSlots } from './message-search-slots.js';
 import { useOpenConversation } from './hooks/use-open-conversation.js';
@@ -29,9 +34,16 @@ import { Topbar } from './topbar.js';
 /** The chat area: the skip link's target. */
 const MAIN_ID = 'messages-main';
 
-/** The messaging page: conversation panel (sidebar or drawer), chat pane, live updates. */
+/**
+ * The messaging page: conversation panel (sidebar or drawer), chat pane, live updates. Embedded
+ * (`?embed=`, features/embed): the inbox is the whole page in its frame, the conversation mode only
+ * the open conversation's chat, the badge mode only the unread count.
+ */
 export const MessagesPage = () => {
   const { t } = useTranslation();
+  const embed = useEmbed();
+  const embedMode = embed?.params.mode;
+  const sessionEnded = useSessionEnded(embed);
   const queryClient = useQueryClient();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
@@ -48,6 +60,7 @@ export const MessagesPage = () => {
     composerFocusRequest,
     selectFromList,
     selectFromSearch,
+    selectFromHost,
     ...navigation
   } = useSelection(auth, closeDrawer);
   const openId = selection?.selectedItem;
@@ -71,7 +84,8 @@ export const MessagesPage = () => {
   const liveDown = useLiveConnection(auth?.id) === 'reconnecting';
   useMessageAlerts({
     viewerId: auth?.id,
-    muted,
+    // the badge shows a number, nothing more: no sound from it
+    muted: muted || embedMode === 'badge',
     announce,
     onOpenNotification: navigation.openFromNotification,
   });
@@ -82,6 +96,16 @@ export const MessagesPage = () => {
     openRow,
     openedFrom,
     liveDown,
+  });
+  const embedHost = useEmbedHost({ embed, auth, openId, selectFromHost });
+  useEmbedEvents(embed, {
+    shown:
+      embedMode === 'badge'
+        ? lists.unreadTotal !== undefined
+        : embedMode === 'conversation'
+          ? auth !== undefined && openConversation !== null
+          : auth !== undefined,
+    unreadTotal: lists.unreadTotal,
   });
   const safety = useSafetySlots({ auth, conversation: openConversation, announce });
   const composerTools = useSavedRepliesTools(auth, openConversation);
@@ -127,8 +151,68 @@ export const MessagesPage = () => {
     (composer ?? mainRef.current)?.focus();
   };
 
+  if (sessionEnded)
+    return (
+      <div className="messenger messenger--embed">
+        <SessionEndedNotice />
+      </div>
+    );
+  if (embedMode === 'badge') return <EmbedBadge count={lists.unreadTotal} />;
+
+  const chatPane = (onBack: (() => void) | undefined) =>
+    auth ? (
+      <ChatPane
+        viewer={auth}
+        conversation={openConversation}
+        onBack={onBack}
+        composerFocusRequest={composerFocusRequest}
+        headerActions={safety.headerActions}
+        composerNotice={safety.composerNotice}
+        focusMessage={messageSearch.focusMessage}
+        composerTools={composerTools}
+      />
+    ) : null;
+  const pageStatus = (failed: boolean) =>
+    failed ? (
+      <div className="page-status" role="alert">
+        <p>{t(lists.active.isError ? 'app.loadFailed' : 'embed.conversationFailed')}</p>
+        {lists.active.isError ? (
+          <button type="button" className="button button--primary" onClick={lists.retry}>
+            {t('app.retry')}
+          </button>
+        ) : null}
+      </div>
+    ) : (
+      <div className="page-status">
+        <Spinner label={t('app.loading')} />
+      </div>
+    );
+
+  if (embedMode === 'conversation')
+    // one conversation: its chat and composer, no list, no top bar, no way back
+    return (
+      <div className={`messenger messenger--embed${liveDown ? ' messenger--live-down' : ''}`}>
+        <div className="live-status" role="status" data-testid="live-status">
+          {liveDown ? <p className="live-status__message">{t('pageNotices.offline')}</p> : null}
+        </div>
+        <main
+          className="messenger__main messenger__embed-chat"
+          id={MAIN_ID}
+          ref={mainRef}
+          tabIndex={-1}
+        >
+          {auth && openConversation
+            ? chatPane(undefined)
+            : pageStatus(lists.active.isError || embedHost.failed)}
+        </main>
+        <LiveRegion message={announcement} />
+      </div>
+    );
+
   return (
-    <div className={`messenger${liveDown ? ' messenger--live-down' : ''}`}>
+    <div
+      className={`messenger${embed ? ' messenger--embed' : ''}${liveDown ? ' messenger--live-down' : ''}`}
+    >
       <div className="messenger__layout" inert={drawerOpen && isSmallScreen}>
         <a className="skip-link" href={`#${MAIN_ID}`} onClick={skipToChat}>
           {openConversation ? t('app.skipToMessageBox') : t('app.skipToConversation')}
@@ -158,34 +242,14 @@ export const MessagesPage = () => {
           ) : null}
           <main className="messenger__main" id={MAIN_ID} ref={mainRef} tabIndex={-1}>
             {!auth ? (
-              lists.active.isError ? (
-                <div className="page-status" role="alert">
-                  <p>{t('app.loadFailed')}</p>
-                  <button type="button" className="button button--primary" onClick={lists.retry}>
-                    {t('app.retry')}
-                  </button>
-                </div>
-              ) : (
-                <div className="page-status">
-                  <Spinner label={t('app.loading')} />
-                </div>
-              )
+              pageStatus(lists.active.isError)
             ) : isSmallScreen && !selection ? (
               // Phones start on the list (the drawer holds it while a conversation is open)
               drawerOpen ? null : (
                 <div className="messenger__phone-list">{panel(false)}</div>
               )
             ) : (
-              <ChatPane
-                viewer={auth}
-                conversation={openConversation}
-                onBack={isSmallScreen ? navigation.backToList : undefined}
-                composerFocusRequest={composerFocusRequest}
-                headerActions={safety.headerActions}
-                composerNotice={safety.composerNotice}
-                focusMessage={messageSearch.focusMessage}
-                composerTools={composerTools}
-              />
+              chatPane(isSmallScreen ? navigation.backToList : undefined)
             )}
           </main>
         </div>

@@ -30,6 +30,9 @@ import type {
   InitialDataParams,
 } from '../features/conversations/api/get-initial-data.js';
 import type { markSeen } from '../features/conversations/api/mark-seen.js';
+import type { getEmbedConversation } from '../features/embed/api/get-embed-conversation.js';
+import type { openEmbedConversation } from '../features/embed/api/open-embed-conversation.js';
+import type { EmbedConversationRef } from '../../shared/embed-protocol.js';
 import type { blockUser } from '../features/safety/api/block-user.js';
 import type { reportConversation } from '../features/safety/api/report-conversation.js';
 import type { unblockUser } from '../features/safety/api/unblock-user.js';
@@ -76,6 +79,8 @@ interface FakeCalls {
   uploadAttachment: Call<typeof uploadAttachment>;
   attachmentExists: Call<typeof attachmentExists>;
   markSeen: Call<typeof markSeen>;
+  openEmbedConversation: Call<typeof openEmbedConversation>;
+  getEmbedConversation: Call<typeof getEmbedConversation>;
   sendTyping: Call<typeof sendTyping>;
   archiveConversation: Call<typeof archiveConversation>;
   unarchiveConversation: Call<typeof unarchiveConversation>;
@@ -128,6 +133,8 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (path === workingFasterPaths.templates) return api.getTemplates();
     const unseen = idIn(path, paths.unseen);
     if (unseen !== null) return api.markSeen(unseen);
+    const embedded = idIn(path, paths.embedConversation);
+    if (embedded !== null) return api.getEmbedConversation(embedded);
     throw notFound('GET', path);
   };
   const post = async (path: string, body: unknown): Promise<unknown> => {
@@ -144,6 +151,7 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (path === safetyPaths.blocks) return api.blockUser((body as { user_id: number }).user_id);
     if (path === safetyPaths.reports) return api.reportConversation(body as never);
     if (path === workingFasterPaths.templates) return api.createTemplate(body as never);
+    if (path === paths.embedConversations) return api.openEmbedConversation(body as never);
     throw notFound('POST', path);
   };
   return {
@@ -180,6 +188,16 @@ const clientFor = (api: FakeCalls): ApiClient => {
 };
 
 const PAGE = 50;
+
+/** The host's ids of the fake server's users and jobs: `user-<id>`, `job-<id>`. */
+export const hostIdOf = (id: number, kind: 'user' | 'job' = 'user'): string => `${kind}-${id}`;
+
+const embedRefOf = (item: MessengerUser): EmbedConversationRef => ({
+  id: item.id,
+  company_external_id: hostIdOf(item.company_id),
+  candidate_external_id: hostIdOf(item.candidate_id),
+  job_external_id: item.job_id === null ? null : hostIdOf(item.job_id, 'job'),
+});
 
 /**
  * An in-memory server for one viewer, every call a `vi.fn` the tests can inspect or override
@@ -422,6 +440,26 @@ export const createFakeApi = (scenario: Scenario) => {
     markSeen: vi.fn(async (id: number) => ({
       messengerUser: update(id, { is_seen_messages_count: 0 }),
     })),
+    // the fake opens only the conversations it holds (the server would create a missing one)
+    openEmbedConversation: vi.fn(
+      async (body: { company: string; candidate: string; job?: string | null }) => {
+        const item = state.conversations.find((candidate) => {
+          const ref = embedRefOf(candidate);
+          return (
+            ref.company_external_id === body.company &&
+            ref.candidate_external_id === body.candidate &&
+            ref.job_external_id === (body.job ?? null)
+          );
+        });
+        if (!item) throw new ApiError(403, 'You can open only your own conversations.');
+        return { messengerUser: { ...item }, conversation: embedRefOf(item) };
+      },
+    ),
+    getEmbedConversation: vi.fn(async (id: number) => {
+      const item = state.conversations.find((candidate) => candidate.id === id);
+      if (!item) throw new ApiError(404, 'No such conversation.');
+      return { conversation: embedRefOf(item) };
+    }),
     archiveConversation: vi.fn(async (id: number) => ({
       messengerUser: update(id, isCandidate ? { candidate_archive: 1 } : { company_archive: 1 }),
     })),

@@ -8,6 +8,8 @@ import { createQueryClient } from '../app/create-query-client.js';
 import { MessagesApp } from '../app/messages-app.js';
 import { createI18n, type Language } from '../lib/i18n.js';
 import type { Services } from '../lib/services.js';
+import type { ApiClient } from '../lib/api-client.js';
+import type { Embed } from '../features/embed/hooks/use-embed.js';
 import type { NotificationPermissionState } from '../lib/system-notifications.js';
 import type { UserSettings } from '../../shared/integration.js';
 import { paths } from '../../shared/paths.js';
@@ -48,6 +50,12 @@ interface RenderOptions {
   holdLaterPages?: boolean;
   /** The viewer's settings on the server at load (the defaults unless told). */
   settings?: Partial<UserSettings>;
+  /** In a host's frame (features/embed): conversation and badge modes show no list rows. */
+  embed?: Embed;
+  /** The page's API client instead of the fake server's (a 401's wiring). */
+  client?: ApiClient;
+  /** Wait for nothing but the first render (a page that loads nothing). */
+  noWait?: boolean;
 }
 
 /** The whole page on a fake server, a fake live connection and a fake sound. */
@@ -59,6 +67,9 @@ export const renderMessagesPage = async ({
   notificationPermission = 'default',
   holdLaterPages = false,
   settings = {},
+  embed,
+  client,
+  noWait = false,
 }: RenderOptions = {}) => {
   if (smallScreen) setSmallScreen(true);
   const fake = createFakeApi(scenario);
@@ -90,17 +101,14 @@ export const renderMessagesPage = async ({
   // the page loads the chat pane's code once idle (messages-main.tsx): here it is there already
   await preloadChatPane();
   const view = render(
-    <MessagesApp client={fake.client} services={services} queryClient={queryClient} />,
+    <MessagesApp
+      client={client ?? fake.client}
+      services={services}
+      queryClient={queryClient}
+      embed={embed ?? null}
+    />,
   );
-  // small screens start on the list (the drawer button shows once a conversation is open)
-  await waitFor(() =>
-    expect(
-      screen.queryAllByTestId('conversation-row').length +
-        (smallScreen ? screen.queryAllByTestId('open-drawer').length : 0),
-    ).toBeGreaterThan(0),
-  );
-  await waitFor(() => expect(realtime.listening).toBe(true));
-  return {
+  const page = {
     ...view,
     fake,
     api: fake.api,
@@ -112,6 +120,20 @@ export const renderMessagesPage = async ({
     navigate,
     queryClient,
   };
+  if (noWait) return page;
+  if (embed && embed.params.mode !== 'inbox') {
+    await waitFor(() => expect(realtime.listening).toBe(true));
+    return page;
+  }
+  // small screens start on the list (the drawer button shows once a conversation is open)
+  await waitFor(() =>
+    expect(
+      screen.queryAllByTestId('conversation-row').length +
+        (smallScreen ? screen.queryAllByTestId('open-drawer').length : 0),
+    ).toBeGreaterThan(0),
+  );
+  await waitFor(() => expect(realtime.listening).toBe(true));
+  return page;
 };
 
 export const conversationList = () => screen.getByTestId('conversation-list');

@@ -95,7 +95,7 @@ export const authRoutes = routesPlugin([
         await authService.signOut(viewer.sessionHash);
         await endSessionSockets(request, options.onSessionEnded, viewer.sessionHash);
       }
-      reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(options.config));
+      reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(reply, options.config));
       return reply.code(204).send();
     },
   }),

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { initialDataResponseSchema, paths } from '../../../shared/api.js';
 import {
@@ -16,15 +15,15 @@ import {
   type HostReport,
 } from '../../../shared/safety.js';
 import { workingFasterPaths } from '../../../shared/working-faster-paths.js';
-import { SESSION_COOKIE, XSRF_COOKIE } from '../../plugins/auth.js';
 import { ACME, SARA } from '../../../../test-support/accounts.js';
 import {
   createTestApp,
   signIn,
-  withTestKey,
   type Session,
   type TestContext,
 } from '../../../../test-support/test-app.js';
+import { fresh, hostOf } from '../../../../test-support/host-api.js';
+import { signInByLink as signInWithLink } from '../../../../test-support/sign-in-link.js';
 import { until } from '../../../../test-support/wait.js';
 import {
   TEST_WEBHOOK_SECRET,
@@ -53,81 +52,8 @@ interface UnseenEvent {
 }
 type ReportEvent = { report: Omit<HostReport, 'status' | 'created_at'> };
 
-let counter = 0;
-/** A fresh external id per use: tests never share a user or a job. */
-const fresh = (label: string) => `${label}:${(counter += 1)}-${randomUUID().slice(0, 8)}`;
-
-/** Calls of the integration API, and the host's side of a test. */
-const hostOf = (ctx: () => TestContext) => {
-  const call = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown, key = KEY) =>
-    ctx().app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${key}` },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
-  const put = async (url: string, body: Record<string, unknown>) => {
-    const response = await call('PUT', url, body);
-    expect(response.statusCode, response.body).toBeLessThan(300);
-    return response;
-  };
-  /** A company and a candidate made by the host, and a job of the company. */
-  const parties = async () => {
-    const ids = { company: fresh('co'), candidate: fresh('cand'), job: fresh('job') };
-    await put(integrationPaths.user(ids.company), { role: 'company', name: 'Atlas Freight' });
-    await put(integrationPaths.user(ids.candidate), { role: 'candidate', name: 'Karim Nasser' });
-    await put(integrationPaths.job(ids.job), {
-      company: ids.company,
-      title: 'Dispatcher',
-      status: 'active',
-      deadline: '2027-01-31',
-    });
-    return ids;
-  };
-  const start = (body: Record<string, unknown>, key = KEY) =>
-    call('POST', integrationPaths.conversations, body, key);
-  return { call, put, parties, start };
-};
-
-/** A page session of a host-made user, through a sign-in link (the host's users have no password). */
-const signInByLink = async (
-  ctx: TestContext,
-  claims: { sub: string; role: string; name: string },
-): Promise<Session> => {
-  const iat = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ ...claims, iat, exp: iat + 300, jti: randomUUID() })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode(SSO_SECRET));
-  const response = await ctx.app.inject({
-    method: 'GET',
-    url: `${paths.sso}?token=${encodeURIComponent(token)}`,
-  });
-  expect(response.statusCode, response.body).toBe(303);
-  const cookie = (name: string) => response.cookies.find((item) => item.name === name)?.value;
-  const session = cookie(SESSION_COOKIE);
-  // the session's own token, echoed as the page does
-  const xsrf = cookie(XSRF_COOKIE);
-  if (!session || !xsrf) throw new Error('no session or XSRF cookie');
-  const cookies = { [SESSION_COOKIE]: session, [XSRF_COOKIE]: xsrf };
-  const user = await ctx.database.db.kysely
-    .selectFrom('users')
-    .select(['id', 'name', 'role'])
-    .where('external_id', '=', claims.sub)
-    .executeTakeFirstOrThrow();
-  return {
-    user,
-    cookies,
-    csrf: xsrf,
-    call: (method, url, body, headers = {}) =>
-      ctx.app.inject({
-        method,
-        url: withTestKey(url),
-        cookies,
-        headers: { 'x-xsrf-token': xsrf, ...headers },
-        ...(body === undefined ? {} : { payload: body as object }),
-      }),
-  };
-};
+const signInByLink = (ctx: TestContext, claims: { sub: string; role: string; name: string }) =>
+  signInWithLink(ctx, SSO_SECRET, claims);
 
 /** The viewer's conversation with that other user (as the page lists it). */
 const conversationWith = async (viewer: Session, otherId: number): Promise<MessengerUser> => {
@@ -162,7 +88,7 @@ describe(
   () => {
     let ctx: TestContext;
     let hooks: TestWebhookReceiver;
-    const host = hostOf(() => ctx);
+    const host = hostOf(() => ctx, KEY);
 
     beforeAll(async () => {
       hooks = await TestWebhookReceiver.start();
@@ -452,7 +378,7 @@ describe(
 
 describe(`messages from the host and the send limits (${dialect})`, { timeout: 60_000 }, () => {
   let ctx: TestContext | undefined;
-  const host = hostOf(() => ctx!);
+  const host = hostOf(() => ctx!, KEY);
   afterAll(async () => ctx?.close());
 
   const useApp = async (overrides: Record<string, string>) => {

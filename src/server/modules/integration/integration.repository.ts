@@ -28,6 +28,19 @@ export const createIntegrationRepository = (_db: Db) => ({
       .where('external_id', '=', externalId)
       .executeTakeFirst(),
 
+  /** The host's ids of these users (a user the host did not make has none). */
+  externalIdsOfUsers: (executor: Executor, ids: readonly number[]) =>
+    executor.selectFrom('users').select(['id', 'external_id']).where('id', 'in', ids).execute(),
+
+  findJobExternalId: async (executor: Executor, id: number) =>
+    (
+      await executor
+        .selectFrom('jobs')
+        .select('external_id')
+        .where('id', '=', id)
+        .executeTakeFirst()
+    )?.external_id ?? null,
+
   /** The user holding this e-mail address, if any (by external id: the caller compares). */
   emailTakenBy: (executor: Executor, email: string) =>
     executor

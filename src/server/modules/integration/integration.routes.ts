@@ -13,6 +13,7 @@ import {
   upsertJobBodySchema,
   upsertUserBodySchema,
   userParamsSchema,
+  userUnreadResponseSchema,
 } from '../../../shared/integration.js';
 import {
   moderationPaths,
@@ -107,6 +108,20 @@ export const integrationRoutes = routesPlugin(
       handler: async ({ params }, { integrationService }) => ({
         user: await integrationService.getUser(params.externalId),
       }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: integrationPaths.userUnread,
+      operationId: 'getUserUnread',
+      summary: 'A user’s unread total, for your own header',
+      description:
+        'How many messages the user has not read, over all their conversations (archived ones included): the total their messaging page shows. For a badge in your site’s header, asked server-side; an unknown or erased user is a 404.',
+      params: userParamsSchema,
+      responses: {
+        200: { description: 'The unread total.', schema: userUnreadResponseSchema },
+      },
+      handler: async ({ params }, { integrationService }) =>
+        integrationService.userUnread(params.externalId),
     }),
     defineRoute({
       method: 'delete',

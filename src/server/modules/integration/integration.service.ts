@@ -167,6 +167,47 @@ export const createIntegrationService = (options: IntegrationServiceOptions) => 
     },
 
     /**
+     * A user's unread messages over all their conversations, the total their page shows (for the
+     * host's own header); 404 for an unknown or erased user.
+     */
+    async userUnread(externalId: string): Promise<{ unread_total: number }> {
+      const row = await repository.findUserByExternalId(db, externalId);
+      if (!row || row.erased_at !== null) throw notFound('User not found.');
+      return { unread_total: await messengerService.unreadTotal(row) };
+    },
+
+    /** The host's id of a user (null: a user the host did not make, e.g. a demo account). */
+    async externalIdOf(userId: number): Promise<string | null> {
+      const [row] = await repository.externalIdsOfUsers(db, [userId]);
+      return row?.external_id ?? null;
+    },
+
+    /** A conversation's parties and job by the host's ids (null where the host made none). */
+    async hostIdsOf(conversation: {
+      company_id: number;
+      candidate_id: number;
+      job_id: number | null;
+    }): Promise<{
+      company_external_id: string | null;
+      candidate_external_id: string | null;
+      job_external_id: string | null;
+    }> {
+      const users = await repository.externalIdsOfUsers(db, [
+        conversation.company_id,
+        conversation.candidate_id,
+      ]);
+      const of = (id: number) => users.find((user) => user.id === id)?.external_id ?? null;
+      return {
+        company_external_id: of(conversation.company_id),
+        candidate_external_id: of(conversation.candidate_id),
+        job_external_id:
+          conversation.job_id === null
+            ? null
+            : await repository.findJobExternalId(db, conversation.job_id),
+      };
+    },
+
+    /**
      * Erasure: sessions, tokens and settings deleted and personal data removed in one transaction,
      * then every live socket of the user closed (on every instance). Erasing again changes nothing.
      */

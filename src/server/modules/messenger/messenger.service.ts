@@ -150,7 +150,7 @@ export interface GetMessageInput {
   limit?: number | undefined;
 }
 
-const sideOf = (viewer: AuthUser): Side =>
+const sideOf = (viewer: Pick<AuthUser, 'role'>): Side =>
   viewer.role === 'candidate' ? CANDIDATE_SIDE : COMPANY_SIDE;
 const otherSideOf = (viewer: AuthUser): Side =>
   viewer.role === 'candidate' ? COMPANY_SIDE : CANDIDATE_SIDE;
@@ -726,6 +726,15 @@ export const createMessengerService = ({
           },
         ]),
       );
+    },
+
+    /**
+     * The user's unread messages over all their conversations (archived ones included): the total
+     * the page shows (`unread_total`).
+     */
+    async unreadTotal(user: Pick<AuthUser, 'id' | 'role'>): Promise<number> {
+      const { unread_total } = await repository.listCounts(db, user.id, sideOf(user));
+      return unread_total;
     },
 
     /** One conversation as this party sees it (404/403 as for the page's calls). */

@@ -19,11 +19,14 @@ import {
   type RouteDocumentation,
 } from '../../http/route.js';
 import { brandPage } from '../../lib/brand-page.js';
-import { randomToken } from '../../lib/crypto.js';
+import { acceptedLocale } from '../../lib/accepted-locale.js';
+import { randomToken, sha256 } from '../../lib/crypto.js';
+import { signInStylesheets } from '../../lib/static-page.js';
 import { HttpError } from '../../lib/http-error.js';
 import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
 import { setXsrfCookie, XSRF_COOKIE } from '../../plugins/auth.js';
 import { avatarSvg } from './avatar-svg.js';
+import { messagesFraming, notEmbeddablePage, type MessagesFraming } from './embed-page.js';
 import { hostSignInFor } from './host-sign-in.js';
 
 const CSRF_PLACEHOLDER = '__CSRF_TOKEN__';
@@ -99,11 +102,24 @@ type SaveLocale = (userId: number, locale: Locale) => Promise<void>;
  */
 type HostSignIn = ((pathAndQuery: string | null | undefined) => string) | undefined;
 
+/** A built file served as it is (`embed.js`, `embed.d.ts`): with an ETag, or 404 while not built. */
+type SendBuiltFile = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: string,
+  type: string,
+) => FastifyReply;
+
 const defineRoute = defineRouteFor<{
   sendPage: SendPage;
   savedLocale: SavedLocale;
   saveLocale: SaveLocale;
   hostSignIn: HostSignIn;
+  /** Who may frame a `/messages…` answer (EMBED_ORIGINS and the query's `embed`, `host_origin`). */
+  framing: (query: unknown) => MessagesFraming;
+  /** The 400 page of an embedded page whose `host_origin` may not embed it. */
+  notEmbeddable: (request: FastifyRequest) => string;
+  sendBuiltFile: SendBuiltFile;
 }>({
   tag: 'pages',
   security: security.public,
@@ -115,6 +131,29 @@ const pageCall = {
   security: security.optionalSession,
   onRequest: (app: FastifyInstance) => [app.optionalViewer],
 } as const;
+
+/** A file the build writes for host pages (`embed.js`, `embed.d.ts`): public, cacheable, any origin. */
+const builtFileRoute = (
+  path: string,
+  operationId: string,
+  summary: string,
+  description: string,
+  built: { file: string; type: string; what: string },
+) =>
+  defineRoute({
+    method: 'get',
+    path,
+    operationId,
+    summary,
+    description,
+    responses: {
+      200: { description: built.what, media: { type: built.type.split(';')[0] ?? built.type } },
+      304: { description: 'Unchanged since the `If-None-Match` ETag.' },
+      404: { description: 'Not built yet (`npm run build`).', schema: errorResponseSchema },
+    },
+    handler: async ({ request, reply }, { sendBuiltFile }) =>
+      sendBuiltFile(request, reply, built.file, built.type),
+  });
 
 /**
  * The built client's files, served as they are by @fastify/static (one route per file under
@@ -160,17 +199,38 @@ export const pagesRoutes = routesPlugin(
       operationId: 'messagesPage',
       summary: 'The messaging page (sets the `XSRF-TOKEN` cookie)',
       description:
-        'The messaging page itself (a single-page application). Without a session it sends the browser to sign in and back. `target` and `tab` open a conversation, as in the `company_url` and `candidate_url` of `POST /api/v1/conversations`.',
+        "The messaging page itself (a single-page application). Without a session it sends the browser to sign in and back. `target` and `tab` open a conversation, as in the `company_url` and `candidate_url` of `POST /api/v1/conversations`. With `EMBED_ORIGINS`, its CSP lets those origins frame it (`frame-ancestors 'self' <origins>`, no `X-Frame-Options`); `embed` with `host_origin` (one of them) is the embedded page: framed by that origin only, served without a session too (its script reports `signin-required` to the host).",
       query: documentedOnly(messagesPageQuerySchema),
       responses: {
         200: html('The page.'),
+        400: html(
+          '`embed` with a `host_origin` that is not one of `EMBED_ORIGINS`: a short page ("This page cannot be embedded here."), `frame-ancestors \'none\'`.',
+        ),
         302: redirect(
           'Not signed in: to `LOGIN_URL` with `return_to=<PUBLIC_URL + this path and query>` added to its query, or without `LOGIN_URL` to `/login?next=<this path and query>`',
         ),
         ...errors(503),
       },
-      handler: async ({ request, reply }, { sendPage, savedLocale, saveLocale, hostSignIn }) => {
+      handler: async ({ request, reply }, deps) => {
+        const { sendPage, savedLocale, saveLocale, hostSignIn, framing, notEmbeddable } = deps;
+        const frame = framing(request.query);
+        if ('refused' in frame) {
+          reply.frameAncestors = ["'none'"];
+          return reply
+            .code(400)
+            .type('text/html; charset=utf-8')
+            .header('cache-control', 'no-store')
+            .send(notEmbeddable(request));
+        }
+        reply.frameAncestors = frame.frameAncestors;
+        const asked = localeSchema.safeParse((request.query as { lang?: unknown }).lang);
         if (!request.viewer) {
+          // an embedded page is served anyway: its script reports `signin-required` to the host
+          if (frame.embedded)
+            return sendPage(request, reply, 'index.html', {
+              lang: asked.success ? asked.data : 'en',
+              saved: null,
+            });
           void reply.header('cache-control', 'no-store');
           return reply.redirect(
             hostSignIn?.(request.url) ?? `${paths.login}?next=${encodeURIComponent(request.url)}`,
@@ -180,7 +240,6 @@ export const pagesRoutes = routesPlugin(
         // the saved locale; else the page's own default until its script reads the browser's
         const userId = request.viewer.user.id;
         let saved = await savedLocale(userId);
-        const asked = localeSchema.safeParse((request.query as { lang?: unknown }).lang);
         if (asked.success && asked.data !== saved) {
           await saveLocale(userId, asked.data);
           saved = asked.data;
@@ -216,6 +275,24 @@ export const pagesRoutes = routesPlugin(
         return reply.redirect(request.viewer ? destination : hostSignIn(destination));
       },
     }),
+    builtFileRoute(
+      paths.embedScript,
+      'embedScript',
+      'The embedding script for host pages (`window.JobMessenger`)',
+      'The script a host page loads to embed the messenger (`JobMessenger.mount(element, options)`, docs/embedding.md): public, cacheable for 5 minutes, loadable from any origin. The messenger only lets the pages of `EMBED_ORIGINS` frame it.',
+      { file: 'embed.js', type: 'text/javascript; charset=utf-8', what: 'The script.' },
+    ),
+    builtFileRoute(
+      paths.embedTypes,
+      'embedTypes',
+      'The TypeScript types of the embedding script',
+      'The declarations of `embed.js` (options, handle, events), made from its source by the build.',
+      {
+        file: 'embed.d.ts',
+        type: 'application/typescript; charset=utf-8',
+        what: 'The declarations.',
+      },
+    ),
     defineRoute({
       method: 'get',
       path: paths.demoImage,
@@ -260,10 +337,35 @@ export const pagesRoutes = routesPlugin(
         index: false,
         wildcard: false,
         serveDotFiles: false,
+        // served by their own routes, with their own headers
+        globIgnore: ['embed.js', 'embed.d.ts'],
       });
     }
     return {
       hostSignIn: hostSignInFor(config),
+      framing: (query) =>
+        messagesFraming(config.embedOrigins, query as Record<string, unknown> | undefined),
+      notEmbeddable: (request) => {
+        const lang = localeSchema.safeParse((request.query as { lang?: unknown }).lang);
+        const locale = lang.success
+          ? lang.data
+          : acceptedLocale(request.headers['accept-language']);
+        return notEmbeddablePage(locale, config.brand, signInStylesheets(webRoot));
+      },
+      sendBuiltFile: (request, reply, file, type) => {
+        const path = join(webRoot, file);
+        if (!existsSync(path))
+          throw new HttpError(404, `${file} is not built yet: run \`npm run build\`.`);
+        const body = readFileSync(path);
+        const etag = `"${sha256(body.toString('utf8')).slice(0, 32)}"`;
+        void reply.headers({
+          etag,
+          'cache-control': 'public, max-age=300',
+          'cross-origin-resource-policy': 'cross-origin',
+        });
+        if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+        return reply.type(type).send(body);
+      },
       sendPage: (request, reply, file, language) => {
         const token = request.viewer?.csrfToken ?? request.cookies[XSRF_COOKIE] ?? randomToken(24);
         setXsrfCookie(reply, config, token);

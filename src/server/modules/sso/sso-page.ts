@@ -1,8 +1,7 @@
 import type { Locale } from '../../../shared/integration.js';
-import { escapeHtml } from '../../lib/html.js';
-import { brandHeader, staticPageStart, type Brand } from '../../lib/static-page.js';
+import { noticePage, type Brand, type NoticeText } from '../../lib/static-page.js';
 
-const TEXTS: Record<Locale, { title: string; heading: string; body: string }> = {
+const TEXTS: Record<Locale, NoticeText> = {
   en: {
     title: 'Sign-in link invalid or expired',
     heading: 'This sign-in link is invalid or has expired.',
@@ -15,26 +14,9 @@ const TEXTS: Record<Locale, { title: string; heading: string; body: string }> = 
   },
 };
 
-/**
- * The page a refused sign-in link shows, under the site's brand and styled like the sign-in page
- * (its stylesheets, the same card): static text, no script, no inline style (the CSP holds).
- */
+/** The page a refused sign-in link shows, in the reader's language. */
 export const ssoRefusedPage = (
   locale: Locale,
   brand: Brand,
   stylesheets: readonly string[] = [],
-): string => {
-  const text = TEXTS[locale];
-  return `${staticPageStart(locale, text.title, brand, { stylesheets })}
-<body>
-<div class="login-page">
-<main class="login-card">
-${brandHeader(brand)}
-<h1 class="login-card__title">${escapeHtml(text.heading)}</h1>
-<p class="login-card__subtitle">${escapeHtml(text.body)}</p>
-</main>
-</div>
-</body>
-</html>
-`;
-};
+): string => noticePage(locale, TEXTS[locale], brand, stylesheets);

@@ -5,9 +5,19 @@ import { defineRouteFor, documentedOnly, routesPlugin } from '../../http/route.j
 import { acceptedLocale } from '../../lib/accepted-locale.js';
 import { signInStylesheets } from '../../lib/static-page.js';
 import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
-import { endSessionSockets, SESSION_COOKIE, setSessionCookies } from '../../plugins/auth.js';
+import {
+  endSessionSockets,
+  isFramed,
+  SESSION_COOKIE,
+  setSessionCookies,
+} from '../../plugins/auth.js';
 import { ssoRefusedPage } from './sso-page.js';
-import { ssoLinkLocale, SsoRefused, type SsoService } from './sso.service.js';
+import {
+  refusedFrameDestination,
+  ssoLinkLocale,
+  SsoRefused,
+  type SsoService,
+} from './sso.service.js';
 
 export interface SsoRoutesOptions {
   config: Config;
@@ -33,11 +43,14 @@ export const ssoRoutes = routesPlugin([
     operationId: 'signInWithLink',
     summary: 'Sign in through a link made by the host site (an HS256 JWT signed with SSO_SECRET)',
     description:
-      'The host site sends the browser here with a link it signed: the messenger checks it, creates or updates the user from its claims, opens a session and redirects (303) to `next`. A bad, expired or reused link answers 401 with a short page in the user’s language and changes no session. The token’s claims: `sub` (your user id), `jti` (unique), `iat` and `exp` (at most 600 s apart), and optionally `role`, `name`, `email`, `image_url`, `locale` and `next`.',
+      'The host site sends the browser here with a link it signed: the messenger checks it, creates or updates the user from its claims, opens a session and redirects (303) to `next`. A bad, expired or reused link answers 401 with a short page in the user’s language and changes no session. The token’s claims: `sub` (your user id), `jti` (unique), `iat` and `exp` (at most 600 s apart), and optionally `role`, `name`, `email`, `image_url`, `locale` and `next`. Opened in a frame (`Sec-Fetch-Dest: iframe`) while `EMBED_ORIGINS` is set, the session and `XSRF-TOKEN` cookies are `SameSite=None; Secure; Partitioned`, which a browser blocking third-party cookies keeps.',
     // A faulty link answers a page in the user's language, not a 422.
     query: documentedOnly(ssoQuerySchema),
     responses: {
-      303: redirect('Signed in: to `next` (a same-origin path) or `/messages`', 'see other'),
+      303: redirect(
+        'Signed in: to `next` (a same-origin path) or `/messages`. In a frame (`sec-fetch-dest: iframe`, with `EMBED_ORIGINS`), a refused link whose `next` is an embedded page (`/messages?embed=…`) goes there without a session, and the page reports `signin-required` to its host',
+        'see other',
+      ),
       401: html('The link is invalid or expired (a short page in the user’s language).'),
       ...errors(404),
     },
@@ -54,6 +67,11 @@ export const ssoRoutes = routesPlugin([
       } catch (error) {
         if (!(error instanceof SsoRefused)) throw error;
         request.log.warn({ reason: error.reason }, 'sign-in link refused');
+        // in a frame, the embedded page says "sign in again" to its host (the 401 page could not be framed)
+        const embedded = isFramed(request, config)
+          ? refusedFrameDestination(token, queryString(query, 'next'))
+          : undefined;
+        if (embedded) return reply.redirect(embedded, 303);
         const locale = ssoLinkLocale(token) ?? acceptedLocale(request.headers['accept-language']);
         return reply
           .code(401)

@@ -71,6 +71,32 @@ export const ssoLinkLocale = (token: string | undefined): Locale | undefined => 
   }
 };
 
+/**
+ * Where a refused link opened in a frame goes instead of the refusal page (which may not be
+ * framed): its `next` (the claim, read without checking anything, else the parameter) when that is
+ * an embedded page, `/messages?embed=…`, which then reports `signin-required` to the host; else
+ * undefined (the refusal page, as at top level). No session is set either way.
+ */
+export const refusedFrameDestination = (
+  token: string | undefined,
+  next: string | undefined,
+): string | undefined => {
+  let claimed: unknown;
+  if (token && token.length <= MAX_TOKEN_LENGTH) {
+    try {
+      claimed = decodeJwt(token).next;
+    } catch {
+      claimed = undefined;
+    }
+  }
+  const path = sameOriginPath(typeof claimed === 'string' ? claimed : next);
+  if (!path) return undefined;
+  const url = new URL(path, 'http://same-origin.invalid');
+  return url.pathname === SSO_DEFAULT_DESTINATION && url.searchParams.has('embed')
+    ? path
+    : undefined;
+};
+
 const describe = (error: unknown): string =>
   error instanceof Error
     ? `${(error as { code?: string }).code ?? error.name}: ${error.message}`

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuthUser, Chat, MessengerUser } from '../../../shared/models.js';
 import { markSeen } from '../../features/conversations/api/mark-seen.js';
+import { useEmbed } from '../../features/embed/hooks/use-embed.js';
 import {
   findCachedConversation,
   setCachedUnread,
@@ -28,6 +29,8 @@ export const useSelection = (auth: AuthUser | undefined, onOpened: () => void) =
   const client = useApiClient();
   const { initialSearch } = useServices();
   const queryClient = useQueryClient();
+  /** In a host's frame the history is the host page's too: no entries of its own there. */
+  const embedded = useEmbed() !== null;
   const [selection, setSelection] = useState<ConversationSelection | null>(null);
   /** The row it was opened from (the header's fallback while no list or thread holds it). */
   const [openedFrom, setOpenedFrom] = useState<MessengerUser | null>(null);
@@ -64,10 +67,10 @@ export const useSelection = (auth: AuthUser | undefined, onOpened: () => void) =
         writeSelectionToUrl(
           next.receiverId,
           item.id,
-          history === 'push' && !wasOpen ? 'push' : 'replace',
+          history === 'push' && !wasOpen && !embedded ? 'push' : 'replace',
         );
     },
-    [auth, queryClient],
+    [auth, queryClient, embedded],
   );
 
   const selectFromList = useCallback(
@@ -87,6 +90,18 @@ export const useSelection = (auth: AuthUser | undefined, onOpened: () => void) =
     (item: MessengerUser) => {
       openings.current += 1;
       open(item, 'push');
+    },
+    [open],
+  );
+
+  /**
+   * The embedding page asked for a conversation (embed `open`, or the conversation mode's own): it
+   * opens in place of the one open, without a history entry (the frame shares the host's history).
+   */
+  const selectFromHost = useCallback(
+    (item: MessengerUser) => {
+      openings.current += 1;
+      open(item, 'replace');
     },
     [open],
   );
@@ -179,6 +194,7 @@ export const useSelection = (auth: AuthUser | undefined, onOpened: () => void) =
     composerFocusRequest,
     selectFromList,
     selectFromSearch,
+    selectFromHost,
     openFromNotification,
     backToList,
   };
