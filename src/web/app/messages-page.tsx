@@ -106,6 +106,7 @@ export const MessagesPage = () => {
           ? auth !== undefined && openConversation !== null
           : auth !== undefined,
     unreadTotal: lists.unreadTotal,
+    onPeerChange: () => void lists.refetch(),
   });
   const safety = useSafetySlots({ auth, conversation: openConversation, announce });
   const composerTools = useSavedRepliesTools(auth, openConversation);
