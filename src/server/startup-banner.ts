@@ -64,7 +64,10 @@ export const featureLines = (config: Config, workers = config.webConcurrency): s
     ['e-mail', emailLine(config)],
     ['webhooks', config.webhook ? `on, to ${config.webhook.url.host}` : 'off (no WEBHOOK_URL)'],
     ['reply by e-mail', 'off'],
-    ['embedding', 'off'],
+    [
+      'embedding',
+      config.embedOrigins.length > 0 ? `on, for ${config.embedOrigins.join(', ')}` : 'off',
+    ],
     ['metrics', config.metricsPort === undefined ? 'off' : `on port ${config.metricsPort}`],
     ['storage', storageLine(config.storage.url)],
   ];
