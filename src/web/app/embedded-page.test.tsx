@@ -73,6 +73,27 @@ describe('the embedded inbox', () => {
     expect(page.navigate).not.toHaveBeenCalled();
   });
 
+  it('asks for the total again when another frame on the host page saw it change (the badge beside an inbox)', async () => {
+    const frame = embedded('embed=inbox');
+    const page = await renderMessagesPage({ embed: frame.embed });
+    await waitFor(() => expect(frame.types()).toEqual(['ready', 'unread']));
+    // read elsewhere (another frame of the same session): the server's total is 0 now
+    for (const item of page.fake.state.conversations) item.is_seen_messages_count = 0;
+    const peer = new BroadcastChannel('job-messenger-unread');
+    try {
+      peer.postMessage(0);
+      await waitFor(() =>
+        expect(frame.posted().at(-1)?.data).toEqual({
+          source: 'job-messenger',
+          type: 'unread',
+          count: 0,
+        }),
+      );
+    } finally {
+      peer.close();
+    }
+  });
+
   it('tells the host which conversation is opened, with its host ids', async () => {
     const frame = embedded('embed=inbox');
     const page = await renderMessagesPage({ embed: frame.embed });
