@@ -10,16 +10,19 @@ export const clientBuilt = (): boolean => existsSync(resolve(WEB_ROOT, 'index.ht
 const ROW = '[data-testid="conversation-row"]';
 const LIST = '[data-testid="conversation-list"]';
 
-/** Installed before the page's own scripts: notes the frame in which the first visible row appears. */
-const FIRST_ROW_PROBE = `(() => {
-  const state = { firstRowAt: null, firstRowFrameAt: null };
-  window.__benchList = state;
-  const visible = () => {
+/** Page-side code (for the probes): `visible()`, whether a conversation row is drawn. */
+export const VISIBLE_ROW_CHECK = `const visible = () => {
     const row = document.querySelector('${ROW}');
     if (!row) return false;
     const box = row.getBoundingClientRect();
     return box.width > 0 && box.height > 0;
-  };
+  };`;
+
+/** Installed before the page's own scripts: notes the frame in which the first visible row appears. */
+const FIRST_ROW_PROBE = `(() => {
+  const state = { firstRowAt: null, firstRowFrameAt: null };
+  window.__benchList = state;
+  ${VISIBLE_ROW_CHECK}
   // Long animation frames (> 50 ms of main-thread work between two paints), as Chromium reports them.
   state.longFrames = [];
   state.loafSupported = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame');

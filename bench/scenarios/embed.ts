@@ -7,7 +7,7 @@ import { COMPANY, startHostSite, type HostSite } from '../../examples/host-site/
 import { SESSION_COOKIE } from '../../src/server/plugins/auth.js';
 import { launchChromium, THIRD_PARTY_COOKIES_BLOCKED } from '../../test-support/browser.js';
 import { freePort } from '../../test-support/server-process.js';
-import { clientBuilt, loadListPage, WEB_ROOT } from '../lib/browser.js';
+import { clientBuilt, loadListPage, VISIBLE_ROW_CHECK, WEB_ROOT } from '../lib/browser.js';
 import { createHistogram, recordMs, round, summarize } from '../lib/histogram.js';
 import {
   atMost,
@@ -34,12 +34,7 @@ const SIZES: Record<'tiny' | 'full', { runs: number }> = { tiny: { runs: 2 }, fu
 const frameFirstRowProbe = (messengerOrigin: string) => `(() => {
   if (location.origin !== ${JSON.stringify(messengerOrigin)}) return;
   window.__benchFirstRowAt = null;
-  const visible = () => {
-    const row = document.querySelector('[data-testid="conversation-row"]');
-    if (!row) return false;
-    const box = row.getBoundingClientRect();
-    return box.width > 0 && box.height > 0;
-  };
+  ${VISIBLE_ROW_CHECK}
   const observer = new MutationObserver(() => {
     if (!visible()) return;
     observer.disconnect();
