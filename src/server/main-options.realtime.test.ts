@@ -166,6 +166,7 @@ describe('starting the server', () => {
         WEBHOOK_URL: 'http://127.0.0.1:9/hooks/private-path',
         WEBHOOK_SECRET: webhookSecret,
         LOGIN_URL: 'https://jobs.example/login',
+        EMBED_ORIGINS: 'https://jobs.example',
       },
     });
     const output = server.output();
@@ -177,8 +178,8 @@ describe('starting the server', () => {
     expect(output).toMatch(/^ +sign-in page: +https:\/\/jobs\.example\/login$/m);
     expect(output).toMatch(/^ +webhooks: +on, to 127\.0\.0\.1:9$/m);
     expect(output).toMatch(/^ +e-mail: +written as \.eml files in .+ \(no SMTP_URL\)$/m);
-    expect(output).toMatch(/^ +reply by e-mail: +off$/m);
-    expect(output).toMatch(/^ +embedding: +off$/m);
+    expect(output).toMatch(/^ +reply by e-mail: +off \(not available yet\)$/m);
+    expect(output).toMatch(/^ +embedding: +on, for https:\/\/jobs\.example \(\/embed\.js\)$/m);
     expect(output).toMatch(/^ +workers: +\d+$/m);
     expect(output).toMatch(/^ +storage: +files in /m);
     expect(output).toMatch(/^ +database: +SQLite file /m);

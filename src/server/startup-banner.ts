@@ -63,10 +63,12 @@ export const featureLines = (config: Config, workers = config.webConcurrency): s
     ['sign-in page', config.loginUrl ? config.loginUrl.href : "the messenger's own /login"],
     ['e-mail', emailLine(config)],
     ['webhooks', config.webhook ? `on, to ${config.webhook.url.host}` : 'off (no WEBHOOK_URL)'],
-    ['reply by e-mail', 'off'],
+    ['reply by e-mail', 'off (not available yet)'],
     [
       'embedding',
-      config.embedOrigins.length > 0 ? `on, for ${config.embedOrigins.join(', ')}` : 'off',
+      config.embedOrigins.length > 0
+        ? `on, for ${config.embedOrigins.join(', ')} (/embed.js)`
+        : 'off (no EMBED_ORIGINS)',
     ],
     ['metrics', config.metricsPort === undefined ? 'off' : `on port ${config.metricsPort}`],
     ['storage', storageLine(config.storage.url)],

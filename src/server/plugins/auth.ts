@@ -57,12 +57,24 @@ export const csrfHeader = (request: FastifyRequest): string | undefined => {
 };
 
 /**
- * A response to a frame (`sec-fetch-dest: iframe`) while embedding is on (`EMBED_ORIGINS`): its
- * cookies are partitioned (CHIPS, ADR 022), the one kind a browser blocking third-party cookies
- * keeps for a frame of another site. Top-level pages keep their Lax cookies.
+ * A response to a frame on another site (`sec-fetch-dest: iframe`, `sec-fetch-site: cross-site`)
+ * while embedding is on (`EMBED_ORIGINS`): its cookies are partitioned (CHIPS, ADR 022), the one
+ * kind a browser blocking third-party cookies keeps for a frame of another site. Top-level pages,
+ * and frames on a page of the same site (which get first-party cookies anyway; a second, partitioned
+ * cookie of the same name would leave the browser sending two), keep their Lax cookies.
  */
 export const isFramed = (request: FastifyRequest, config: Config): boolean =>
-  config.embedOrigins.length > 0 && request.headers['sec-fetch-dest'] === 'iframe';
+  config.embedOrigins.length > 0 &&
+  request.headers['sec-fetch-dest'] === 'iframe' &&
+  request.headers['sec-fetch-site'] === 'cross-site';
+
+/** The attributes of a frame's cookies (`isFramed`). */
+export const PARTITIONED_COOKIE = {
+  path: '/',
+  sameSite: 'none',
+  secure: true,
+  partitioned: true,
+} as const;
 
 /**
  * The cookies' attributes for the response `reply` answers: Lax (secure under https), or in a
@@ -71,7 +83,7 @@ export const isFramed = (request: FastifyRequest, config: Config): boolean =>
  */
 const cookieAttributes = (reply: FastifyReply, config: Config) =>
   isFramed(reply.request, config)
-    ? ({ path: '/', sameSite: 'none', secure: true, partitioned: true } as const)
+    ? PARTITIONED_COOKIE
     : ({ path: '/', sameSite: 'lax', secure: config.secureCookies } as const);
 
 export const sessionCookieOptions = (reply: FastifyReply, config: Config) =>
@@ -95,6 +107,26 @@ export const setSessionCookies = (
     maxAge: SESSION_LIFETIME_SECONDS,
   });
   setXsrfCookie(reply, config, session.csrfToken);
+};
+
+/**
+ * Removes the session cookie the browser holds for this response's context. While embedding is on, a
+ * sign-out from inside a frame (a fetch, so not itself `isFramed`) also removes the frame's
+ * partitioned copy: the browser applies it to the partition the request came from, and ignores it
+ * where there is none.
+ */
+export const clearSessionCookie = (reply: FastifyReply, config: Config) => {
+  reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(reply, config));
+  if (config.embedOrigins.length > 0 && !isFramed(reply.request, config))
+    void reply.header(
+      'set-cookie',
+      reply.server.serializeCookie(SESSION_COOKIE, '', {
+        ...PARTITIONED_COOKIE,
+        httpOnly: true,
+        expires: new Date(0),
+        maxAge: 0,
+      }),
+    );
 };
 
 /**

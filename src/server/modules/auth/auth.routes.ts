@@ -15,11 +15,11 @@ import { notFound } from '../../lib/http-error.js';
 import { bodyErrors, errors, security } from '../../openapi/vocabulary.js';
 import {
   bearerToken,
+  clearSessionCookie,
   csrfHeader,
   endSessionSockets,
   viewerOf,
   SESSION_COOKIE,
-  sessionCookieOptions,
   setSessionCookies,
   XSRF_COOKIE,
 } from '../../plugins/auth.js';
@@ -95,7 +95,7 @@ export const authRoutes = routesPlugin([
         await authService.signOut(viewer.sessionHash);
         await endSessionSockets(request, options.onSessionEnded, viewer.sessionHash);
       }
-      reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(reply, options.config));
+      clearSessionCookie(reply, options.config);
       return reply.code(204).send();
     },
   }),

@@ -58,7 +58,7 @@ const setCookieHeaders = (response: LightMyRequestResponse): string[] => {
   return header === undefined ? [] : Array.isArray(header) ? header : [header];
 };
 
-const framed = { 'sec-fetch-dest': 'iframe' };
+const framed = { 'sec-fetch-dest': 'iframe', 'sec-fetch-site': 'cross-site' };
 
 describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
   let ctx: TestContext;
@@ -148,6 +148,16 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
       expect(response.headers['x-frame-options']).toBe('DENY');
     });
 
+    it('refuses an embedded page in a mode the page does not know', async () => {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `${paths.messages}?embed=popup&host_origin=${encodeURIComponent(HOST)}`,
+        headers: framed,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['content-security-policy']).toMatch(/frame-ancestors 'none'(;|$)/);
+    });
+
     it('keeps every other path unframeable by other origins', async () => {
       const response = await ctx.app.inject({ method: 'GET', url: paths.healthz });
       expect(response.headers['content-security-policy']).toMatch(/frame-ancestors 'self'(;|$)/);
@@ -171,6 +181,31 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
         expect(header, name).toMatch(/; Partitioned/);
       }
       expect(cookieNamed(response, SESSION_COOKIE)?.httpOnly).toBe(true);
+    });
+
+    it('keeps them Lax in a frame of the same site (first-party cookies there)', async () => {
+      const token = await signJwt({ sub: fresh('cand'), role: 'candidate', name: 'Karim' });
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `${paths.sso}?token=${encodeURIComponent(token)}`,
+        headers: { 'sec-fetch-dest': 'iframe', 'sec-fetch-site': 'same-site' },
+      });
+      const header = setCookieHeaders(response).find((value) =>
+        value.startsWith(`${SESSION_COOKIE}=`),
+      );
+      expect(header).toMatch(/; SameSite=Lax/);
+      expect(header).not.toMatch(/Partitioned/);
+    });
+
+    it('ends the frame’s partitioned session cookie too when signing out', async () => {
+      const viewer = await signInAs(fresh('cand'), 'candidate');
+      const response = await viewer.call('POST', paths.logout);
+      expect(response.statusCode).toBe(204);
+      const cleared = setCookieHeaders(response).filter((value) =>
+        value.startsWith(`${SESSION_COOKIE}=;`),
+      );
+      expect(cleared.some((value) => /; SameSite=Lax/.test(value))).toBe(true);
+      expect(cleared.some((value) => /; Partitioned/.test(value))).toBe(true);
     });
 
     it('keeps them Lax and unpartitioned at top level', async () => {
@@ -206,7 +241,12 @@ describe(`embedding the messenger (${dialect})`, { timeout: 60_000 }, () => {
       const byParameter = await asked(expired, `&next=${encodeURIComponent(next)}`, framed);
       expect(byParameter.statusCode).toBe(303);
       expect(byParameter.headers.location).toBe(next);
-      expect(cookieNamed(byParameter, SESSION_COOKIE)).toBeUndefined();
+      // whoever was signed in in this frame before is signed out of it: their inbox is not this user's
+      const cleared = setCookieHeaders(byParameter).find((value) =>
+        value.startsWith(`${SESSION_COOKIE}=;`),
+      );
+      expect(cleared).toMatch(/; Partitioned/);
+      expect(cleared).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
       // the claim wins over the parameter, as for a link that is accepted
       const claimed = await signJwt(
         { sub: fresh('cand'), role: 'candidate', name: 'Karim', next },

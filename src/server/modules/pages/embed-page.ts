@@ -1,3 +1,4 @@
+import { EMBED_MODES } from '../../../shared/embed-protocol.js';
 import type { Locale } from '../../../shared/integration.js';
 import { noticePage, type Brand, type NoticeText } from '../../lib/static-page.js';
 
@@ -7,7 +8,8 @@ import { noticePage, type Brand, type NoticeText } from '../../lib/static-page.j
  *   `'self'` with `X-Frame-Options: SAMEORIGIN`);
  * - embedded (`embed=…&host_origin=<H>`, H one of them): H alone, so the browser itself makes sure
  *   the page framing it is H (the frame then talks to H only);
- * - `refused`: `embed` with a `host_origin` that may not embed the messenger.
+ * - `refused`: `embed` that is not a mode (`inbox`, `conversation`, `badge`), or with a
+ *   `host_origin` that may not embed the messenger.
  */
 export type MessagesFraming =
   { embedded: boolean; frameAncestors: string[] | null } | { embedded: true; refused: true };
@@ -22,6 +24,10 @@ export const messagesFraming = (
       frameAncestors: embedOrigins.length > 0 ? ["'self'", ...embedOrigins] : null,
     };
   const host = query.host_origin;
+  const mode = query.embed;
+  // a mode the page does not know would boot as the whole page, sending a lost session nowhere
+  if (typeof mode !== 'string' || !(EMBED_MODES as readonly string[]).includes(mode))
+    return { embedded: true, refused: true };
   if (typeof host !== 'string' || !embedOrigins.includes(host))
     return { embedded: true, refused: true };
   return { embedded: true, frameAncestors: [host] };

@@ -6,6 +6,7 @@ import { acceptedLocale } from '../../lib/accepted-locale.js';
 import { signInStylesheets } from '../../lib/static-page.js';
 import { errors, html, redirect, security } from '../../openapi/vocabulary.js';
 import {
+  clearSessionCookie,
   endSessionSockets,
   isFramed,
   SESSION_COOKIE,
@@ -71,7 +72,11 @@ export const ssoRoutes = routesPlugin([
         const embedded = isFramed(request, config)
           ? refusedFrameDestination(token, queryString(query, 'next'))
           : undefined;
-        if (embedded) return reply.redirect(embedded, 303);
+        if (embedded) {
+          // a session of someone else signed in here before must not answer for this link's user
+          clearSessionCookie(reply, config);
+          return reply.redirect(embedded, 303);
+        }
         const locale = ssoLinkLocale(token) ?? acceptedLocale(request.headers['accept-language']);
         return reply
           .code(401)
