@@ -155,6 +155,12 @@ export const mount = (element: HTMLElement, options: MountOptions = {}): JobMess
   element.appendChild(iframe);
 
   const listeners = new Map<JobMessengerEvent, Set<(detail: unknown) => void>>();
+  // Until the frame says `ready` it cannot hear (its document, then its listener, come later): the
+  // last `open` asked before then waits, and goes once it is.
+  let ready = false;
+  let pendingOpen: HostMessage | null = null;
+  const post = (message: HostMessage) =>
+    iframe.contentWindow?.postMessage(message, messengerOrigin);
 
   const onMessage = (event: MessageEvent) => {
     if (event.origin !== messengerOrigin || event.source !== iframe.contentWindow) return;
@@ -162,6 +168,11 @@ export const mount = (element: HTMLElement, options: MountOptions = {}): JobMess
     if (!data || typeof data !== 'object' || data.source !== EMBED_SOURCE) return;
     const parsed = detailOf(data);
     if (!parsed) return;
+    if (parsed[0] === 'ready') {
+      ready = true;
+      if (pendingOpen) post(pendingOpen);
+      pendingOpen = null;
+    }
     for (const listener of [...(listeners.get(parsed[0]) ?? [])]) listener(parsed[1]);
   };
   window.addEventListener('message', onMessage);
@@ -180,7 +191,8 @@ export const mount = (element: HTMLElement, options: MountOptions = {}): JobMess
         candidate: ids.candidate,
         job: ids.job ?? null,
       };
-      iframe.contentWindow?.postMessage(message, messengerOrigin);
+      if (ready) post(message);
+      else pendingOpen = message;
     },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set();

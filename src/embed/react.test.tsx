@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
+import { createRef } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { JobMessenger } from './react.js';
+import { JobMessenger, type JobMessengerRef } from './react.js';
 
 const M = 'https://messenger.example';
 
@@ -80,5 +81,20 @@ describe('<JobMessenger>', () => {
     expect(first.isConnected).toBe(false);
     expect(new URL(second.src).searchParams.get('embed')).toBe('inbox');
     expect(view.container.querySelectorAll('iframe')).toHaveLength(1);
+  });
+
+  it('opens another conversation through its ref, once the frame is ready', () => {
+    const ref = createRef<JobMessengerRef>();
+    const view = render(<JobMessenger ref={ref} url={M} mode="inbox" />);
+    const iframe = view.container.querySelector('iframe')!;
+    const postMessage = vi.spyOn(iframe.contentWindow!, 'postMessage');
+    post({ type: 'ready' }, iframe.contentWindow);
+    ref.current!.open({ company: 'acme', candidate: 'c-2', job: 'j-1' });
+    expect(postMessage).toHaveBeenCalledExactlyOnceWith(
+      { source: 'job-messenger', type: 'open', company: 'acme', candidate: 'c-2', job: 'j-1' },
+      M,
+    );
+    view.unmount();
+    expect(() => ref.current?.open({ company: 'acme', candidate: 'c-3' })).not.toThrow();
   });
 });

@@ -201,6 +201,8 @@ describe('the embedded conversation', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'This conversation could not be opened.',
     );
+    // the host hears that the frame is there, and its count
+    await waitFor(() => expect(frame.types()).toEqual(['ready', 'unread']));
   });
 });
 

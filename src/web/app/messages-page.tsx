@@ -103,7 +103,8 @@ export const MessagesPage = () => {
       embedMode === 'badge'
         ? lists.unreadTotal !== undefined
         : embedMode === 'conversation'
-          ? auth !== undefined && openConversation !== null
+          ? // the conversation, or the notice that it could not be opened: the host hears either way
+            auth !== undefined && (openConversation !== null || embedHost.failed)
           : auth !== undefined,
     unreadTotal: lists.unreadTotal,
     onPeerChange: () => void lists.refetch(),

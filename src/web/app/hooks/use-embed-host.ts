@@ -35,20 +35,24 @@ export const useEmbedHost = ({
   useEffect(() => {
     if (!embed || !signedIn || mode === 'badge') return;
     let current = true;
+    // only the latest opening's answer counts: two quick ones may be answered out of order
+    let latest = 0;
     const open = (ids: { company: string; candidate: string; job?: string | null }) => {
+      const request = ++latest;
+      const isLatest = () => current && request === latest;
       openEmbedConversation(client, {
         company: ids.company,
         candidate: ids.candidate,
         job: ids.job ?? null,
       }).then(
         ({ messengerUser, conversation }) => {
-          if (!current) return;
           refs.current.set(conversation.id, conversation);
+          if (!isLatest()) return;
           setFailed(false);
           selectRef.current(messengerUser);
         },
         () => {
-          if (current) setFailed(true);
+          if (isLatest()) setFailed(true);
         },
       );
     };
