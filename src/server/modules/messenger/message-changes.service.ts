@@ -61,6 +61,63 @@ export interface StoredFiles {
 const editWindowPassed = () =>
   new HttpError(422, EDIT_WINDOW_PASSED_MESSAGE, { message: [EDIT_WINDOW_PASSED_MESSAGE] });
 
+/**
+ * After an edit or a delete's commit: `MessageUpdated` to both parties' channels (the request's
+ * socket excluded), each with the conversation as that party sees it; nothing reaches a party who
+ * blocked the sender. The sender's view is the answer.
+ */
+const createChangeBroadcast =
+  (publish: PublishToUser, presence: Presence) =>
+  async (
+    viewer: AuthUser,
+    {
+      chat,
+      files,
+      conversation,
+    }: {
+      chat: ChatRowWithSender;
+      files: readonly AttachmentRow[];
+      conversation: ConversationRow;
+    },
+    /** The request's socket; false: tell nobody (only answer). */
+    socketId: string | undefined | false,
+  ): Promise<EditMessageResponse> => {
+    const side = sideOf(viewer);
+    const message: Chat = presentChat(
+      chat,
+      files,
+      viewer.id,
+      !showsReceipts(conversation, side.party),
+    );
+    const online = await presence.onlineAmong([chat.receiver_id, chat.sender_id]);
+    const messengerUser = presentConversation(conversation, side, online);
+    const channelEvents: [number, MessageUpdatedEvent][] = [
+      [chat.sender_id, { messenger_user_id: conversation.id, message, messengerUser }],
+    ];
+    const receiverSide = otherSideOf(viewer);
+    if (!blockedBy(conversation, receiverSide.party))
+      channelEvents.push([
+        chat.receiver_id,
+        {
+          messenger_user_id: conversation.id,
+          message: presentChat(
+            chat,
+            files,
+            chat.receiver_id,
+            !showsReceipts(conversation, receiverSide.party),
+          ),
+          messengerUser: presentConversation(conversation, receiverSide, online),
+        },
+      ]);
+    if (socketId !== false)
+      await Promise.all(
+        channelEvents.map(([userId, event]) =>
+          publish(userId, MESSAGE_UPDATED_EVENT, event, socketId),
+        ),
+      );
+    return { message, messengerUser };
+  };
+
 export interface MessageChangesServiceOptions {
   repository: MessageChangesRepository;
   access: Pick<ConversationAccess, 'ownConversation' | 'present'>;
@@ -90,6 +147,7 @@ export const createMessageChangesService = ({
   storedFiles,
   onStorageError,
 }: MessageChangesServiceOptions) => {
+  const broadcastChange = createChangeBroadcast(publish, presence);
   /**
    * Marks the viewer's unread messages of the conversation seen, then tells the sender
    * (`MessagesSeen`), unless the viewer keeps their reading to themselves (`read_receipts` off) or
@@ -146,61 +204,6 @@ export const createMessageChangesService = ({
           throw editWindowPassed();
       },
     };
-  };
-
-  /**
-   * After an edit or a delete's commit: `MessageUpdated` to both parties' channels (the request's
-   * socket excluded), each with the conversation as that party sees it; nothing reaches a party who
-   * blocked the sender. The sender's view is the answer.
-   */
-  const broadcastChange = async (
-    viewer: AuthUser,
-    {
-      chat,
-      files,
-      conversation,
-    }: {
-      chat: ChatRowWithSender;
-      files: readonly AttachmentRow[];
-      conversation: ConversationRow;
-    },
-    /** The request's socket; false: tell nobody (only answer). */
-    socketId: string | undefined | false,
-  ): Promise<EditMessageResponse> => {
-    const side = sideOf(viewer);
-    const message: Chat = presentChat(
-      chat,
-      files,
-      viewer.id,
-      !showsReceipts(conversation, side.party),
-    );
-    const online = await presence.onlineAmong([chat.receiver_id, chat.sender_id]);
-    const messengerUser = presentConversation(conversation, side, online);
-    const channelEvents: [number, MessageUpdatedEvent][] = [
-      [chat.sender_id, { messenger_user_id: conversation.id, message, messengerUser }],
-    ];
-    const receiverSide = otherSideOf(viewer);
-    if (!blockedBy(conversation, receiverSide.party))
-      channelEvents.push([
-        chat.receiver_id,
-        {
-          messenger_user_id: conversation.id,
-          message: presentChat(
-            chat,
-            files,
-            chat.receiver_id,
-            !showsReceipts(conversation, receiverSide.party),
-          ),
-          messengerUser: presentConversation(conversation, receiverSide, online),
-        },
-      ]);
-    if (socketId !== false)
-      await Promise.all(
-        channelEvents.map(([userId, event]) =>
-          publish(userId, MESSAGE_UPDATED_EVENT, event, socketId),
-        ),
-      );
-    return { message, messengerUser };
   };
 
   return {

@@ -145,35 +145,14 @@ export interface SendingServiceOptions {
 }
 
 /**
- * What the composer does: the send (stored with everything it changes in one commit, then
- * broadcast) and the typing signal.
+ * A send's writes, all or nothing: the service opens the transaction (or, at once, the one
+ * statement) through the repository and runs its SQL steps in order, deciding everything in between.
  */
-export const createSendingService = ({
+const createSendStore = ({
   db,
   repository,
-  access: { ownConversation },
-  publish,
-  presence,
-  limits,
-  sendRate,
   newMessageWork,
-  events,
-  onPublishError,
-}: SendingServiceOptions) => {
-  /** 0 when the viewer may send in this conversation now, else the seconds to wait. */
-  const sendWait = async (viewer: AuthUser, conversationId: number): Promise<number> => {
-    const { perUser, perConversation } = sendRate;
-    const waits = await Promise.all([
-      limits.take(`send:user:${viewer.id}`, perUser.burst, perUser.perSecond),
-      limits.take(
-        `send:conversation:${conversationId}:${viewer.id}`,
-        perConversation.burst,
-        perConversation.perSecond,
-      ),
-    ]);
-    return Math.max(...waits);
-  };
-
+}: Pick<SendingServiceOptions, 'db' | 'repository' | 'newMessageWork'>) => {
   /** The durable work the new message brings (outbox tasks), written in its own commit. */
   const tasksFor = (
     chat: ChatRowWithSender,
@@ -246,6 +225,40 @@ export const createSendingService = ({
     repository.writesAtOnce((input.attachment_ids ?? []).length)
       ? storeAtOnce(viewer, input)
       : storeInTransaction(viewer, input);
+
+  return storeSend;
+};
+
+/**
+ * What the composer does: the send (stored with everything it changes in one commit, then
+ * broadcast) and the typing signal.
+ */
+export const createSendingService = ({
+  db,
+  repository,
+  access: { ownConversation },
+  publish,
+  presence,
+  limits,
+  sendRate,
+  newMessageWork,
+  events,
+  onPublishError,
+}: SendingServiceOptions) => {
+  const storeSend = createSendStore({ db, repository, newMessageWork });
+  /** 0 when the viewer may send in this conversation now, else the seconds to wait. */
+  const sendWait = async (viewer: AuthUser, conversationId: number): Promise<number> => {
+    const { perUser, perConversation } = sendRate;
+    const waits = await Promise.all([
+      limits.take(`send:user:${viewer.id}`, perUser.burst, perUser.perSecond),
+      limits.take(
+        `send:conversation:${conversationId}:${viewer.id}`,
+        perConversation.burst,
+        perConversation.perSecond,
+      ),
+    ]);
+    return Math.max(...waits);
+  };
 
   /**
    * The new message as stored, or (a replay) the message stored before under the same client_id,
