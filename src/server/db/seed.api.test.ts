@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test-support/databases.js';
-import { conversationQuery } from '../modules/messenger/messenger.repository.js';
+import { conversationQuery } from '../modules/messenger/conversation-query.repository.js';
 import { DEMO_ACCOUNTS, seedDemo } from './seed.js';
 
 const dialect = inject('database');

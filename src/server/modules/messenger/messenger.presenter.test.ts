@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { blockedBy, blockedEitherWay, presentConversation } from './messenger.presenter.js';
-import { CANDIDATE_SIDE, COMPANY_SIDE, type ConversationRow } from './messenger.repository.js';
+import {
+  CANDIDATE_SIDE,
+  COMPANY_SIDE,
+  type ConversationRow,
+} from './conversation-query.repository.js';
 
 const row = (changes: Partial<ConversationRow> = {}): ConversationRow => ({
   id: 7,

@@ -1,6 +1,6 @@
 import type { Chat, Job, MessageGroup, MessengerUser } from '../../../shared/models.js';
 import { displayRelative } from '../../lib/time.js';
-import type { ConversationRow, Side } from './messenger.repository.js';
+import type { ConversationRow, Side } from './conversation-query.repository.js';
 
 // A message is shown by the shared chat read-model (notifications shows it the same way).
 export {

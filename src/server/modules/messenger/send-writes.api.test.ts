@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACME, SARA } from '../../../../test-support/accounts.js';
 import { createTestApp, type TestContext } from '../../../../test-support/test-app.js';
-import { CANDIDATE_SIDE, COMPANY_SIDE, createMessengerRepository } from './messenger.repository.js';
+import { CANDIDATE_SIDE, COMPANY_SIDE } from './conversation-query.repository.js';
+import { createMessengerRepository } from './messenger.repository.js';
 
 const dialect = inject('database');
 
@@ -59,7 +60,7 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
 
   it('keeps the newest message as the preview when two sends commit out of order', async () => {
     const db = ctx.database.db.kysely;
-    const repository = createMessengerRepository(ctx.database.db);
+    const repository = createMessengerRepository(ctx.database.db).send;
     const { sara, acme, conversationId } = await saraAndAcme();
     const before = await snapshot(conversationId);
 
@@ -114,7 +115,7 @@ describe.runIf(dialect === 'postgres')(`a send in one statement (${dialect})`, (
 
   it('writes the message, the conversation and the tasks together, or nothing when a party is gone', async () => {
     const db = ctx.database.db.kysely;
-    const repository = createMessengerRepository(ctx.database.db);
+    const repository = createMessengerRepository(ctx.database.db).send;
     const { sara, acme, conversationId } = await saraAndAcme();
 
     const send = async (text: string) => {
