@@ -11,7 +11,7 @@ import { PusherServer } from './pusher-server.js';
 import { RedisFanout, type FanoutMessage } from './redis-fanout.js';
 import { signChannel, signUser } from './signatures.js';
 import { createTriggerRoutes, noTriggerRoutes } from './trigger-api.js';
-import { SeenSignatures, sharedSignatureMemory, type SignatureMemory } from './trigger-verify.js';
+import { SeenSignatures, sharedSignatureMemory, type SignatureMemory } from './trigger-replays.js';
 import type { Broadcaster, Realtime, RealtimeOptions } from './types.js';
 
 const assertSocketId = (socketId: string): void => {

@@ -1,13 +1,15 @@
-import { jsonOrUndefined } from '../lib/json.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { clientAddressResolver } from '../lib/client-address.js';
-import { safeEqual } from '../lib/crypto.js';
 import type { ChannelRoutes } from './channel-routes.js';
-import { ChannelRegistry, type OccupancyListener, type Subscriber } from './channel-registry.js';
+import { ChannelRegistry, type OccupancyListener } from './channel-registry.js';
+import { ChannelSubscriptions } from './channel-subscriptions.js';
+import { Connection } from './connection.js';
 import { createConnectionCounter, type ConnectionAdmission } from './connection-admission.js';
 import { FrameBudget } from './frame-budget.js';
+import { Heartbeat } from './heartbeat.js';
+import { IncomingFrames } from './incoming-frames.js';
 import {
   CloseCode,
   DEFAULT_AUTH_TIMEOUT_SECONDS,
@@ -15,36 +17,23 @@ import {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_FRAME_BYTES,
-  ErrorCode,
-  MAX_CHANNELS_PER_CONNECTION,
-  MAX_DROPPED_FRAMES_IN_ROW,
-  MIN_PROTOCOL_VERSION,
-  PING_FRAME,
-  PONG_FRAME,
-  SERVER_TO_USER_PREFIX,
-  channelKind,
-  decodeFrameData,
   encodeConnectionEstablished,
-  encodeError,
   encodeEvent,
-  encodeSubscriptionError,
+  encodeError,
   generateSocketId,
-  incomingFrameSchema,
-  presenceChannelDataSchema,
-  signinDataSchema,
-  subscribeDataSchema,
-  unsubscribeDataSchema,
-  userDataSchema,
 } from './protocol.js';
-import { verifyChannelAuth, verifyUserAuth } from './signatures.js';
+import { SessionSockets } from './session-sockets.js';
 import type { RealtimeLogger, RealtimeOptions } from './types.js';
+import {
+  CLOSE_GRACE_MS,
+  SOCKET_PATH_PREFIX,
+  handshakeRefusal,
+  normalizeOrigin,
+  refuseSocket,
+  rejectUpgrade,
+} from './websocket-upgrade.js';
 
-/** The websocket path prefix: `/app/{key}`. */
-export const SOCKET_PATH_PREFIX = '/app/';
-/** A socket whose unsent output grows past this is dropped (it reconnects and catches up). */
-const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-/** After sending a close frame, how long the peer has to answer before the socket is destroyed. */
-const CLOSE_GRACE_MS = 3_000;
+export { SOCKET_PATH_PREFIX } from './websocket-upgrade.js';
 
 /** The embedded endpoint's part of the realtime options (no app id, Redis or hosted service). */
 export type PusherServerOptions = Omit<
@@ -52,104 +41,27 @@ export type PusherServerOptions = Omit<
   'appId' | 'redisUrl' | 'redisPrefix' | 'external'
 >;
 
-/** Channels that only a signature (checked on subscribe) lets a socket into. */
-const isAuthorizedChannel = (channel: string): boolean => {
-  const kind = channelKind(channel);
-  return kind === 'private' || kind === 'presence';
-};
-
-class Connection implements Subscriber {
-  /** channel → presence user id (undefined for non-presence channels). */
-  readonly channels = new Map<string, string | undefined>();
-  /** channel → the latest subscribe waiting for its route: only that one is confirmed. */
-  readonly awaitedConfirmations = new Map<string, number>();
-  readonly sessions = new Set<string>();
-  userId: string | undefined;
-  lastSeen = Date.now();
-  pingSentAt: number | undefined;
-  /**
-   * Since when the socket has had no authorized channel and no sign-in (undefined while it has
-   * one): an unauthorized socket costs memory and gets nothing, so it is closed after a while.
-   */
-  unauthorizedSince: number | undefined = Date.now();
-  /** Set once the connection is being closed: it is out of every channel and gets nothing more. */
-  closed = false;
-
-  constructor(
-    readonly id: string,
-    readonly ws: WebSocket,
-    /** The client's address, as counted against the per-address cap. */
-    readonly address: string,
-    readonly frames: FrameBudget,
-  ) {}
-
-  /** Signed in, or in a channel whose signature was checked. */
-  get authorized(): boolean {
-    return this.userId !== undefined || [...this.channels.keys()].some(isAuthorizedChannel);
-  }
-
-  send(frame: string): void {
-    if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      // A consumer that does not read: drop it rather than buffer without bound.
-      this.ws.terminate();
-      return;
-    }
-    this.ws.send(frame);
-  }
-
-  markAlive(): void {
-    this.lastSeen = Date.now();
-    this.pingSentAt = undefined;
-  }
-}
-
-const rawToString = (data: RawData): string => {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data).toString('utf8');
-};
-
-/** Answers an upgrade request with a plain HTTP error and drops the socket. */
-const rejectUpgrade = (socket: Duplex, status: number, statusText: string): void => {
-  socket.on('error', () => socket.destroy());
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = `${statusText}\n`;
-  socket.end(
-    `HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
-  socket.once('finish', () => socket.destroy());
-  setTimeout(() => socket.destroy(), 1_000).unref();
-};
-
-const normalizeOrigin = (origin: string): string => origin.trim().replace(/\/+$/, '').toLowerCase();
-
 /**
- * The embedded Pusher Channels (protocol 7) websocket endpoint: handshake, subscriptions with
- * signature checks, presence, sign-in, heartbeat, and local delivery.
+ * The embedded Pusher Channels (protocol 7) websocket endpoint: handshake, admission, the
+ * sockets' lifecycle and local delivery. A socket's frames go to `IncomingFrames`, its
+ * subscriptions and sign-in to `ChannelSubscriptions`, its liveness to `Heartbeat`.
  */
 export class PusherServer {
   private readonly wss: WebSocketServer;
   private readonly credentials: { key: string; secret: string };
   private readonly allowedOrigins: Set<string>;
   private readonly activityTimeoutSeconds: number;
-  private readonly activityMs: number;
-  private readonly pongMs: number;
-  private readonly authMs: number;
   private readonly admission: ConnectionAdmission;
   private readonly frameRate: { burst: number; perSecond: number };
-  private readonly allowPublicChannels: boolean;
   private readonly addressOf: (req: IncomingMessage) => string;
   private readonly logger: RealtimeLogger | undefined;
   private readonly connections = new Map<string, Connection>();
-  /** Open connections per client address (entries at 0 are removed). */
   /** Every upgraded socket until it is fully closed (including ones being closed). */
   private readonly sockets = new Set<WebSocket>();
   private readonly registry = new ChannelRegistry<Connection>();
+  private readonly subscriptions: ChannelSubscriptions;
+  private readonly frames: IncomingFrames;
+  private readonly heartbeat: Heartbeat;
 
   private occupancyListener: OccupancyListener | undefined;
   /** With Redis: each channel's route, opened and closed with the channels held here. */
@@ -168,7 +80,7 @@ export class PusherServer {
   useRoutes(routes: ChannelRoutes): void {
     this.routes = routes;
   }
-  private readonly sessions = new Map<string, Set<Connection>>();
+  private readonly sessions = new SessionSockets();
   private readonly attachments = new Map<
     Server,
     {
@@ -176,15 +88,11 @@ export class PusherServer {
       restoreClose: () => void;
     }
   >();
-  private heartbeat: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(options: PusherServerOptions) {
     this.credentials = { key: options.key, secret: options.secret };
     this.allowedOrigins = new Set(options.allowedOrigins.map(normalizeOrigin));
-    this.activityMs = options.activityTimeoutSeconds * 1000;
-    this.pongMs = options.pongTimeoutSeconds * 1000;
-    this.authMs = (options.authTimeoutSeconds ?? DEFAULT_AUTH_TIMEOUT_SECONDS) * 1000;
     this.admission =
       options.admission ??
       createConnectionCounter({
@@ -193,7 +101,6 @@ export class PusherServer {
           options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
       });
     this.frameRate = options.frameRate ?? DEFAULT_FRAME_RATE;
-    this.allowPublicChannels = options.allowPublicChannels ?? false;
     // Compiled now, so that a malformed proxy address fails at start rather than on an upgrade.
     this.addressOf = clientAddressResolver(options.trustProxy ?? false);
     this.logger = options.logger;
@@ -203,6 +110,26 @@ export class PusherServer {
       else this.routes?.close(channel);
       this.occupancyListener?.(channel, occupied);
     };
+    const shutdown = (conn: Connection, code: number, reason: string) =>
+      this.shutdown(conn, code, reason);
+    this.subscriptions = new ChannelSubscriptions({
+      credentials: this.credentials,
+      allowPublicChannels: options.allowPublicChannels ?? false,
+      registry: this.registry,
+      routes: () => this.routes,
+      logger: this.logger,
+      shutdown,
+    });
+    this.frames = new IncomingFrames(this.subscriptions, shutdown, this.logger);
+    this.heartbeat = new Heartbeat(
+      this.connections,
+      {
+        activityMs: options.activityTimeoutSeconds * 1000,
+        pongMs: options.pongTimeoutSeconds * 1000,
+        authMs: (options.authTimeoutSeconds ?? DEFAULT_AUTH_TIMEOUT_SECONDS) * 1000,
+      },
+      shutdown,
+    );
     this.wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -237,7 +164,7 @@ export class PusherServer {
       },
     });
     server.on('upgrade', listener);
-    this.startHeartbeat();
+    this.heartbeat.start();
   }
 
   connectionCount(): number {
@@ -265,13 +192,7 @@ export class PusherServer {
   bindSession(socketId: string, sessionKey: string): boolean {
     const conn = this.connections.get(socketId);
     if (!conn) return false;
-    conn.sessions.add(sessionKey);
-    let set = this.sessions.get(sessionKey);
-    if (!set) {
-      set = new Set();
-      this.sessions.set(sessionKey, set);
-    }
-    set.add(conn);
+    this.sessions.bind(conn, sessionKey);
     return true;
   }
 
@@ -281,9 +202,8 @@ export class PusherServer {
 
   /** Closes (4009) the local sockets bound to a session; returns how many. */
   closeSession(sessionKey: string): number {
-    const set = this.sessions.get(sessionKey);
-    if (!set) return 0;
-    const conns = [...set];
+    const conns = this.sessions.socketsOf(sessionKey);
+    if (!conns) return 0;
     for (const conn of conns) {
       conn.send(encodeError(CloseCode.Unauthorized, 'The session ended.'));
       this.shutdown(conn, CloseCode.Unauthorized, 'Session ended');
@@ -309,8 +229,7 @@ export class PusherServer {
   }
 
   private async doClose(): Promise<void> {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = undefined;
+    this.heartbeat.stop();
     for (const conn of [...this.connections.values()]) {
       this.shutdown(conn, CloseCode.Reconnect, 'Server shutting down');
     }
@@ -370,17 +289,9 @@ export class PusherServer {
     ws.once('close', () => this.sockets.delete(ws));
     ws.on('error', (error) => this.logger?.info({ err: error }, 'realtime: websocket error'));
 
-    if (!safeEqual(appKey, this.credentials.key)) {
-      return this.refuse(ws, CloseCode.ApplicationDoesNotExist, 'Application does not exist');
-    }
-    const protocol = query.get('protocol');
-    if (
-      protocol !== null &&
-      !(/^\d{1,3}$/.test(protocol) && Number(protocol) >= MIN_PROTOCOL_VERSION)
-    ) {
-      return this.refuse(ws, CloseCode.UnsupportedProtocolVersion, 'Unsupported protocol version');
-    }
-    if (this.closing) return this.refuse(ws, CloseCode.Reconnect, 'Server shutting down');
+    const refusal = handshakeRefusal(appKey, query, this.credentials.key);
+    if (refusal) return refuseSocket(ws, refusal.code, refusal.message);
+    if (this.closing) return refuseSocket(ws, CloseCode.Reconnect, 'Server shutting down');
     // Over a cap the upgrade still succeeds: pusher-js understands a 4100 close (it backs off and
     // retries), while a refused upgrade looks like a network failure to it.
     const admitted = this.admission.admit(address);
@@ -401,12 +312,12 @@ export class PusherServer {
         { address, here: this.connections.size },
         'realtime: websocket refused, over capacity',
       );
-      return this.refuse(ws, CloseCode.OverCapacity, 'Over capacity');
+      return refuseSocket(ws, CloseCode.OverCapacity, 'Over capacity');
     }
     // Gone while it waited, or the server began to close meanwhile: the count is handed back.
     if (ws.readyState !== WebSocket.OPEN || this.closing) {
       this.admission.release(address);
-      if (this.closing) this.refuse(ws, CloseCode.Reconnect, 'Server shutting down');
+      if (this.closing) refuseSocket(ws, CloseCode.Reconnect, 'Server shutting down');
       return;
     }
 
@@ -420,232 +331,11 @@ export class PusherServer {
     );
     this.connections.set(socketId, conn);
 
-    ws.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary));
+    ws.on('message', (data, isBinary) => this.frames.onMessage(conn, data, isBinary));
     ws.on('pong', () => conn.markAlive());
     ws.on('ping', () => conn.markAlive());
     ws.on('close', () => this.cleanup(conn));
     conn.send(encodeConnectionEstablished(socketId, this.activityTimeoutSeconds));
-  }
-
-  private refuse(ws: WebSocket, code: number, message: string): void {
-    ws.send(encodeError(code, message));
-    ws.close(code, message);
-    setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
-  }
-
-  // -------------------------------------------------------------------------
-  // Frames
-  // -------------------------------------------------------------------------
-
-  private onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
-    conn.markAlive();
-    if (conn.closed) return;
-    // Over the rate, a frame is dropped before it is read: a flood costs no parsing.
-    if (!conn.frames.take()) return this.dropFrame(conn);
-    if (isBinary)
-      return conn.send(encodeError(ErrorCode.InvalidMessage, 'Binary frames are not supported.'));
-    let json: unknown;
-    try {
-      json = JSON.parse(rawToString(data));
-    } catch {
-      return conn.send(encodeError(ErrorCode.InvalidMessage, 'The frame is not valid JSON.'));
-    }
-    const frame = incomingFrameSchema.safeParse(json);
-    if (!frame.success)
-      return conn.send(encodeError(ErrorCode.InvalidMessage, 'The frame is not a Pusher event.'));
-    const { event } = frame.data;
-    switch (event) {
-      case 'pusher:ping':
-        return conn.send(PONG_FRAME);
-      case 'pusher:pong':
-        return;
-      case 'pusher:subscribe':
-        return this.subscribe(conn, decodeFrameData(frame.data.data));
-      case 'pusher:unsubscribe': {
-        const parsed = unsubscribeDataSchema.safeParse(decodeFrameData(frame.data.data));
-        if (!parsed.success)
-          return conn.send(encodeError(ErrorCode.InvalidMessage, 'Invalid unsubscribe data.'));
-        if (conn.channels.has(parsed.data.channel)) this.leave(conn, parsed.data.channel);
-        return;
-      }
-      case 'pusher:signin':
-        return this.signin(conn, decodeFrameData(frame.data.data));
-      default:
-        break;
-    }
-    if (event.startsWith('client-')) {
-      return conn.send(
-        encodeError(
-          ErrorCode.ClientEventRejected,
-          'Client events are not enabled: send messages through the HTTP API.',
-        ),
-      );
-    }
-    conn.send(encodeError(ErrorCode.InvalidMessage, 'Unsupported event.'));
-  }
-
-  /** The first frame dropped in a row is answered (4301); a long run of them closes the socket (4100). */
-  private dropFrame(conn: Connection): void {
-    const dropped = conn.frames.droppedInRow;
-    if (dropped === 1) {
-      conn.send(encodeError(ErrorCode.RateLimited, 'Client event rate limit reached'));
-    } else if (dropped >= MAX_DROPPED_FRAMES_IN_ROW) {
-      this.logger?.info(
-        { socketId: conn.id, address: conn.address },
-        'realtime: websocket closed for flooding frames',
-      );
-      conn.send(encodeError(CloseCode.OverCapacity, 'Over capacity: too many frames.'));
-      this.shutdown(conn, CloseCode.OverCapacity, 'Over capacity');
-    }
-  }
-
-  private subscribe(conn: Connection, data: unknown): void {
-    const parsed = subscribeDataSchema.safeParse(data);
-    if (!parsed.success)
-      return conn.send(encodeError(ErrorCode.InvalidMessage, 'Invalid subscribe data.'));
-    const { channel, auth, channel_data: channelData } = parsed.data;
-    const kind = channelKind(channel);
-    if (kind === null)
-      return conn.send(encodeSubscriptionError(channel, 'Invalid channel name.', 400));
-
-    if (conn.channels.has(channel)) {
-      // Already subscribed: confirm again, change nothing.
-      return this.confirmSubscription(conn, channel, kind === 'presence');
-    }
-    if (conn.channels.size >= MAX_CHANNELS_PER_CONNECTION) {
-      return conn.send(
-        encodeSubscriptionError(channel, 'Too many channels on this connection.', 429),
-      );
-    }
-
-    switch (kind) {
-      case 'public':
-        // Open to any socket without a signature: each would pin memory and keep its socket alive.
-        if (!this.allowPublicChannels) {
-          return this.refuseSubscription(conn, channel, 'Public channels are not enabled.', 403);
-        }
-        break;
-      case 'private':
-        if (!verifyChannelAuth(this.credentials, auth, conn.id, channel)) {
-          return this.refuseSubscription(conn, channel, 'Invalid signature.');
-        }
-        conn.unauthorizedSince = undefined;
-        break;
-      case 'server-to-user':
-        if (conn.userId === undefined || channel !== `${SERVER_TO_USER_PREFIX}${conn.userId}`) {
-          return this.refuseSubscription(conn, channel, 'Not signed in as this user.');
-        }
-        break;
-      case 'presence': {
-        if (
-          channelData === undefined ||
-          !verifyChannelAuth(this.credentials, auth, conn.id, channel, channelData)
-        ) {
-          return this.refuseSubscription(conn, channel, 'Invalid signature.');
-        }
-        const presence = presenceChannelDataSchema.safeParse(jsonOrUndefined(channelData));
-        if (!presence.success)
-          return this.refuseSubscription(conn, channel, 'Invalid channel_data.', 400);
-        const { user_id: userId, user_info: userInfo } = presence.data;
-        conn.unauthorizedSince = undefined;
-        conn.channels.set(channel, userId);
-        const { added } = this.registry.addPresence(channel, conn, userId, userInfo);
-        this.confirmSubscription(conn, channel, true);
-        if (added) {
-          const frame = encodeEvent(
-            'pusher_internal:member_added',
-            JSON.stringify(
-              userInfo === undefined
-                ? { user_id: userId }
-                : { user_id: userId, user_info: userInfo },
-            ),
-            channel,
-          );
-          for (const other of this.registry.subscribers(channel) ?? []) {
-            if (other !== conn) other.send(frame);
-          }
-        }
-        return;
-      }
-    }
-    conn.channels.set(channel, undefined);
-    this.registry.add(channel, conn);
-    this.confirmSubscription(conn, channel, false);
-  }
-
-  /** `subscription_succeeded` once the channel's events reach this instance. */
-  private confirmSubscription(conn: Connection, channel: string, presence: boolean): void {
-    const routed = this.routes?.whenOpen(channel);
-    if (!routed) {
-      conn.awaitedConfirmations.delete(channel);
-      return conn.send(this.subscriptionSucceeded(channel, presence));
-    }
-    // subscribe, unsubscribe, subscribe while the route opens: one confirmation, the last one's
-    const ticket = (conn.awaitedConfirmations.get(channel) ?? 0) + 1;
-    conn.awaitedConfirmations.set(channel, ticket);
-    void routed.then(() => {
-      if (conn.awaitedConfirmations.get(channel) !== ticket) return;
-      conn.awaitedConfirmations.delete(channel);
-      if (!conn.closed && conn.channels.has(channel))
-        conn.send(this.subscriptionSucceeded(channel, presence));
-    });
-  }
-
-  private subscriptionSucceeded(channel: string, presence: boolean): string {
-    const data = presence ? JSON.stringify(this.registry.presenceSnapshot(channel)) : '{}';
-    return encodeEvent('pusher_internal:subscription_succeeded', data, channel);
-  }
-
-  private refuseSubscription(conn: Connection, channel: string, error: string, status = 401): void {
-    this.logger?.info({ socketId: conn.id, channel }, `realtime: subscription refused (${error})`);
-    conn.send(encodeSubscriptionError(channel, error, status));
-  }
-
-  /** Takes a socket out of a channel; the last socket of a presence member makes it leave. */
-  private leave(conn: Connection, channel: string): void {
-    const presenceUserId = conn.channels.get(channel);
-    conn.channels.delete(channel);
-    // Its last authorized channel left: the auth timeout starts again.
-    if (!conn.closed && conn.unauthorizedSince === undefined && !conn.authorized) {
-      conn.unauthorizedSince = Date.now();
-    }
-    const { removedUserId } = this.registry.remove(channel, conn, presenceUserId);
-    if (removedUserId !== undefined) {
-      const frame = encodeEvent(
-        'pusher_internal:member_removed',
-        JSON.stringify({ user_id: removedUserId }),
-        channel,
-      );
-      for (const other of this.registry.subscribers(channel) ?? []) other.send(frame);
-    }
-  }
-
-  private signin(conn: Connection, data: unknown): void {
-    const parsed = signinDataSchema.safeParse(data);
-    if (
-      !parsed.success ||
-      !verifyUserAuth(this.credentials, parsed.data.auth, conn.id, parsed.data.user_data)
-    ) {
-      return this.refuseSignin(conn, 'Invalid signature.');
-    }
-    const user = userDataSchema.safeParse(jsonOrUndefined(parsed.data.user_data));
-    if (!user.success)
-      return this.refuseSignin(conn, 'Invalid user_data: it needs a non-empty string id.');
-    if (conn.userId !== undefined && conn.userId !== user.data.id) {
-      const previous = `${SERVER_TO_USER_PREFIX}${conn.userId}`;
-      if (conn.channels.has(previous)) this.leave(conn, previous);
-    }
-    conn.userId = user.data.id;
-    conn.unauthorizedSince = undefined;
-    conn.send(
-      encodeEvent('pusher:signin_success', JSON.stringify({ user_data: parsed.data.user_data })),
-    );
-  }
-
-  private refuseSignin(conn: Connection, message: string): void {
-    this.logger?.info({ socketId: conn.id }, `realtime: sign-in refused (${message})`);
-    conn.send(encodeError(CloseCode.Unauthorized, message));
-    this.shutdown(conn, CloseCode.Unauthorized, 'Unauthorized');
   }
 
   // -------------------------------------------------------------------------
@@ -668,49 +358,7 @@ export class PusherServer {
     conn.closed = true;
     this.connections.delete(conn.id);
     this.admission.release(conn.address);
-    for (const channel of [...conn.channels.keys()]) this.leave(conn, channel);
-    for (const sessionKey of conn.sessions) {
-      const set = this.sessions.get(sessionKey);
-      set?.delete(conn);
-      if (set?.size === 0) this.sessions.delete(sessionKey);
-    }
-    conn.sessions.clear();
-  }
-
-  private startHeartbeat(): void {
-    if (this.heartbeat) return;
-    const tickMs = Math.max(
-      100,
-      Math.min(5_000, Math.min(this.activityMs, this.pongMs, this.authMs) / 4),
-    );
-    this.heartbeat = setInterval(() => this.checkLiveness(), tickMs);
-    this.heartbeat.unref();
-  }
-
-  /**
-   * Closes (4202) sockets left without authorization for the auth timeout; pings sockets silent for
-   * activity_timeout; closes (4201) those that did not answer within the pong timeout.
-   */
-  private checkLiveness(): void {
-    const now = Date.now();
-    for (const conn of this.connections.values()) {
-      if (conn.unauthorizedSince !== undefined && now - conn.unauthorizedSince >= this.authMs) {
-        conn.send(
-          encodeError(
-            CloseCode.AuthTimeout,
-            'No authorized subscription: reconnect and try again.',
-          ),
-        );
-        this.shutdown(conn, CloseCode.AuthTimeout, 'No authorized subscription');
-      } else if (conn.pingSentAt !== undefined) {
-        if (now - conn.pingSentAt >= this.pongMs) {
-          this.shutdown(conn, CloseCode.PongNotReceived, 'Pong reply not received');
-        }
-      } else if (now - conn.lastSeen >= this.activityMs) {
-        conn.pingSentAt = now;
-        conn.send(PING_FRAME);
-        if (conn.ws.readyState === WebSocket.OPEN) conn.ws.ping();
-      }
-    }
+    for (const channel of [...conn.channels.keys()]) this.subscriptions.leave(conn, channel);
+    this.sessions.unbind(conn);
   }
 }

@@ -5,19 +5,23 @@ import { defineRouteFor, documentedOnly, routesPlugin } from '../http/route.js';
 import { errors, security } from '../openapi/vocabulary.js';
 import type { RealtimeLogger } from './types.js';
 import {
-  REPLAY_MESSAGE,
-  SeenSignatures,
   parseBatchBody,
   parseEventsBody,
-  signatureExpiresAtMs,
   triggerBatchBodySchema,
   triggerEventBodySchema,
-  triggerQuerySchema,
-  verifyTriggerSignature,
+  type TriggerEvent,
+} from './trigger-bodies.js';
+import {
+  REPLAY_MESSAGE,
+  SeenSignatures,
+  signatureExpiresAtMs,
   type ClaimResult,
   type SignatureMemory,
+} from './trigger-replays.js';
+import {
+  triggerQuerySchema,
+  verifyTriggerSignature,
   type TriggerCredentials,
-  type TriggerEvent,
   type VerifyFailure,
   type VerifyResult,
 } from './trigger-verify.js';

@@ -1,17 +1,18 @@
 import PusherServer from 'pusher';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { md5Hex } from './signatures.js';
+import { parseBatchBody, parseEventsBody } from './trigger-bodies.js';
 import {
   REPLAY_MESSAGE,
   SeenSignatures,
-  canonicalQueryString,
-  parseBatchBody,
-  parseEventsBody,
-  parseQueryString,
   sharedSignatureMemory,
   signatureExpiresAtMs,
-  verifyTriggerSignature,
   type OnceStore,
+} from './trigger-replays.js';
+import {
+  canonicalQueryString,
+  parseQueryString,
+  verifyTriggerSignature,
 } from './trigger-verify.js';
 
 const credentials = { key: 'the-key', secret: 'the-secret' };

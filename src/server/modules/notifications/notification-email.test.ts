@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DELETED_USER_NAME } from '../../../shared/text.js';
 import { renderNotificationEmail, type EmailMessage } from './notification-email.js';
-import { gatheringWindowMs } from './notifications.service.js';
+import { gatheringWindowMs } from './email-rule.js';
 import { createUnsubscribeTokens, RESUBSCRIBE_TOKEN_TTL_MS } from './unsubscribe-token.js';
 
 const publicUrl = new URL('https://jobs.example');

@@ -14,7 +14,7 @@ import { PRESENCE_CHANGED_EVENT, userChannelName } from '../../../shared/events.
 import { createPresenceAnnouncements } from './presence-announcements.js';
 import { createPresenceRepository } from './presence.repository.js';
 import { createPresenceService, type PresenceService } from './presence.service.js';
-import { RedisPresenceStore } from './presence-store.js';
+import { RedisPresenceStore } from './redis-presence-store.js';
 
 const dialect = inject('database');
 const GRACE_MS = 300;

@@ -41,7 +41,7 @@ import {
   SUSPENDED_MESSAGE,
   type HostReport,
 } from '../../../shared/safety.js';
-import { MemoryPresenceStore } from '../presence/presence-store.js';
+import { MemoryPresenceStore } from '../presence/memory-presence-store.js';
 import { createPresenceAnnouncements } from '../presence/presence-announcements.js';
 import { createPresenceRepository } from '../presence/presence.repository.js';
 import { createPresenceService } from '../presence/presence.service.js';
