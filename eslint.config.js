@@ -14,18 +14,37 @@ const webFeatures = readdirSync(new URL('./src/web/features', import.meta.url), 
 const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx'];
 
 /**
- * Server modules (src/server/modules/<area>) and their internals: the repository (all SQL) and the
- * presenter (rows → the contract's shapes). Another module reaches an area through its service.
+ * Server modules (src/server/modules/<area>) and what each exports on purpose: its services
+ * (`<name>.service.ts`), its routes (`<name>.routes.ts`) and its events (`<area>.events.ts`; the
+ * events all modules share are declared in `modules/module-events.ts`, which is no module's inside).
+ * Everything else in the folder (repositories, presenters, stores, caches, helpers) is internal:
+ * production code outside the folder may not import it (ADR 025). The composition root
+ * (`services.ts`, `background/`) may also import each module's repositories, to hand every service
+ * its own; tests (`*.test.ts`) and the harness are not walled.
  */
 const serverModulesDir = new URL('./src/server/modules', import.meta.url);
 const serverModules = readdirSync(serverModulesDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
-  .map((entry) => ({
-    name: entry.name,
-    internals: readdirSync(new URL(`./src/server/modules/${entry.name}`, import.meta.url))
-      .filter((file) => /\.(repository|presenter)\.ts$/.test(file))
-      .map((file) => `src/server/modules/${entry.name}/${file.replace(/\.ts$/, '.js')}`),
-  }));
+  .map((entry) => {
+    const dir = `src/server/modules/${entry.name}`;
+    const files = readdirSync(new URL(`./${dir}`, import.meta.url)).filter(
+      (file) => file.endsWith('.ts') && !/\.test\.ts$/.test(file),
+    );
+    const js = (file) => `${dir}/${file.replace(/\.ts$/, '.js')}`;
+    return {
+      name: entry.name,
+      dir,
+      exported: files
+        .filter(
+          (file) => /\.(service|routes)\.ts$/.test(file) || file === `${entry.name}.events.ts`,
+        )
+        .map(js),
+      repositories: files.filter((file) => file.endsWith('.repository.ts')).map(js),
+    };
+  });
+const COMPOSITION_ROOT = ['src/server/services.ts', 'src/server/background'];
+const MODULE_WALL =
+  'outside its folder a module is reached only through what it exports on purpose: `<name>.service.ts`, `<name>.routes.ts`, `<area>.events.ts` (the rest is internal; ADR 025).';
 
 /** File names are kebab-case (dots separate kinds: `x.routes.ts`, `x.api.test.ts`). */
 const kebabCaseFiles = {
@@ -49,7 +68,8 @@ const root = import.meta.dirname;
 /**
  * Import boundaries (no plugin: the resolvers of the import plugins need native packages this
  * registry does not serve). A relative import is resolved to a repository path and checked against
- * zones: a file under `target` may not import from `from` (unless under `except`).
+ * zones: a file under `target` (and not under `targetExcept`) may not import from `from` (unless
+ * under `except`).
  */
 const importBoundaries = {
   meta: { type: 'problem', schema: [{ type: 'array' }] },
@@ -57,7 +77,11 @@ const importBoundaries = {
     const zones = context.options[0] ?? [];
     const file = relative(root, context.filename);
     const under = (path, prefix) => path === prefix || path.startsWith(`${prefix}/`);
-    const applicable = zones.filter((zone) => zone.target.some((prefix) => under(file, prefix)));
+    const applicable = zones.filter(
+      (zone) =>
+        zone.target.some((prefix) => under(file, prefix)) &&
+        !(zone.targetExcept ?? []).some((prefix) => under(file, prefix)),
+    );
     if (applicable.length === 0) return {};
     const check = (node, specifier) => {
       if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
@@ -194,12 +218,17 @@ export default tseslint.config(
             message: 'lib/ and components/ are shared: they never import features/ or app/.',
           },
           ...serverModules.map((module) => ({
-            target: [`src/server/modules/${module.name}`],
-            from: serverModules
-              .filter((other) => other.name !== module.name)
-              .flatMap((other) => other.internals),
-            message:
-              'a module reaches another through its service, never its repository or presenter.',
+            target: ['src'],
+            targetExcept: [module.dir, ...COMPOSITION_ROOT],
+            from: [module.dir],
+            except: module.exported,
+            message: MODULE_WALL,
+          })),
+          ...serverModules.map((module) => ({
+            target: COMPOSITION_ROOT,
+            from: [module.dir],
+            except: [...module.exported, ...module.repositories],
+            message: `${MODULE_WALL} The composition root may also hand a service its repository.`,
           })),
           ...webFeatures.map((feature) => ({
             target: [`src/web/features/${feature}`],

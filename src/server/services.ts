@@ -15,8 +15,11 @@ import {
   type BackgroundWork,
 } from './background/background-work.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
-import { createAuthService, type CachedCredential } from './modules/auth/auth.service.js';
-import { createCredentialCache } from './modules/auth/credential-cache.js';
+import {
+  createAuthService,
+  createCredentialCache,
+  type CachedCredential,
+} from './modules/auth/auth.service.js';
 import { createEmbedService } from './modules/embed/embed.service.js';
 import { createIntegrationRepository } from './modules/integration/integration.repository.js';
 import { createIntegrationService } from './modules/integration/integration.service.js';
@@ -28,11 +31,12 @@ import { createHealthRepository } from './modules/health/health.repository.js';
 import { createHealthService } from './modules/health/health.service.js';
 import type { Metrics } from './observability/metrics.js';
 import { redisForCommands } from './lib/redis.js';
-import { MemoryPresenceStore } from './modules/presence/memory-presence-store.js';
-import { RedisPresenceStore } from './modules/presence/redis-presence-store.js';
-import { createPresenceAnnouncements } from './modules/presence/presence-announcements.js';
 import { createPresenceRepository } from './modules/presence/presence.repository.js';
-import { createPresenceService } from './modules/presence/presence.service.js';
+import {
+  createPresenceAnnouncements,
+  createPresenceService,
+  createPresenceStore,
+} from './modules/presence/presence.service.js';
 import { createSafetyRepository } from './modules/safety/safety.repository.js';
 import { createSafetyService } from './modules/safety/safety.service.js';
 import { createSearchRepository } from './modules/search/search.repository.js';
@@ -127,13 +131,11 @@ export const createServices = ({
     credentials,
   });
   // Who is online: each user's own channel occupied on some instance (docs/realtime.md).
-  const presenceStore = config.redisUrl
-    ? new RedisPresenceStore(
-        config.redisUrl,
-        `presence:${config.pusher.appId}`,
-        redisTrouble('presence: Redis unreachable'),
-      )
-    : new MemoryPresenceStore();
+  const presenceStore = createPresenceStore({
+    redisUrl: config.redisUrl,
+    prefix: `presence:${config.pusher.appId}`,
+    onError: redisTrouble('presence: Redis unreachable'),
+  });
   // What follows a change of presence (last seen, the partners told, e-mails that waited for the
   // user to leave): in the background thread when there is one, else here.
   const presenceHere = createPresenceAnnouncements({

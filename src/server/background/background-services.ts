@@ -2,22 +2,22 @@ import type { Config } from '../config.js';
 import { unsubscribeSecret } from '../db/app-settings.js';
 import type { Db } from '../db/database.js';
 import type { LimitStore } from '../lib/limit-store.js';
-import { createAttachmentStorage } from '../modules/attachments/attachment-storage.js';
 import { createAttachmentsRepository } from '../modules/attachments/attachments.repository.js';
 import {
+  createAttachmentStorage,
   createAttachmentsService,
   type AttachmentsService,
 } from '../modules/attachments/attachments.service.js';
-import { createUploadSweeper } from '../modules/attachments/upload-sweeper.js';
-import { createMailer } from '../modules/notifications/mailer.js';
+import { createUploadSweeper } from '../modules/attachments/upload-sweeper.service.js';
 import { createNotificationsRepository } from '../modules/notifications/notifications.repository.js';
 import {
+  createMailer,
   createNotificationsService,
+  createWebhookSender,
   emailAttemptTimeoutMs,
   type NotificationsService,
   type NotificationsServiceOptions,
 } from '../modules/notifications/notifications.service.js';
-import { createWebhookSender } from '../modules/notifications/webhook-sender.js';
 import type { SettingsService } from '../modules/settings/settings.service.js';
 import type { Outbox } from '../outbox/outbox.js';
 import {

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import type { PresenceChangedEvent } from '../../shared/events.js';
 import { openDatabase } from '../db/database.js';
 import { createLimitStore } from '../lib/limit-store.js';
-import { createPresenceAnnouncements } from '../modules/presence/presence-announcements.js';
+import { createPresenceAnnouncements } from '../modules/presence/presence.service.js';
 import { createPresenceRepository } from '../modules/presence/presence.repository.js';
 import { createSettingsRepository } from '../modules/settings/settings.repository.js';
 import { createSettingsService } from '../modules/settings/settings.service.js';

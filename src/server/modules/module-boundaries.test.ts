@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The server's module walls are kept by `npm run lint` (eslint.config.js, `local/import-boundaries`):
- * a module reaches another through its service, never through its repository or presenter.
+ * outside its folder a module is reached only through its services, routes and events; everything
+ * else in it is internal (ADR 025). The composition root may also hand a service its repository.
  */
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -16,36 +17,107 @@ const boundaryErrors = async (filePath: string, code: string): Promise<string[]>
     .map((message) => message.message);
 };
 
+/** The wall's findings on `file` if it imported `name` from `specifier`. */
+const importing = (file: string, name: string, specifier: string) =>
+  boundaryErrors(file, `import { ${name} } from '${specifier}';\nexport const x = ${name};\n`);
+
+const WALL =
+  'outside its folder a module is reached only through what it exports on purpose: `<name>.service.ts`, `<name>.routes.ts`, `<area>.events.ts` (the rest is internal; ADR 025).';
+
 describe('server module boundaries', () => {
   it("refuses another module's repository or presenter, and allows its service", async () => {
     const file = 'src/server/modules/settings/settings.service.ts';
     expect(
-      await boundaryErrors(
-        file,
-        "import { createMessengerRepository } from '../messenger/messenger.repository.js';\nexport const x = createMessengerRepository;\n",
-      ),
-    ).toEqual([
-      '"../messenger/messenger.repository.js": a module reaches another through its service, never its repository or presenter.',
-    ]);
+      await importing(file, 'createMessengerRepository', '../messenger/messenger.repository.js'),
+    ).toEqual([`"../messenger/messenger.repository.js": ${WALL}`]);
     expect(
-      await boundaryErrors(
-        file,
-        "import { presentChat } from '../messenger/messenger.presenter.js';\nexport const x = presentChat;\n",
-      ),
+      await importing(file, 'presentChat', '../messenger/messenger.presenter.js'),
     ).toHaveLength(1);
     expect(
-      await boundaryErrors(
-        file,
-        "import { createMessengerService } from '../messenger/messenger.service.js';\nexport const x = createMessengerService;\n",
+      await importing(file, 'createMessengerService', '../messenger/messenger.service.js'),
+    ).toEqual([]);
+  }, 120_000);
+
+  it('lets a module use its own repository', async () => {
+    expect(
+      await importing(
+        'src/server/modules/settings/settings.service.ts',
+        'createSettingsRepository',
+        './settings.repository.js',
       ),
     ).toEqual([]);
   }, 60_000);
 
-  it('lets a module use its own repository', async () => {
+  it("refuses another module's store or helper, from a module and from the server's top level", async () => {
     expect(
-      await boundaryErrors(
-        'src/server/modules/settings/settings.service.ts',
-        "import { createSettingsRepository } from './settings.repository.js';\nexport const x = createSettingsRepository;\n",
+      await importing(
+        'src/server/modules/safety/safety.service.ts',
+        'RedisPresenceStore',
+        '../presence/redis-presence-store.js',
+      ),
+    ).toEqual([`"../presence/redis-presence-store.js": ${WALL}`]);
+    expect(
+      await importing(
+        'src/server/routes.ts',
+        'conversationUrl',
+        './modules/notifications/notification-email.js',
+      ),
+    ).toEqual([`"./modules/notifications/notification-email.js": ${WALL}`]);
+    expect(
+      await importing(
+        'src/server/services.ts',
+        'createCredentialCache',
+        './modules/auth/credential-cache.js',
+      ),
+    ).toEqual([
+      `"./modules/auth/credential-cache.js": ${WALL} The composition root may also hand a service its repository.`,
+    ]);
+  }, 60_000);
+
+  it('allows services and routes from anywhere, and repositories to the composition root only', async () => {
+    expect(
+      await importing(
+        'src/server/modules/safety/safety.service.ts',
+        'createPresenceStore',
+        '../presence/presence.service.js',
+      ),
+    ).toEqual([]);
+    expect(
+      await importing(
+        'src/server/routes.ts',
+        'presenceRoutes',
+        './modules/presence/presence.routes.js',
+      ),
+    ).toEqual([]);
+    expect(
+      await importing(
+        'src/server/services.ts',
+        'createSafetyRepository',
+        './modules/safety/safety.repository.js',
+      ),
+    ).toEqual([]);
+    expect(
+      await importing(
+        'src/server/routes.ts',
+        'createSafetyRepository',
+        './modules/safety/safety.repository.js',
+      ),
+    ).toHaveLength(1);
+  }, 60_000);
+
+  it("lets a module's own files and tests use its internals", async () => {
+    expect(
+      await importing(
+        'src/server/modules/presence/presence.service.ts',
+        'RedisPresenceStore',
+        './redis-presence-store.js',
+      ),
+    ).toEqual([]);
+    expect(
+      await importing(
+        'src/server/modules/safety/safety.api.test.ts',
+        'MemoryPresenceStore',
+        '../presence/memory-presence-store.js',
       ),
     ).toEqual([]);
   }, 60_000);
