@@ -4,7 +4,8 @@
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---- build: every dependency, without install scripts (building compiles nothing native), then
-# the server (tsc → dist/server) and the client (Vite → dist/web). Only dist/ leaves this stage.
+# the server (tsc → dist/server), the client (Vite → dist/web) and embed.js (esbuild → dist/web).
+# Only dist/ leaves this stage.
 FROM ${NODE_IMAGE} AS build
 ENV npm_config_update_notifier=false \
     npm_config_fund=false \
@@ -13,6 +14,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json vite.config.ts ./
+COPY scripts/build-embed.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 
