@@ -7,8 +7,10 @@ import type { MessageUpdatedEvent } from '../../src/shared/events.js';
 import {
   EDIT_WINDOW_PASSED_MESSAGE,
   EDIT_WINDOW_SECONDS_DEFAULT,
-  workingFasterPaths,
-} from '../../src/shared/working-faster.js';
+  messageChangesPaths,
+} from '../../src/shared/message-changes.js';
+import { messageSearchPaths } from '../../src/shared/message-search.js';
+import { savedRepliesPaths } from '../../src/shared/saved-replies.js';
 import type { deleteMessage } from '../../src/web/features/chat/api/delete-message.js';
 import type { editMessage } from '../../src/web/features/chat/api/edit-message.js';
 import { paths } from '../../src/shared/paths.js';
@@ -52,7 +54,7 @@ import type { createTemplate } from '../../src/web/features/templates/api/create
 import type { deleteTemplate } from '../../src/web/features/templates/api/delete-template.js';
 import type { getTemplates } from '../../src/web/features/templates/api/get-templates.js';
 import type { updateTemplate } from '../../src/web/features/templates/api/update-template.js';
-import type { Template } from '../../src/shared/working-faster.js';
+import type { Template } from '../../src/shared/saved-replies.js';
 import { groupChatsByDate } from '../../src/web/features/chat/utils/thread-cache.js';
 import {
   ApiError,
@@ -127,13 +129,13 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (path === paths.initialData) return api.getInitialData(initialDataParams(query));
     if (path === paths.settings) return api.getSettings();
     if (path === paths.demoAccounts) return { accounts: await api.getDemoAccounts() };
-    if (path === workingFasterPaths.searchMessages)
+    if (path === messageSearchPaths.searchMessages)
       return api.searchMessages({
         q: String(query?.q ?? ''),
         ...(query?.limit === undefined ? {} : { limit: Number(query.limit) }),
         cursor: query?.cursor === undefined ? null : String(query.cursor),
       });
-    if (path === workingFasterPaths.templates) return api.getTemplates();
+    if (path === savedRepliesPaths.templates) return api.getTemplates();
     const unseen = idIn(path, paths.unseen);
     if (unseen !== null) return api.markSeen(unseen);
     const embedded = idIn(path, paths.embedConversation);
@@ -153,7 +155,7 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (typing !== null) return api.sendTyping(typing);
     if (path === safetyPaths.blocks) return api.blockUser((body as { user_id: number }).user_id);
     if (path === safetyPaths.reports) return api.reportConversation(body as never);
-    if (path === workingFasterPaths.templates) return api.createTemplate(body as never);
+    if (path === savedRepliesPaths.templates) return api.createTemplate(body as never);
     if (path === paths.embedConversations) return api.openEmbedConversation(body as never);
     throw notFound('POST', path);
   };
@@ -162,9 +164,9 @@ const clientFor = (api: FakeCalls): ApiClient => {
       (await get(path, options?.query)) as T,
     post: async <T>(path: string, body?: unknown) => (await post(path, body)) as T,
     patch: async <T>(path: string, body: unknown) => {
-      const edited = idIn(path, workingFasterPaths.message);
+      const edited = idIn(path, messageChangesPaths.message);
       if (edited !== null) return (await api.editMessage(edited, body as never)) as T;
-      const template = idIn(path, workingFasterPaths.template);
+      const template = idIn(path, savedRepliesPaths.template);
       if (template !== null) return (await api.updateTemplate(template, body as never)) as T;
       if (path !== paths.settings) throw notFound('PATCH', path);
       return (await api.updateSettings(body as never)) as T;
@@ -174,9 +176,9 @@ const clientFor = (api: FakeCalls): ApiClient => {
       return { attachment: await api.uploadAttachment(file, options) } as T;
     },
     delete: async <T>(path: string) => {
-      const deleted = idIn(path, workingFasterPaths.message);
+      const deleted = idIn(path, messageChangesPaths.message);
       if (deleted !== null) return (await api.deleteMessage(deleted)) as T;
-      const template = idIn(path, workingFasterPaths.template);
+      const template = idIn(path, savedRepliesPaths.template);
       if (template !== null) return (await api.deleteTemplate(template)) as T;
       const blocked = idIn(path, safetyPaths.block);
       if (blocked === null) throw notFound('DELETE', path);

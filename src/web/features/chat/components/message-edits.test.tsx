@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { EDIT_WINDOW_PASSED_MESSAGE } from '../../../../shared/working-faster-paths.js';
+import { EDIT_WINDOW_PASSED_MESSAGE } from '../../../../shared/message-changes-paths.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { candidateScenario, makeChat, users } from '../../../../../test-support/web/fixtures.js';
 import {

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Template } from '../../../../shared/working-faster.js';
+import type { Template } from '../../../../shared/saved-replies.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { axeViolations } from '../../../../../test-support/web/axe.js';
 import { companyScenario, type Scenario } from '../../../../../test-support/web/fixtures.js';
