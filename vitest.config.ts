@@ -77,7 +77,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/web/**/*.test.{ts,tsx}', 'src/embed/**/*.test.{ts,tsx}'],
           exclude: ['**/*.api.test.ts'],
-          setupFiles: ['src/web/test/setup.ts'],
+          setupFiles: ['test-support/web/setup.ts'],
         },
       },
       {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workingFasterPaths } from '../src/shared/working-faster-paths.js';
+import { messageSearchPaths } from '../src/shared/message-search-paths.js';
 import { ACME, SARA } from '../test-support/accounts.js';
 import { signInOverHttp } from '../test-support/http-session.js';
 import { conversationWith, sendMessage } from '../test-support/messaging.js';
@@ -58,7 +58,7 @@ describe('searching messages', () => {
     const box = page.getByRole('searchbox', { name: 'Search messages' });
     const searched = page.waitForResponse(
       (response) =>
-        new URL(response.url()).pathname === workingFasterPaths.searchMessages &&
+        new URL(response.url()).pathname === messageSearchPaths.searchMessages &&
         new URL(response.url()).searchParams.get('q') === word.slice(0, 9),
     );
     await box.fill(word.slice(0, 9)); // "pineapple": a prefix of the word

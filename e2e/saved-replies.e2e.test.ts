@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { workingFasterPaths } from '../src/shared/working-faster.js';
+import { savedRepliesPaths } from '../src/shared/saved-replies.js';
 import { ACME, SARA } from '../test-support/accounts.js';
 import { WAIT, waitForValue } from '../test-support/wait.js';
 import { expectNoAxeViolations } from './support/axe.js';
@@ -60,7 +60,7 @@ describe('saved replies', () => {
     const saved = page.waitForResponse(
       (response) =>
         response.request().method() === 'POST' &&
-        new URL(response.url()).pathname === workingFasterPaths.templates,
+        new URL(response.url()).pathname === savedRepliesPaths.templates,
     );
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     expect((await saved).status()).toBe(201);

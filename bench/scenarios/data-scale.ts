@@ -12,7 +12,7 @@ import {
   type ScrollResult,
 } from '../lib/browser.js';
 import { SCALE_RARE_WORDS, seedScale, type ScaleSeed } from '../../test-support/seed-bulk.js';
-import { workingFasterPaths } from '../../src/shared/working-faster-paths.js';
+import { messageSearchPaths } from '../../src/shared/message-search-paths.js';
 import { countScale, insertSession } from '../lib/database.js';
 import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
 import { callQuery, type BenchServer } from '../lib/server.js';
@@ -198,7 +198,7 @@ const timedRuns = async (
       };
     }),
   );
-  const messageSearchUrl = `${workingFasterPaths.searchMessages}?${callQuery}`;
+  const messageSearchUrl = `${messageSearchPaths.searchMessages}?${callQuery}`;
   const firstSearchPage = (await (
     await fetch(`${server.url}${messageSearchUrl}&${MESSAGE_SEARCHES.common()}`, { headers })
   ).json()) as { next_cursor: string | null };

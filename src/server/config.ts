@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { EDIT_WINDOW_SECONDS_DEFAULT } from '../shared/working-faster-paths.js';
+import { EDIT_WINDOW_SECONDS_DEFAULT } from '../shared/message-changes-paths.js';
 import { lookAlikeWarnings, problemSentences } from './config-problems.js';
 import { clusterAddressOf } from './lib/redis-address.js';
 

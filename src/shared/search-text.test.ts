@@ -7,7 +7,7 @@ import {
   searchSnippet,
   SNIPPET_MAX_LENGTH,
 } from './search-text.js';
-import { fillTemplate } from './working-faster-paths.js';
+import { fillTemplate } from './saved-replies-paths.js';
 
 describe('search text', () => {
   it('ignores case and Latin diacritics', () => {

@@ -27,7 +27,7 @@ import {
   reportResponseSchema,
   reportsResponseSchema,
 } from '../../shared/safety.js';
-import { templateResponseSchema, templatesResponseSchema } from '../../shared/working-faster.js';
+import { templateResponseSchema, templatesResponseSchema } from '../../shared/saved-replies.js';
 import type { RouteDocumentation } from '../http/route.js';
 import { attachmentsRoutes } from '../modules/attachments/attachments.routes.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';

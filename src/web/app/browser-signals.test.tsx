@@ -1,13 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { makeChat, users } from '../test/fixtures.js';
+import { makeChat, users } from '../../../test-support/web/fixtures.js';
 import {
   conversationList,
   messageTexts,
   renderMessagesPage,
   rowFor,
   rowIds,
-} from '../test/render-messages-page.js';
+} from '../../../test-support/web/render-messages-page.js';
 
 const BROWSER_SWITCH = 'Browser notifications';
 const BLOCKED =

@@ -5,10 +5,14 @@ import { createEmbedSession } from '../features/embed/utils/embed-session.js';
 import { readFrameParams } from '../features/embed/utils/frame-params.js';
 import type { Embed } from '../features/embed/hooks/use-embed.js';
 import { createApiClient } from '../lib/api-client.js';
-import { axeViolations } from '../test/axe.js';
-import { hostIdOf } from '../test/fake-api.js';
-import { candidateScenario, makeChat, users } from '../test/fixtures.js';
-import { messageTexts, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
+import { axeViolations } from '../../../test-support/web/axe.js';
+import { hostIdOf } from '../../../test-support/web/fake-api.js';
+import { candidateScenario, makeChat, users } from '../../../test-support/web/fixtures.js';
+import {
+  messageTexts,
+  renderMessagesPage,
+  rowFor,
+} from '../../../test-support/web/render-messages-page.js';
 
 const H = 'https://jobs.example';
 

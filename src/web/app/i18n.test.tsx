@@ -6,7 +6,11 @@ import {
   LANGUAGE_STORAGE_KEY,
   savedLocaleOfPage,
 } from '../lib/i18n.js';
-import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
+import {
+  conversationList,
+  renderMessagesPage,
+  rowFor,
+} from '../../../test-support/web/render-messages-page.js';
 
 describe('languages', () => {
   it('Arabic: <html dir="rtl" lang="ar"> and translated strings everywhere', async () => {
@@ -94,7 +98,7 @@ describe('languages', () => {
   });
 
   it('every key exists in both languages', async () => {
-    const { translations } = await import('../test/render-messages-page.js');
+    const { translations } = await import('../../../test-support/web/render-messages-page.js');
     const keys = (value: unknown, prefix = ''): string[] =>
       Object.entries(value as Record<string, unknown>).flatMap(([key, child]) =>
         typeof child === 'object' && child !== null

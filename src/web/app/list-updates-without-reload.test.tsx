@@ -4,7 +4,7 @@
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { ApiError } from '../lib/api-client.js';
-import { makeChat, users } from '../test/fixtures.js';
+import { makeChat, users } from '../../../test-support/web/fixtures.js';
 import {
   archivedList,
   conversationList,
@@ -12,7 +12,7 @@ import {
   renderMessagesPage,
   rowFor,
   rowIds,
-} from '../test/render-messages-page.js';
+} from '../../../test-support/web/render-messages-page.js';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 

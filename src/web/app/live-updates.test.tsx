@@ -1,12 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { makeChat, users } from '../test/fixtures.js';
+import { makeChat, users } from '../../../test-support/web/fixtures.js';
 import {
   conversationList,
   messageTexts,
   renderMessagesPage,
   rowFor,
   rowIds,
-} from '../test/render-messages-page.js';
+} from '../../../test-support/web/render-messages-page.js';
 
 const openAcme = async () => {
   const page = await renderMessagesPage();

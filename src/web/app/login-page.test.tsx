@@ -3,7 +3,7 @@ import { userEvent } from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { ApiProvider } from '../lib/api-provider.js';
 import { createApiClient } from '../lib/api-client.js';
-import { createTestI18n } from '../test/render-messages-page.js';
+import { createTestI18n } from '../../../test-support/web/render-messages-page.js';
 import { paths } from '../../shared/paths.js';
 import { LoginPage } from './login-page.js';
 

@@ -5,7 +5,7 @@ import { useSignIn } from '../features/auth/api/login.js';
 import { DemoAccounts } from '../features/auth/components/demo-accounts.js';
 import { LoginForm } from '../features/auth/components/login-form.js';
 import { safeNextPath } from '../features/auth/utils/safe-next-path.js';
-import { LanguageSwitch } from '../features/preferences/components/language-switch.js';
+import { LanguageSwitch } from '../features/language-and-sound/components/language-switch.js';
 import { BrandMark } from '../components/brand-mark.js';
 import { readPageBrand } from '../lib/brand.js';
 import type { AppI18n } from '../lib/i18n.js';

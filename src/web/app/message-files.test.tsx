@@ -1,7 +1,11 @@
 /** Attachments in the open conversation: image thumbnails and file cards. */
 import { act, screen, within } from '@testing-library/react';
-import { makeChat, users } from '../test/fixtures.js';
-import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
+import { makeChat, users } from '../../../test-support/web/fixtures.js';
+import {
+  conversationList,
+  renderMessagesPage,
+  rowFor,
+} from '../../../test-support/web/render-messages-page.js';
 
 describe('files in a message', () => {
   it('shows an image as a thumbnail opening full size, and a file as a card with its name, kind and size', async () => {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AuthUser, MessengerUser } from '../../shared/models.js';
-import type { SearchResult } from '../../shared/working-faster.js';
+import type { SearchResult } from '../../shared/message-search.js';
 import type { MessageFocusRequest } from '../features/chat/hooks/use-message-focus.js';
 import type { MessageSearchControls } from '../features/conversations/components/conversation-panel.js';
 import { MessageSearchResults } from '../features/message-search/components/message-search-results.js';

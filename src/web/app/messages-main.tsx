@@ -2,7 +2,7 @@ import { createRoot } from 'react-dom/client';
 import { preloadChatPane } from '../features/chat/components/lazy-chat-pane.js';
 import { preloadConversationList } from '../features/conversations/components/lazy-conversation-list.js';
 import { startEmbed } from '../features/embed/utils/start-embed.js';
-import { getMessengerConfig } from '../features/realtime/api/get-messenger-config.js';
+import { getMessengerConfig } from '../lib/get-messenger-config.js';
 import { createApiClient, isApiError, signInUrl } from '../lib/api-client.js';
 import { createI18n, detectPageLanguage } from '../lib/i18n.js';
 import type { Services } from '../lib/services.js';

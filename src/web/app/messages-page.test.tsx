@@ -1,7 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { candidateScenario, companyScenario } from '../test/fixtures.js';
-import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
-import { setSmallScreen } from '../test/setup.js';
+import { candidateScenario, companyScenario } from '../../../test-support/web/fixtures.js';
+import {
+  conversationList,
+  renderMessagesPage,
+  rowFor,
+} from '../../../test-support/web/render-messages-page.js';
+import { setSmallScreen } from '../../../test-support/web/setup.js';
 import { paths } from '../../shared/paths.js';
 
 /** The top bar's controls in the order a keyboard or screen-reader user meets them. */

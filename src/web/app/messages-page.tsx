@@ -18,7 +18,7 @@ import { EmbedBadge } from '../features/embed/components/embed-badge.js';
 import { SessionEndedNotice } from '../features/embed/components/session-ended-notice.js';
 import { useEmbed, useSessionEnded } from '../features/embed/hooks/use-embed.js';
 import { useEmbedEvents } from '../features/embed/hooks/use-embed-events.js';
-import { useMuted } from '../features/preferences/hooks/use-muted.js';
+import { useMuted } from '../features/language-and-sound/hooks/use-muted.js';
 import { useLiveConnection } from '../lib/realtime.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
 import { useEmbedHost } from './hooks/use-embed-host.js';

@@ -3,8 +3,12 @@
  * header follow `PresenceChanged`, "Seen" follows `MessagesSeen`, the typing line follows `Typing`.
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { makeChat, users } from '../test/fixtures.js';
-import { conversationList, renderMessagesPage, rowFor } from '../test/render-messages-page.js';
+import { makeChat, users } from '../../../test-support/web/fixtures.js';
+import {
+  conversationList,
+  renderMessagesPage,
+  rowFor,
+} from '../../../test-support/web/render-messages-page.js';
 
 const fiveMinutesAgo = () => new Date(Date.now() - 5 * 60_000).toISOString();
 

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import type { AuthUser } from '../../shared/models.js';
-import { firstName, type TemplateValues } from '../../shared/working-faster-paths.js';
+import { firstName, type TemplateValues } from '../../shared/saved-replies-paths.js';
 import type { OpenConversation } from '../features/chat/components/chat-pane.js';
 import { SavedReplies } from '../features/templates/components/saved-replies.js';
 import type { ComposerTools } from '../lib/composer-tool.js';

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { renderMessagesPage } from '../test/render-messages-page.js';
-import { setSmallScreen } from '../test/setup.js';
+import { renderMessagesPage } from '../../../test-support/web/render-messages-page.js';
+import { setSmallScreen } from '../../../test-support/web/setup.js';
 
 describe('small screens: the conversation drawer', () => {
   const openSmall = async () => {

@@ -4,7 +4,7 @@ import type { ApiClient } from './api-client.js';
 /**
  * The API client every call goes through. Each call is one file in `features/<feature>/api/`: the
  * fetcher (taking the client), its query options or mutation, and the hook that binds it to the
- * client from here. Tests provide a fake client (`test/fake-api.ts`).
+ * client from here. Tests provide a fake client (`test-support/web/fake-api.ts`).
  */
 const ApiClientContext = createContext<ApiClient | null>(null);
 

@@ -14,7 +14,7 @@ import {
   safetyPaths,
   type HostReport,
 } from '../../../shared/safety.js';
-import { workingFasterPaths } from '../../../shared/working-faster-paths.js';
+import { messageChangesPaths } from '../../../shared/message-changes-paths.js';
 import { ACME, SARA } from '../../../../test-support/accounts.js';
 import {
   createTestApp,
@@ -216,7 +216,7 @@ describe(
       });
 
       // edited, then deleted by its sender
-      const edited = await karim.call('PATCH', workingFasterPaths.message(reply.id), {
+      const edited = await karim.call('PATCH', messageChangesPaths.message(reply.id), {
         message: 'Yes, Tuesday at ten works.',
       });
       expect(edited.statusCode, edited.body).toBe(200);
@@ -227,7 +227,7 @@ describe(
         receiver_external_id: ids.company,
         job_external_id: ids.job,
       });
-      expect((await karim.call('DELETE', workingFasterPaths.message(reply.id))).statusCode).toBe(
+      expect((await karim.call('DELETE', messageChangesPaths.message(reply.id))).statusCode).toBe(
         204,
       );
       const [deleted] = await eventsOfMessage('message.deleted', reply.id);
@@ -303,13 +303,13 @@ describe(
       expect(created!.data.message).toMatchObject({ ...nulls, sender_id: sara.user.id });
       const unseen = await unseenEventFor(acme.user.id, id);
       expect(unseen.data.messages.find((message) => message.id === id)).toMatchObject(nulls);
-      const edited = await sara.call('PATCH', workingFasterPaths.message(id), {
+      const edited = await sara.call('PATCH', messageChangesPaths.message(id), {
         message: 'Is the role still open, please?',
       });
       expect(edited.statusCode, edited.body).toBe(200);
       const [updated] = await eventsOfMessage('message.updated', id);
       expect(updated!.data.message).toMatchObject(nulls);
-      expect((await sara.call('DELETE', workingFasterPaths.message(id))).statusCode).toBe(204);
+      expect((await sara.call('DELETE', messageChangesPaths.message(id))).statusCode).toBe(204);
       const [deleted] = await eventsOfMessage('message.deleted', id);
       expect(deleted!.data.message).toMatchObject(nulls);
 

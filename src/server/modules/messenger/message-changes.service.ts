@@ -10,7 +10,7 @@ import { hasVisibleText } from '../../../shared/text.js';
 import {
   EDIT_WINDOW_PASSED_MESSAGE,
   type EditMessageResponse,
-} from '../../../shared/working-faster.js';
+} from '../../../shared/message-changes.js';
 import type { Database } from '../../db/schema.js';
 import { forbidden, HttpError, notFound, validationFailed } from '../../lib/http-error.js';
 import { nowIso } from '../../lib/time.js';

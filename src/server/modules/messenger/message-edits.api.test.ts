@@ -46,8 +46,8 @@ import { BLOCKED_MESSAGE, safetyPaths, SUSPENDED_MESSAGE } from '../../../shared
 import {
   EDIT_WINDOW_PASSED_MESSAGE,
   editMessageResponseSchema,
-  workingFasterPaths,
-} from '../../../shared/working-faster.js';
+  messageChangesPaths,
+} from '../../../shared/message-changes.js';
 import { messageUpdatedEventSchema } from '../../../shared/events.js';
 import { searchDocument } from '../../../shared/search-text.js';
 
@@ -138,11 +138,11 @@ describe(`editing and deleting messages (${dialect})`, { timeout: 30_000 }, () =
     return sendMessageResponseSchema.parse(response.json()).message;
   };
   const edit = (session: Session, id: number, message: unknown, headers?: Record<string, string>) =>
-    session.call('PATCH', workingFasterPaths.message(id), { message }, headers);
+    session.call('PATCH', messageChangesPaths.message(id), { message }, headers);
   const remove = (session: Session, id: number, headers: Record<string, string> = {}) =>
     ctx.app.inject({
       method: 'DELETE',
-      url: withTestKey(workingFasterPaths.message(id)),
+      url: withTestKey(messageChangesPaths.message(id)),
       cookies: session.cookies,
       headers: { 'x-xsrf-token': session.csrf, ...headers },
     });
@@ -347,7 +347,7 @@ describe(`editing and deleting messages (${dialect})`, { timeout: 30_000 }, () =
     expect((await remove(sara, 2_000_000_000)).statusCode).toBe(404);
     const noCsrf = await ctx.app.inject({
       method: 'DELETE',
-      url: withTestKey(workingFasterPaths.message(sent.id)),
+      url: withTestKey(messageChangesPaths.message(sent.id)),
       cookies: sara.cookies,
     });
     expect(noCsrf.statusCode).toBe(419);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_UPDATED_EVENT, messageUpdatedEventSchema } from '../../../shared/events.js';
-import { workingFasterPaths } from '../../../shared/working-faster.js';
+import { messageChangesPaths } from '../../../shared/message-changes.js';
 import { ACME, SARA } from '../../../../test-support/accounts.js';
 import { signInOverHttp, type HttpSession } from '../../../../test-support/http-session.js';
 import { conversationWith, initialData, sendMessage } from '../../../../test-support/messaging.js';
@@ -46,7 +46,7 @@ describe('edits and deletes go live to both parties (one instance)', () => {
 
     const edited = await acme.call(
       'PATCH',
-      workingFasterPaths.message(sent.chat.id),
+      messageChangesPaths.message(sent.chat.id),
       { message: 'Interview at 10' },
       { 'x-socket-id': socketId },
     );
@@ -77,9 +77,14 @@ describe('edits and deletes go live to both parties (one instance)', () => {
       (await edited.json()).messengerUser as typeof acmeEvent.messengerUser,
     );
 
-    const deleted = await acme.call('DELETE', workingFasterPaths.message(sent.chat.id), undefined, {
-      'x-socket-id': socketId,
-    });
+    const deleted = await acme.call(
+      'DELETE',
+      messageChangesPaths.message(sent.chat.id),
+      undefined,
+      {
+        'x-socket-id': socketId,
+      },
+    );
     expect(deleted.status).toBe(204);
     const updates = await saraTab.waitFor(MESSAGE_UPDATED_EVENT, 2);
     await acmeOtherTab.waitFor(MESSAGE_UPDATED_EVENT, 2);

@@ -15,8 +15,8 @@ import {
   editMessageBodySchema,
   editMessageResponseSchema,
   messageParamsSchema,
-  workingFasterPaths,
-} from '../../../shared/working-faster.js';
+  messageChangesPaths,
+} from '../../../shared/message-changes.js';
 import { definePageCallsFor, pageCallsPlugin } from '../../http/page-calls.js';
 import { errors } from '../../openapi/vocabulary.js';
 import type { MessengerService } from './messenger.service.js';
@@ -154,7 +154,7 @@ export const messengerRoutes = pageCallsPlugin([
   ),
   pageChange({
     method: 'patch',
-    path: workingFasterPaths.message,
+    path: messageChangesPaths.message,
     operationId: 'editMessage',
     summary:
       'Edit the text of one of the viewer’s own messages within the edit window (`EDIT_WINDOW_SECONDS`), then broadcast `MessageUpdated`',
@@ -175,7 +175,7 @@ export const messengerRoutes = pageCallsPlugin([
   }),
   pageChange({
     method: 'delete',
-    path: workingFasterPaths.message,
+    path: messageChangesPaths.message,
     operationId: 'deleteMessage',
     summary:
       'Delete one of the viewer’s own messages within the edit window: its text emptied, its files removed; then broadcast `MessageUpdated`',

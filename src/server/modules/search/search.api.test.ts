@@ -22,9 +22,10 @@ import { paths } from '../../../shared/paths.js';
 import {
   searchMessagesResponseSchema,
   SNIPPET_MAX_LENGTH,
-  workingFasterPaths,
+  messageSearchPaths,
   type SearchMessagesResponse,
-} from '../../../shared/working-faster.js';
+} from '../../../shared/message-search.js';
+import { messageChangesPaths } from '../../../shared/message-changes.js';
 import { migrateToLatest } from '../../db/database.js';
 import { createSearchRepository } from './search.repository.js';
 import { encodeSearchCursor } from './search.service.js';
@@ -75,7 +76,7 @@ describe(`searching messages (${dialect})`, { timeout: 30_000 }, () => {
   const searchCall = (session: Session, query: Record<string, string | number>) =>
     session.call(
       'GET',
-      `${workingFasterPaths.searchMessages}?${new URLSearchParams(
+      `${messageSearchPaths.searchMessages}?${new URLSearchParams(
         Object.entries(query).map(([key, value]) => [key, String(value)]),
       ).toString()}`,
     );
@@ -113,13 +114,13 @@ describe(`searching messages (${dialect})`, { timeout: 30_000 }, () => {
     // an edit's new words are found at once, its old ones no longer; a deletion leaves nothing
     const typo = await send(omar, acme.user.id, 'Kubernetis experience');
     expect(await foundIds(acme, 'kubernetis')).toEqual([typo.id]);
-    const edited = await omar.call('PATCH', workingFasterPaths.message(typo.id), {
+    const edited = await omar.call('PATCH', messageChangesPaths.message(typo.id), {
       message: 'Kubernetes experience',
     });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(await foundIds(acme, 'kubernetis')).toEqual([]);
     expect(await foundIds(acme, 'kubernete')).toEqual([typo.id]);
-    const deleted = await omar.call('DELETE', workingFasterPaths.message(typo.id));
+    const deleted = await omar.call('DELETE', messageChangesPaths.message(typo.id));
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect(await foundIds(acme, 'kubernetes')).toEqual([]);
   });
@@ -296,7 +297,7 @@ describe(`searching messages (${dialect})`, { timeout: 30_000 }, () => {
     ).toBe(200);
     const anonymous = await ctx.app.inject({
       method: 'GET',
-      url: withTestKey(`${workingFasterPaths.searchMessages}?q=kumquat`),
+      url: withTestKey(`${messageSearchPaths.searchMessages}?q=kumquat`),
     });
     expect(anonymous.statusCode).toBe(401);
   });

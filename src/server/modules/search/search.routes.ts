@@ -1,8 +1,8 @@
 import {
   searchMessagesQuerySchema,
   searchMessagesResponseSchema,
-  workingFasterPaths,
-} from '../../../shared/working-faster.js';
+  messageSearchPaths,
+} from '../../../shared/message-search.js';
 import { definePageCallsFor, pageCallsPlugin } from '../../http/page-calls.js';
 import type { SearchService } from './search.service.js';
 
@@ -11,7 +11,7 @@ const { pageRead } = definePageCallsFor<{ searchService: SearchService }>('messe
 /** Searching the viewer's messages, guarded like the page's other reads. */
 export const searchRoutes = pageCallsPlugin([
   pageRead({
-    path: workingFasterPaths.searchMessages,
+    path: messageSearchPaths.searchMessages,
     operationId: 'searchMessages',
     summary:
       'The viewer’s messages whose words start with every word of `q` (case and diacritics ignored), newest first',

@@ -5,7 +5,7 @@ import {
   searchSnippet,
   type SearchMessagesResponse,
   type SearchResult,
-} from '../../../shared/working-faster.js';
+} from '../../../shared/message-search.js';
 import type { Database } from '../../db/schema.js';
 import { validationFailed } from '../../lib/http-error.js';
 import { presentChat } from '../../read-model/chat.presenter.js';

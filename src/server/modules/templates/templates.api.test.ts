@@ -20,13 +20,13 @@ import {
   TEMPLATES_PER_USER,
   templateResponseSchema,
   templatesResponseSchema,
-  workingFasterPaths,
+  savedRepliesPaths,
   type Template,
-} from '../../../shared/working-faster.js';
+} from '../../../shared/saved-replies.js';
 import { TOO_MANY_TEMPLATES } from './templates.service.js';
 
 const dialect = inject('database');
-const { templates: listPath, template: itemPath } = workingFasterPaths;
+const { templates: listPath, template: itemPath } = savedRepliesPaths;
 
 describe(`saved replies (${dialect})`, { timeout: 60_000 }, () => {
   let ctx: TestContext;

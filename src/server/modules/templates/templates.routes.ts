@@ -4,8 +4,8 @@ import {
   templateResponseSchema,
   templatesResponseSchema,
   updateTemplateBodySchema,
-  workingFasterPaths,
-} from '../../../shared/working-faster.js';
+  savedRepliesPaths,
+} from '../../../shared/saved-replies.js';
 import { definePageCallsFor, pageCallsPlugin } from '../../http/page-calls.js';
 import { errors } from '../../openapi/vocabulary.js';
 import type { TemplatesService } from './templates.service.js';
@@ -20,7 +20,7 @@ const { pageRead, pageChange } = definePageCallsFor<{ templatesService: Template
  */
 export const templatesRoutes = pageCallsPlugin([
   pageRead({
-    path: workingFasterPaths.templates,
+    path: savedRepliesPaths.templates,
     operationId: 'listTemplates',
     summary: 'The viewer’s saved replies, by name (ignoring case)',
     description:
@@ -32,7 +32,7 @@ export const templatesRoutes = pageCallsPlugin([
   }),
   pageChange({
     method: 'post',
-    path: workingFasterPaths.templates,
+    path: savedRepliesPaths.templates,
     operationId: 'createTemplate',
     summary:
       'Save a reply (a name and a body that may hold `{{candidate.first_name}}`, `{{candidate.name}}`, `{{company.name}}`, `{{job.title}}`, `{{me.name}}`); at most 100 per user (422 beyond)',
@@ -45,7 +45,7 @@ export const templatesRoutes = pageCallsPlugin([
   }),
   pageChange({
     method: 'patch',
-    path: workingFasterPaths.template,
+    path: savedRepliesPaths.template,
     operationId: 'updateTemplate',
     summary: 'Change the name, the body or both of one of the viewer’s saved replies',
     description:
@@ -62,7 +62,7 @@ export const templatesRoutes = pageCallsPlugin([
   }),
   pageChange({
     method: 'delete',
-    path: workingFasterPaths.template,
+    path: savedRepliesPaths.template,
     operationId: 'deleteTemplate',
     summary: 'Delete one of the viewer’s saved replies',
     description: 'Deletes one of the signed-in user’s saved replies; another user’s is a 404.',

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../../shared/models.js';
-import { TEMPLATES_PER_USER, type Template } from '../../../shared/working-faster.js';
+import { TEMPLATES_PER_USER, type Template } from '../../../shared/saved-replies.js';
 import type { Database } from '../../db/schema.js';
 import { notFound, validationFailed } from '../../lib/http-error.js';
 import { nowIso } from '../../lib/time.js';

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Chat } from '../../../../shared/models.js';
-import { workingFasterPaths } from '../../../../shared/working-faster-paths.js';
+import { messageChangesPaths } from '../../../../shared/message-changes-paths.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';
 import { usePublishLiveEvent } from '../../../lib/realtime.js';
@@ -9,7 +9,7 @@ import { threadKeys, type ThreadData, type ThreadKeyParts } from '../utils/threa
 
 /** `DELETE /user/messages/{id}` → 204. */
 export const deleteMessage = (client: ApiClient, id: number): Promise<void> =>
-  client.delete<void>(workingFasterPaths.message(id));
+  client.delete<void>(messageChangesPaths.message(id));
 
 /**
  * Deletes one of the viewer's messages in the open conversation (`parts`). The answer is empty:

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { workingFasterPaths } from '../../../../shared/working-faster-paths.js';
-import type { EditMessageBody, EditMessageResponse } from '../../../../shared/working-faster.js';
+import { messageChangesPaths } from '../../../../shared/message-changes-paths.js';
+import type { EditMessageBody, EditMessageResponse } from '../../../../shared/message-changes.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';
 import { usePublishLiveEvent } from '../../../lib/realtime.js';
@@ -11,7 +11,7 @@ export const editMessage = (
   id: number,
   body: EditMessageBody,
 ): Promise<EditMessageResponse> =>
-  client.patch<EditMessageResponse>(workingFasterPaths.message(id), body);
+  client.patch<EditMessageResponse>(messageChangesPaths.message(id), body);
 
 /**
  * Edits the text of one of the viewer's messages. The answer is what the sender's other tabs get as

@@ -4,7 +4,10 @@ import axe from 'axe-core';
 import { refusedKindMessage } from '../../../../shared/attachments.js';
 import { BLOCKED_MESSAGE } from '../../../../shared/safety-paths.js';
 import { ApiError, type UploadOptions } from '../../../lib/api-client.js';
-import { renderMessagesPage, rowFor } from '../../../test/render-messages-page.js';
+import {
+  renderMessagesPage,
+  rowFor,
+} from '../../../../../test-support/web/render-messages-page.js';
 
 type Page = Awaited<ReturnType<typeof renderMessagesPage>>;
 

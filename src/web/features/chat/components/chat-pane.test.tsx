@@ -1,12 +1,12 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ApiError } from '../../../lib/api-client.js';
-import { candidateScenario, makeChat, users } from '../../../test/fixtures.js';
+import { candidateScenario, makeChat, users } from '../../../../../test-support/web/fixtures.js';
 import {
   conversationList,
   messageTexts,
   renderMessagesPage,
   rowFor,
-} from '../../../test/render-messages-page.js';
+} from '../../../../../test-support/web/render-messages-page.js';
 
 const openAcme = async () => {
   const page = await renderMessagesPage();

@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuthUser, Job } from '../../../../shared/models.js';
-import { EDIT_WINDOW_SECONDS_DEFAULT } from '../../../../shared/working-faster-paths.js';
+import { EDIT_WINDOW_SECONDS_DEFAULT } from '../../../../shared/message-changes-paths.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { useServices } from '../../../lib/services.js';
 import { useThread } from '../api/get-messages.js';

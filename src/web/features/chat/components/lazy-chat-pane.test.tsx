@@ -3,7 +3,7 @@ import { userEvent } from '@testing-library/user-event';
 import { useEffect, type ComponentProps, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import type { AuthUser } from '../../../../shared/models.js';
-import { createTestI18n } from '../../../test/render-messages-page.js';
+import { createTestI18n } from '../../../../../test-support/web/render-messages-page.js';
 import type { OpenConversation } from './chat-pane.js';
 
 /**

@@ -1,14 +1,14 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { EDIT_WINDOW_PASSED_MESSAGE } from '../../../../shared/working-faster-paths.js';
+import { EDIT_WINDOW_PASSED_MESSAGE } from '../../../../shared/message-changes-paths.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { candidateScenario, makeChat, users } from '../../../test/fixtures.js';
+import { candidateScenario, makeChat, users } from '../../../../../test-support/web/fixtures.js';
 import {
   conversationList,
   messageTexts,
   renderMessagesPage,
   rowFor,
   rowIds,
-} from '../../../test/render-messages-page.js';
+} from '../../../../../test-support/web/render-messages-page.js';
 import { preloadConversationList } from '../../conversations/components/lazy-conversation-list.js';
 import { LONG_PRESS_MS } from './message-actions.js';
 

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { EDIT_WINDOW_PASSED_MESSAGE } from '../../../../shared/working-faster-paths.js';
+import { EDIT_WINDOW_PASSED_MESSAGE } from '../../../../shared/message-changes-paths.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { refusalText } from './refusal-text.js';
 

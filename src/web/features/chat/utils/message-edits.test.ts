@@ -1,4 +1,4 @@
-import { candidateScenario, makeChat, users } from '../../../test/fixtures.js';
+import { candidateScenario, makeChat, users } from '../../../../../test-support/web/fixtures.js';
 import { groupChatsByDate, applyMessageUpdateToThread, type ThreadData } from './thread-cache.js';
 import {
   deletedVersion,

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../../../../shared/models.js';
-import { makeChat, makeConversation, users } from '../../../test/fixtures.js';
+import { makeChat, makeConversation, users } from '../../../../../test-support/web/fixtures.js';
 import { continuesRun, RUN_GAP_MS } from './message-runs.js';
 
 const conversation = makeConversation({

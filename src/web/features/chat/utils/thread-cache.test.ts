@@ -1,6 +1,6 @@
 import type { GetMessageResponse } from '../../../../shared/api.js';
 import type { Chat } from '../../../../shared/models.js';
-import { candidateScenario, makeChat, users } from '../../../test/fixtures.js';
+import { candidateScenario, makeChat, users } from '../../../../../test-support/web/fixtures.js';
 import {
   applyBlockedToThread,
   appendChat,

@@ -4,12 +4,18 @@
  */
 import { act, screen, waitFor } from '@testing-library/react';
 import type { AuthUser } from '../../../../shared/models.js';
-import { makeChat, makeConversation, jobs, users, type Scenario } from '../../../test/fixtures.js';
+import {
+  makeChat,
+  makeConversation,
+  jobs,
+  users,
+  type Scenario,
+} from '../../../../../test-support/web/fixtures.js';
 import {
   conversationList,
   renderMessagesPage,
   rowIds,
-} from '../../../test/render-messages-page.js';
+} from '../../../../../test-support/web/render-messages-page.js';
 
 /** Sara with `count` conversations, company i named "Company i" (newest first by id). */
 const manyConversations = (count: number): Scenario => ({

@@ -5,14 +5,14 @@ import {
   makeConversation,
   users,
   jobs,
-} from '../../../test/fixtures.js';
+} from '../../../../../test-support/web/fixtures.js';
 import {
   archivedList,
   conversationList,
   renderMessagesPage,
   rowFor,
   rowIds,
-} from '../../../test/render-messages-page.js';
+} from '../../../../../test-support/web/render-messages-page.js';
 
 describe('conversation panel', () => {
   it('search: a candidate searches companies, case-insensitive "contains"', async () => {

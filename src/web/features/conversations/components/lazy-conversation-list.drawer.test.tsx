@@ -1,5 +1,8 @@
 import { screen, within } from '@testing-library/react';
-import { renderMessagesPage, rowIds } from '../../../test/render-messages-page.js';
+import {
+  renderMessagesPage,
+  rowIds,
+} from '../../../../../test-support/web/render-messages-page.js';
 import { preloadConversationList } from './lazy-conversation-list.js';
 
 // Its own file: the list's code is loaded once per module graph, and this checks the very first

@@ -2,7 +2,7 @@ import {
   renderMessagesPage,
   rowIds,
   conversationList,
-} from '../../../test/render-messages-page.js';
+} from '../../../../../test-support/web/render-messages-page.js';
 import { preloadConversationList } from './lazy-conversation-list.js';
 
 const LIST_SPINNER = 'Loading conversations…';

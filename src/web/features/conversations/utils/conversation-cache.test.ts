@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import type { InitialDataResponse } from '../../../../shared/api.js';
 import type { MessengerUser } from '../../../../shared/models.js';
-import { candidateScenario, makeChat, users } from '../../../test/fixtures.js';
+import { candidateScenario, makeChat, users } from '../../../../../test-support/web/fixtures.js';
 import {
   applyBlockedToLists,
   applyChatEventToLists,

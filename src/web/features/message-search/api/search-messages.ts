@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { SEARCH_QUERY_MIN_LENGTH } from '../../../../shared/search-text.js';
-import type { SearchMessagesResponse } from '../../../../shared/working-faster.js';
-import { workingFasterPaths } from '../../../../shared/working-faster-paths.js';
+import type { SearchMessagesResponse } from '../../../../shared/message-search.js';
+import { messageSearchPaths } from '../../../../shared/message-search-paths.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';
 
@@ -18,7 +18,7 @@ export const searchMessages = (
   client: ApiClient,
   { q, limit, cursor }: SearchMessagesParams,
 ): Promise<SearchMessagesResponse> =>
-  client.get<SearchMessagesResponse>(workingFasterPaths.searchMessages, {
+  client.get<SearchMessagesResponse>(messageSearchPaths.searchMessages, {
     query: { q, ...(limit === undefined ? {} : { limit }), ...(cursor ? { cursor } : {}) },
   });
 

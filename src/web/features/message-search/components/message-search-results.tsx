@@ -2,7 +2,7 @@ import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '../../../../shared/models.js';
 import { hasBidiControl, isolateBidiControls } from '../../../../shared/text.js';
-import type { SearchResult } from '../../../../shared/working-faster.js';
+import type { SearchResult } from '../../../../shared/message-search.js';
 import { Avatar } from '../../../components/avatar.js';
 import { RetryButton } from '../../../components/retry-button.js';
 import { Spinner } from '../../../components/spinner.js';

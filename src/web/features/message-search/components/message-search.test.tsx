@@ -7,12 +7,12 @@ import {
   makeChat,
   users,
   type Scenario,
-} from '../../../test/fixtures.js';
+} from '../../../../../test-support/web/fixtures.js';
 import {
   conversationList,
   renderMessagesPage,
   rowIds,
-} from '../../../test/render-messages-page.js';
+} from '../../../../../test-support/web/render-messages-page.js';
 
 // whole-page tests that page through long histories: room for a busy machine
 configure({ asyncUtilTimeout: 4000 });

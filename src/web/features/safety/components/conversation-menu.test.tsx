@@ -1,13 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { ApiError } from '../../../lib/api-client.js';
-import { axeViolations } from '../../../test/axe.js';
-import { candidateScenario } from '../../../test/fixtures.js';
+import { axeViolations } from '../../../../../test-support/web/axe.js';
+import { candidateScenario } from '../../../../../test-support/web/fixtures.js';
 import {
   archivedList,
   conversationList,
   renderMessagesPage,
   rowFor,
-} from '../../../test/render-messages-page.js';
+} from '../../../../../test-support/web/render-messages-page.js';
 
 const ACME_USER_ID = 10;
 

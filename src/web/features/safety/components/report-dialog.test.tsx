@@ -1,7 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ApiError } from '../../../lib/api-client.js';
-import { axeViolations } from '../../../test/axe.js';
-import { renderMessagesPage, rowFor } from '../../../test/render-messages-page.js';
+import { axeViolations } from '../../../../../test-support/web/axe.js';
+import {
+  renderMessagesPage,
+  rowFor,
+} from '../../../../../test-support/web/render-messages-page.js';
 
 const openReport = async (options: Parameters<typeof renderMessagesPage>[0] = {}) => {
   const page = await renderMessagesPage(options);

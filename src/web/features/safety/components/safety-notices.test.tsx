@@ -1,8 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { BLOCKED_MESSAGE, SUSPENDED_MESSAGE } from '../../../../shared/safety-paths.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { candidateScenario, users } from '../../../test/fixtures.js';
-import { renderMessagesPage, rowFor } from '../../../test/render-messages-page.js';
+import { candidateScenario, users } from '../../../../../test-support/web/fixtures.js';
+import {
+  renderMessagesPage,
+  rowFor,
+} from '../../../../../test-support/web/render-messages-page.js';
 
 const composer = () => screen.queryByPlaceholderText('Write Message...');
 

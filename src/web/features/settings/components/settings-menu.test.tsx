@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserSettingsResponse } from '../../../../shared/integration.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { renderMessagesPage } from '../../../test/render-messages-page.js';
+import { renderMessagesPage } from '../../../../../test-support/web/render-messages-page.js';
 import { settingsKeys } from '../api/get-settings.js';
 
 const LABELS = {

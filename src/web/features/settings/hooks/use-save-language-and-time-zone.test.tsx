@@ -1,6 +1,6 @@
 import { waitFor } from '@testing-library/react';
-import { candidateScenario } from '../../../test/fixtures.js';
-import { renderMessagesPage } from '../../../test/render-messages-page.js';
+import { candidateScenario } from '../../../../../test-support/web/fixtures.js';
+import { renderMessagesPage } from '../../../../../test-support/web/render-messages-page.js';
 
 /** This browser is in `zone`. */
 const browserIn = (zone: string) => {

@@ -1,5 +1,5 @@
-import type { CreateTemplateBody, TemplateResponse } from '../../../../shared/working-faster.js';
-import { workingFasterPaths } from '../../../../shared/working-faster-paths.js';
+import type { CreateTemplateBody, TemplateResponse } from '../../../../shared/saved-replies.js';
+import { savedRepliesPaths } from '../../../../shared/saved-replies-paths.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { byName, useTemplatesChange } from './get-templates.js';
 
@@ -7,7 +7,7 @@ import { byName, useTemplatesChange } from './get-templates.js';
 export const createTemplate = (
   client: ApiClient,
   body: CreateTemplateBody,
-): Promise<TemplateResponse> => client.post<TemplateResponse>(workingFasterPaths.templates, body);
+): Promise<TemplateResponse> => client.post<TemplateResponse>(savedRepliesPaths.templates, body);
 
 /** Saves a new reply; the list shows it in its place at once. */
 export const useCreateTemplate = () =>

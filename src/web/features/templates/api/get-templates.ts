@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Template, TemplatesResponse } from '../../../../shared/working-faster.js';
-import { workingFasterPaths } from '../../../../shared/working-faster-paths.js';
+import type { Template, TemplatesResponse } from '../../../../shared/saved-replies.js';
+import { savedRepliesPaths } from '../../../../shared/saved-replies-paths.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';
 
 /** `GET /user/templates`: the viewer's saved replies, by name (ignoring case). */
 export const getTemplates = (client: ApiClient): Promise<TemplatesResponse> =>
-  client.get<TemplatesResponse>(workingFasterPaths.templates);
+  client.get<TemplatesResponse>(savedRepliesPaths.templates);
 
 export const templateKeys = { all: ['templates'] as const };
 

@@ -1,5 +1,5 @@
-import type { TemplateResponse, UpdateTemplateBody } from '../../../../shared/working-faster.js';
-import { workingFasterPaths } from '../../../../shared/working-faster-paths.js';
+import type { TemplateResponse, UpdateTemplateBody } from '../../../../shared/saved-replies.js';
+import { savedRepliesPaths } from '../../../../shared/saved-replies-paths.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { byName, useTemplatesChange } from './get-templates.js';
 
@@ -9,7 +9,7 @@ export const updateTemplate = (
   id: number,
   body: UpdateTemplateBody,
 ): Promise<TemplateResponse> =>
-  client.patch<TemplateResponse>(workingFasterPaths.template(id), body);
+  client.patch<TemplateResponse>(savedRepliesPaths.template(id), body);
 
 /** Changes a saved reply; the list shows the change (and the new order) at once. */
 export const useUpdateTemplate = () =>

@@ -1,12 +1,12 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Template } from '../../../../shared/working-faster.js';
+import type { Template } from '../../../../shared/saved-replies.js';
 import {
   TEMPLATE_BODY_MAX_LENGTH,
   TEMPLATE_NAME_MAX_LENGTH,
   TEMPLATE_VARIABLES,
   type TemplateVariable,
-} from '../../../../shared/working-faster-paths.js';
+} from '../../../../shared/saved-replies-paths.js';
 import { Dialog } from '../../../components/dialog.js';
 import { ErrorAlert } from '../../../components/error-alert.js';
 import { FormActions } from '../../../components/form-actions.js';

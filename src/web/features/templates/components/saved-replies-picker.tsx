@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Template } from '../../../../shared/working-faster.js';
-import { fillTemplate, type TemplateValues } from '../../../../shared/working-faster-paths.js';
+import type { Template } from '../../../../shared/saved-replies.js';
+import { fillTemplate, type TemplateValues } from '../../../../shared/saved-replies-paths.js';
 import { LineIcon } from '../../../components/line-icon.js';
 import { LiveRegion } from '../../../components/live-region.js';
 import { RetryButton } from '../../../components/retry-button.js';

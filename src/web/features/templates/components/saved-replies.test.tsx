@@ -1,9 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Template } from '../../../../shared/working-faster.js';
+import type { Template } from '../../../../shared/saved-replies.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { axeViolations } from '../../../test/axe.js';
-import { companyScenario, type Scenario } from '../../../test/fixtures.js';
-import { renderMessagesPage, rowFor } from '../../../test/render-messages-page.js';
+import { axeViolations } from '../../../../../test-support/web/axe.js';
+import { companyScenario, type Scenario } from '../../../../../test-support/web/fixtures.js';
+import {
+  renderMessagesPage,
+  rowFor,
+} from '../../../../../test-support/web/render-messages-page.js';
 
 const template = (id: number, name: string, body: string): Template => ({
   id,

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { TemplateValues } from '../../../../shared/working-faster-paths.js';
+import type { TemplateValues } from '../../../../shared/saved-replies-paths.js';
 import type { Composer } from '../../../lib/composer-tool.js';
 import { ManageSavedRepliesDialog } from './manage-saved-replies-dialog.js';
 import { SavedRepliesPicker } from './saved-replies-picker.js';

@@ -3,7 +3,7 @@ import type {
   NotificationPermissionState,
   SystemNotificationOptions,
   SystemNotifications,
-} from '../lib/system-notifications.js';
+} from '../../src/web/lib/system-notifications.js';
 
 export interface ShownNotification extends Omit<SystemNotificationOptions, 'onClick'> {
   title: string;

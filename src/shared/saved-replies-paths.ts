@@ -1,27 +1,18 @@
 import { pathTemplate } from './paths.js';
 
 /**
- * Working faster (saved replies, searching messages, editing and deleting): the paths, limits and
- * the filling of saved replies, free of zod so the client's first bundle can import them
- * (src/shared/working-faster.ts re-exports them with the schemas).
+ * Saved replies: the paths, limits and the filling of variables, free of zod so the client's first
+ * bundle can import them (src/shared/saved-replies.ts re-exports them with the schemas).
  */
-export const workingFasterPaths = {
+export const savedRepliesPaths = {
   templates: '/user/templates',
   template: pathTemplate('/user/templates/:id'),
-  searchMessages: '/user/messages/search',
-  /** `PATCH` edits the text, `DELETE` deletes the message (its sender only, within the edit window). */
-  message: pathTemplate('/user/messages/:id'),
 } as const;
 
 export const TEMPLATE_NAME_MAX_LENGTH = 80;
 export const TEMPLATE_BODY_MAX_LENGTH = 5000;
 /** Saved replies one user may keep (the 101st answers 422). */
 export const TEMPLATES_PER_USER = 100;
-/** `EDIT_WINDOW_SECONDS`' default: how long a sender may edit or delete a message. */
-export const EDIT_WINDOW_SECONDS_DEFAULT = 900;
-/** What the sender is told when the edit window has passed, or the message is already deleted (422 on `message`). */
-export const EDIT_WINDOW_PASSED_MESSAGE = 'This message can no longer be changed.';
-
 /** The variables a saved reply may hold, as `{{name}}`. */
 export const TEMPLATE_VARIABLES = [
   'candidate.first_name',

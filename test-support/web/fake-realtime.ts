@@ -1,12 +1,12 @@
 import { vi } from 'vitest';
-import type { Chat, MessengerUser } from '../../shared/models.js';
-import type { LiveStatus } from '../lib/live-status.js';
+import type { Chat, MessengerUser } from '../../src/shared/models.js';
+import type { LiveStatus } from '../../src/web/lib/live-status.js';
 import type {
   ActivityHandlers,
   ChannelEvents,
   ConnectRealtime,
   RealtimeConnection,
-} from '../lib/realtime-connection.js';
+} from '../../src/web/lib/realtime-connection.js';
 
 /**
  * A live connection the test drives: `emit` a ChatMessage, `reconnect` after a drop. An event

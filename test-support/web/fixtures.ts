@@ -1,5 +1,5 @@
-import type { AuthUser, Chat, Job, MessengerUser } from '../../shared/models.js';
-import type { Template } from '../../shared/working-faster.js';
+import type { AuthUser, Chat, Job, MessengerUser } from '../../src/shared/models.js';
+import type { Template } from '../../src/shared/saved-replies.js';
 
 export const jobs = {
   robotics: { id: 100, title: 'Robotics Engineer', status: 'active', deadline: '2026-12-31' },

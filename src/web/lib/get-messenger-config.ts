@@ -1,6 +1,6 @@
-import type { MessengerConfig } from '../../../../shared/api.js';
-import type { ApiClient } from '../../../lib/api-client.js';
-import { apiPaths } from '../../../lib/contract.js';
+import type { MessengerConfig } from '../../shared/api.js';
+import type { ApiClient } from './api-client.js';
+import { apiPaths } from './contract.js';
 
 /**
  * `GET /messenger/config` (public): the application key and the broadcaster settings.

@@ -1,66 +1,71 @@
 import { vi } from 'vitest';
-import type { GetMessageBody, SendMessageBody, UploadedAttachment } from '../../shared/api.js';
-import { DEFAULT_USER_SETTINGS, type UserSettingsPatch } from '../../shared/integration.js';
-import type { Chat, MessengerUser } from '../../shared/models.js';
-import type { CreateReportBody } from '../../shared/safety.js';
-import type { MessageUpdatedEvent } from '../../shared/events.js';
+import type { GetMessageBody, SendMessageBody, UploadedAttachment } from '../../src/shared/api.js';
+import { DEFAULT_USER_SETTINGS, type UserSettingsPatch } from '../../src/shared/integration.js';
+import type { Chat, MessengerUser } from '../../src/shared/models.js';
+import type { CreateReportBody } from '../../src/shared/safety.js';
+import type { MessageUpdatedEvent } from '../../src/shared/events.js';
 import {
   EDIT_WINDOW_PASSED_MESSAGE,
   EDIT_WINDOW_SECONDS_DEFAULT,
-  workingFasterPaths,
-} from '../../shared/working-faster.js';
-import type { deleteMessage } from '../features/chat/api/delete-message.js';
-import type { editMessage } from '../features/chat/api/edit-message.js';
-import { paths } from '../../shared/paths.js';
-import { safetyPaths } from '../../shared/safety-paths.js';
-import type { getDemoAccounts } from '../features/auth/api/get-demo-accounts.js';
-import type { login } from '../features/auth/api/login.js';
-import type { logout } from '../features/auth/api/logout.js';
-import type { attachmentExists } from '../features/chat/api/attachment-exists.js';
-import type { getMessages } from '../features/chat/api/get-messages.js';
-import type { sendMessage } from '../features/chat/api/send-message.js';
-import type { sendTyping } from '../features/chat/api/send-typing.js';
-import type { uploadAttachment } from '../features/chat/api/upload-attachment.js';
+  messageChangesPaths,
+} from '../../src/shared/message-changes.js';
+import { messageSearchPaths } from '../../src/shared/message-search.js';
+import { savedRepliesPaths } from '../../src/shared/saved-replies.js';
+import type { deleteMessage } from '../../src/web/features/chat/api/delete-message.js';
+import type { editMessage } from '../../src/web/features/chat/api/edit-message.js';
+import { paths } from '../../src/shared/paths.js';
+import { safetyPaths } from '../../src/shared/safety-paths.js';
+import type { getDemoAccounts } from '../../src/web/features/auth/api/get-demo-accounts.js';
+import type { login } from '../../src/web/features/auth/api/login.js';
+import type { logout } from '../../src/web/features/auth/api/logout.js';
+import type { attachmentExists } from '../../src/web/features/chat/api/attachment-exists.js';
+import type { getMessages } from '../../src/web/features/chat/api/get-messages.js';
+import type { sendMessage } from '../../src/web/features/chat/api/send-message.js';
+import type { sendTyping } from '../../src/web/features/chat/api/send-typing.js';
+import type { uploadAttachment } from '../../src/web/features/chat/api/upload-attachment.js';
 import type {
   archiveConversation,
   unarchiveConversation,
-} from '../features/conversations/api/archive-conversation.js';
+} from '../../src/web/features/conversations/api/archive-conversation.js';
 import type {
   getInitialData,
   InitialDataParams,
-} from '../features/conversations/api/get-initial-data.js';
-import type { markSeen } from '../features/conversations/api/mark-seen.js';
-import type { getEmbedConversation } from '../features/embed/api/get-embed-conversation.js';
-import type { openEmbedConversation } from '../features/embed/api/open-embed-conversation.js';
-import type { EmbedConversationRef } from '../../shared/embed-protocol.js';
-import type { blockUser } from '../features/safety/api/block-user.js';
-import type { reportConversation } from '../features/safety/api/report-conversation.js';
-import type { unblockUser } from '../features/safety/api/unblock-user.js';
+} from '../../src/web/features/conversations/api/get-initial-data.js';
+import type { markSeen } from '../../src/web/features/conversations/api/mark-seen.js';
+import type { getEmbedConversation } from '../../src/web/features/embed/api/get-embed-conversation.js';
+import type { openEmbedConversation } from '../../src/web/features/embed/api/open-embed-conversation.js';
+import type { EmbedConversationRef } from '../../src/shared/embed-protocol.js';
+import type { blockUser } from '../../src/web/features/safety/api/block-user.js';
+import type { reportConversation } from '../../src/web/features/safety/api/report-conversation.js';
+import type { unblockUser } from '../../src/web/features/safety/api/unblock-user.js';
 import type {
   searchMessages,
   SearchMessagesParams,
-} from '../features/message-search/api/search-messages.js';
+} from '../../src/web/features/message-search/api/search-messages.js';
 import {
   queryWords,
   SEARCH_LIMIT_DEFAULT,
   searchSnippet,
   searchWords,
-} from '../../shared/search-text.js';
-import type { getSettings } from '../features/settings/api/get-settings.js';
-import type { updateSettings } from '../features/settings/api/update-settings.js';
-import type { createTemplate } from '../features/templates/api/create-template.js';
-import type { deleteTemplate } from '../features/templates/api/delete-template.js';
-import type { getTemplates } from '../features/templates/api/get-templates.js';
-import type { updateTemplate } from '../features/templates/api/update-template.js';
-import type { Template } from '../../shared/working-faster.js';
-import { groupChatsByDate } from '../features/chat/utils/thread-cache.js';
+} from '../../src/shared/search-text.js';
+import type { getSettings } from '../../src/web/features/settings/api/get-settings.js';
+import type { updateSettings } from '../../src/web/features/settings/api/update-settings.js';
+import type { createTemplate } from '../../src/web/features/templates/api/create-template.js';
+import type { deleteTemplate } from '../../src/web/features/templates/api/delete-template.js';
+import type { getTemplates } from '../../src/web/features/templates/api/get-templates.js';
+import type { updateTemplate } from '../../src/web/features/templates/api/update-template.js';
+import type { Template } from '../../src/shared/saved-replies.js';
+import { groupChatsByDate } from '../../src/web/features/chat/utils/thread-cache.js';
 import {
   ApiError,
   type ApiClient,
   type QueryValue,
   type UploadOptions,
-} from '../lib/api-client.js';
-import { isArchivedFor, matchesSearch } from '../features/conversations/utils/conversation-view.js';
+} from '../../src/web/lib/api-client.js';
+import {
+  isArchivedFor,
+  matchesSearch,
+} from '../../src/web/features/conversations/utils/conversation-view.js';
 import type { Scenario } from './fixtures.js';
 
 /** A call as the page makes it, without the client (each call file's fetcher). */
@@ -124,13 +129,13 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (path === paths.initialData) return api.getInitialData(initialDataParams(query));
     if (path === paths.settings) return api.getSettings();
     if (path === paths.demoAccounts) return { accounts: await api.getDemoAccounts() };
-    if (path === workingFasterPaths.searchMessages)
+    if (path === messageSearchPaths.searchMessages)
       return api.searchMessages({
         q: String(query?.q ?? ''),
         ...(query?.limit === undefined ? {} : { limit: Number(query.limit) }),
         cursor: query?.cursor === undefined ? null : String(query.cursor),
       });
-    if (path === workingFasterPaths.templates) return api.getTemplates();
+    if (path === savedRepliesPaths.templates) return api.getTemplates();
     const unseen = idIn(path, paths.unseen);
     if (unseen !== null) return api.markSeen(unseen);
     const embedded = idIn(path, paths.embedConversation);
@@ -150,7 +155,7 @@ const clientFor = (api: FakeCalls): ApiClient => {
     if (typing !== null) return api.sendTyping(typing);
     if (path === safetyPaths.blocks) return api.blockUser((body as { user_id: number }).user_id);
     if (path === safetyPaths.reports) return api.reportConversation(body as never);
-    if (path === workingFasterPaths.templates) return api.createTemplate(body as never);
+    if (path === savedRepliesPaths.templates) return api.createTemplate(body as never);
     if (path === paths.embedConversations) return api.openEmbedConversation(body as never);
     throw notFound('POST', path);
   };
@@ -159,9 +164,9 @@ const clientFor = (api: FakeCalls): ApiClient => {
       (await get(path, options?.query)) as T,
     post: async <T>(path: string, body?: unknown) => (await post(path, body)) as T,
     patch: async <T>(path: string, body: unknown) => {
-      const edited = idIn(path, workingFasterPaths.message);
+      const edited = idIn(path, messageChangesPaths.message);
       if (edited !== null) return (await api.editMessage(edited, body as never)) as T;
-      const template = idIn(path, workingFasterPaths.template);
+      const template = idIn(path, savedRepliesPaths.template);
       if (template !== null) return (await api.updateTemplate(template, body as never)) as T;
       if (path !== paths.settings) throw notFound('PATCH', path);
       return (await api.updateSettings(body as never)) as T;
@@ -171,9 +176,9 @@ const clientFor = (api: FakeCalls): ApiClient => {
       return { attachment: await api.uploadAttachment(file, options) } as T;
     },
     delete: async <T>(path: string) => {
-      const deleted = idIn(path, workingFasterPaths.message);
+      const deleted = idIn(path, messageChangesPaths.message);
       if (deleted !== null) return (await api.deleteMessage(deleted)) as T;
-      const template = idIn(path, workingFasterPaths.template);
+      const template = idIn(path, savedRepliesPaths.template);
       if (template !== null) return (await api.deleteTemplate(template)) as T;
       const blocked = idIn(path, safetyPaths.block);
       if (blocked === null) throw notFound('DELETE', path);
