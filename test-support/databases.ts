@@ -136,6 +136,11 @@ export interface TestDatabase {
   /** A DATABASE_URL that reaches the same database (for child processes). */
   url: string;
   searchPath?: string;
+  /**
+   * Migrates further (to the latest, or to `target`): an upgrade test's step. In PostgreSQL it
+   * survives other test files dropping their schemas meanwhile, as creating one does.
+   */
+  migrate: (target?: string) => Promise<void>;
   drop: () => Promise<void>;
 }
 
@@ -154,6 +159,7 @@ export const createTestDatabase = async (
     return {
       db,
       url: file.url,
+      migrate: (target) => migrateToLatest(db, target),
       drop: async () => {
         await db.destroy();
         await file.drop();
@@ -168,6 +174,7 @@ export const createTestDatabase = async (
     db,
     url: settings.postgresUrl,
     searchPath: schema,
+    migrate: (target) => migrateWhileOthersDrop(db, schema, target),
     drop: async () => {
       await db.destroy();
       await withPostgres((admin) => admin.query(`drop schema if exists ${schema} cascade`));

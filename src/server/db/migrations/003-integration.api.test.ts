@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test-support/databases.js';
-import { migrateToLatest } from '../database.js';
 import { seedDemo } from '../seed.js';
 
 const dialect = inject('database');
@@ -29,7 +28,7 @@ describe(`upgrading a database with users to 003-integration (${dialect})`, () =
     const before = await snapshot();
     expect(before.users.length).toBeGreaterThan(0);
 
-    await migrateToLatest(database.db);
+    await database.migrate();
     expect(await snapshot()).toEqual(before);
 
     const db = database.db.kysely;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test-support/databases.js';
-import { migrateToLatest } from '../database.js';
 import { seedDemo } from '../seed.js';
 
 const dialect = inject('database');
@@ -14,7 +13,7 @@ describe(`upgrading a database with messages to 005-notifications (${dialect})`,
 
   it('counts messages already unread as handled, so the next new one does not e-mail them', async () => {
     expect(await seedDemo(database.db)).toBe(true);
-    await migrateToLatest(database.db);
+    await database.migrate();
     const chats = await database.db.kysely
       .selectFrom('chats')
       .select(['seen_at', 'notified_at'])

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test-support/databases.js';
-import { migrateToLatest } from '../database.js';
 
 const dialect = inject('database');
 
@@ -42,7 +41,7 @@ describe(`upgrading a database with e-mail addresses in mixed case to 011-email-
     const none1 = await insertUser('No address 1', null);
     const none2 = await insertUser('No address 2', null);
 
-    await migrateToLatest(database.db);
+    await database.migrate();
 
     expect(await emailOf(linaOld)).toBe('lina7@example.com');
     expect(await emailOf(linaNew)).toBeNull();

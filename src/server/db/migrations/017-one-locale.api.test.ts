@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test-support/databases.js';
-import { migrateToLatest } from '../database.js';
 
 const dialect = inject('database');
 
@@ -55,7 +54,7 @@ describe(`upgrading a database with two languages per user to 017-one-locale (${
     const noRow = await insertUser('Host en, no settings', 'en');
     const neither = await insertUser('Never set', null);
 
-    await migrateToLatest(database.db);
+    await database.migrate();
 
     const users = await database.db.kysely
       .selectFrom('users')

@@ -26,7 +26,6 @@ import {
   type SearchMessagesResponse,
 } from '../../../shared/message-search.js';
 import { messageChangesPaths } from '../../../shared/message-changes.js';
-import { migrateToLatest } from '../../db/database.js';
 import { createSearchRepository } from './search.repository.js';
 import { encodeSearchCursor } from './search.service.js';
 
@@ -370,7 +369,7 @@ describe(
       await message(ours, company, candidate, '?!');
       const elsewhere = await message(theirs, stranger, company, 'early elsewhere');
 
-      await migrateToLatest(database.db);
+      await database.migrate();
 
       const repository = createSearchRepository(database.db);
       const before = 2 ** 31 - 1;
