@@ -15,12 +15,12 @@ const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx'];
 
 /**
  * Server modules (src/server/modules/<area>) and what each exports on purpose: its services
- * (`<name>.service.ts`), its routes (`<name>.routes.ts`) and its events (`<area>.events.ts`; the
- * events all modules share are declared in `modules/module-events.ts`, which is no module's inside).
- * Everything else in the folder (repositories, presenters, stores, caches, helpers) is internal:
- * production code outside the folder may not import it (ADR 025). The composition root
- * (`services.ts`, `background/`) may also import each module's repositories, to hand every service
- * its own; tests (`*.test.ts`) and the harness are not walled.
+ * (`<name>.service.ts`), its routes (`<name>.routes.ts`), its events (`<area>.events.ts`; the
+ * events all modules share are declared in `modules/module-events.ts`, which is no module's inside)
+ * and its factory (`<area>.module.ts`: builds the module's repositories and inner parts and hands
+ * them to its services; the composition root calls only these, ADR 026). Everything else in the
+ * folder (repositories, presenters, stores, caches, helpers) is internal: production code outside
+ * the folder may not import it (ADR 025); tests (`*.test.ts`) and the harness are not walled.
  */
 const serverModulesDir = new URL('./src/server/modules', import.meta.url);
 const serverModules = readdirSync(serverModulesDir, { withFileTypes: true })
@@ -36,15 +36,28 @@ const serverModules = readdirSync(serverModulesDir, { withFileTypes: true })
       dir,
       exported: files
         .filter(
-          (file) => /\.(service|routes)\.ts$/.test(file) || file === `${entry.name}.events.ts`,
+          (file) =>
+            /\.(service|routes)\.ts$/.test(file) ||
+            file === `${entry.name}.events.ts` ||
+            file === `${entry.name}.module.ts`,
         )
         .map(js),
-      repositories: files.filter((file) => file.endsWith('.repository.ts')).map(js),
     };
   });
-const COMPOSITION_ROOT = ['src/server/services.ts', 'src/server/background'];
 const MODULE_WALL =
-  'outside its folder a module is reached only through what it exports on purpose: `<name>.service.ts`, `<name>.routes.ts`, `<area>.events.ts` (the rest is internal; ADR 025).';
+  'outside its folder a module is reached only through what it exports on purpose: `<name>.service.ts`, `<name>.routes.ts`, `<area>.events.ts`, `<area>.module.ts` (the rest is internal; ADR 025, 026).';
+
+/**
+ * The demo's seeder and its data (`db/seed.ts`, `db/demo-data.ts`): the running server knows of the
+ * demo through `db/demo-mode.ts` only; the seeder is loaded by `npm run seed` and, only when a start
+ * does seed, by `process/prepare-database.ts`.
+ */
+const DEMO_SEEDER = ['src/server/db/seed.js', 'src/server/db/demo-data.js'];
+const DEMO_SEEDER_USERS = [
+  'src/server/db/seed.ts',
+  'src/server/db/seed-cli.ts',
+  'src/server/process/prepare-database.ts',
+];
 
 /** File names are kebab-case (dots separate kinds: `x.routes.ts`, `x.api.test.ts`). */
 const kebabCaseFiles = {
@@ -219,17 +232,18 @@ export default tseslint.config(
           },
           ...serverModules.map((module) => ({
             target: ['src'],
-            targetExcept: [module.dir, ...COMPOSITION_ROOT],
+            targetExcept: [module.dir],
             from: [module.dir],
             except: module.exported,
             message: MODULE_WALL,
           })),
-          ...serverModules.map((module) => ({
-            target: COMPOSITION_ROOT,
-            from: [module.dir],
-            except: [...module.exported, ...module.repositories],
-            message: `${MODULE_WALL} The composition root may also hand a service its repository.`,
-          })),
+          {
+            target: ['src'],
+            targetExcept: DEMO_SEEDER_USERS,
+            from: DEMO_SEEDER,
+            message:
+              'production code knows the demo through db/demo-mode.ts; the seeder is loaded only to seed (npm run seed, process/prepare-database.ts).',
+          },
           ...webFeatures.map((feature) => ({
             target: [`src/web/features/${feature}`],
             from: ['src/web/features'],

@@ -1,4 +1,5 @@
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, EXTRA_USERS } from '../src/server/db/seed.js';
+import { EXTRA_USERS } from '../src/server/db/demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/server/db/demo-mode.js';
 
 /** The demo accounts as the seed creates them (all with DEMO_PASSWORD): the seed is the source. */
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };

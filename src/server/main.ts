@@ -35,7 +35,7 @@ const check = async () => {
     process.exitCode = 1;
     return;
   }
-  const { featureLines } = await import('./startup-banner.js');
+  const { featureLines } = await import('./process/startup-banner.js');
   console.log(
     ['The configuration is valid.', ...featureLines(read.config), ...warningLines()].join('\n'),
   );
@@ -67,13 +67,13 @@ const serve = async () => {
     }
   }
   if (config.webConcurrency === 1) {
-    const { serveInstance } = await import('./serve-instance.js');
+    const { serveInstance } = await import('./process/serve-instance.js');
     await serveInstance(config, { role: 'single' });
   } else if (!worker) {
-    const { runClusterPrimary } = await import('./cluster-primary.js');
+    const { runClusterPrimary } = await import('./process/cluster-primary.js');
     await runClusterPrimary(config);
   } else {
-    const { serveInstance } = await import('./serve-instance.js');
+    const { serveInstance } = await import('./process/serve-instance.js');
     await serveInstance(config, { role: 'worker' });
   }
 };

@@ -14,7 +14,7 @@ import { messengerConfig, sendTo } from '../../test-support/messaging.js';
 import { pusherSocketUrl, RawSocket } from '../../test-support/raw-socket.js';
 import { freePort, startServer, type ServerProcess } from '../../test-support/server-process.js';
 import { waitForValue, within } from '../../test-support/wait.js';
-import { DEMO_PASSWORD } from './db/seed.js';
+import { DEMO_PASSWORD } from './db/demo-mode.js';
 
 /** The metric names the dashboard's queries read (a histogram's series named by the histogram). */
 const dashboardMetricNames = (): string[] => {

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import { clientConfig, securityHeadersOptions } from './client-config.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { brandRoutes } from './modules/brand/brand.routes.js';
@@ -23,7 +22,7 @@ import { createOpenApiDocument } from './openapi/openapi-document.js';
 import { openApiRoutes } from './openapi/openapi.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
-import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { securityHeadersFromConfig, securityHeadersPlugin } from './plugins/security-headers.js';
 import type { Config } from './config.js';
 import type { Realtime } from './realtime/index.js';
 import type { Services } from './services.js';
@@ -46,11 +45,11 @@ export const registerRoutes = async (
 ): Promise<void> => {
   const onSessionEnded = (sessionHash: string) => realtime.closeSessionSockets(sessionHash);
   await app.register(errorHandlerPlugin);
-  await app.register(securityHeadersPlugin, securityHeadersOptions(config));
+  await app.register(securityHeadersPlugin, securityHeadersFromConfig(config));
   await app.register(fastifyCookie);
   await app.register(authPlugin, { config, authService: services.auth });
   await app.register(healthRoutes, { healthService: services.health });
-  await app.register(configRoutes, { clientConfig: clientConfig(config) });
+  await app.register(configRoutes, { config });
   await app.register(authRoutes, {
     config,
     authService: services.auth,

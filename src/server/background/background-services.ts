@@ -1,104 +1,21 @@
 import type { Config } from '../config.js';
-import { unsubscribeSecret } from '../db/app-settings.js';
-import type { Db } from '../db/database.js';
-import type { LimitStore } from '../lib/limit-store.js';
-import { createAttachmentsRepository } from '../modules/attachments/attachments.repository.js';
-import {
-  createAttachmentStorage,
-  createAttachmentsService,
-  type AttachmentsService,
-} from '../modules/attachments/attachments.service.js';
+import type { AttachmentsService } from '../modules/attachments/attachments.service.js';
 import { createUploadSweeper } from '../modules/attachments/upload-sweeper.service.js';
-import { createNotificationsRepository } from '../modules/notifications/notifications.repository.js';
-import {
-  createMailer,
-  createNotificationsService,
-  createWebhookSender,
-  emailAttemptTimeoutMs,
-  type NotificationsService,
-  type NotificationsServiceOptions,
-} from '../modules/notifications/notifications.service.js';
-import type { SettingsService } from '../modules/settings/settings.service.js';
+import type { NotificationsService } from '../modules/notifications/notifications.service.js';
 import type { Outbox } from '../outbox/outbox.js';
 import {
   createOutboxWorker,
   type OutboxLogger,
   type OutboxOutcome,
+  type OutboxWorker,
 } from '../outbox/outbox-worker.js';
-
-/**
- * The pieces of the service graph that background work needs, made from the configuration in one
- * place: `createServices` (the request thread) and background-thread.ts (the background thread)
- * both build them with these.
- */
+import type { BackgroundMode, BackgroundWork } from './background-work.js';
 
 /**
  * What background work logs with (Fastify's logger in the request thread, pino in the other): what
  * the outbox worker needs, which covers the mailer and the upload sweeper.
  */
 export type BackgroundLogger = OutboxLogger;
-
-/** What each thread has before any service: its configuration, database and logger. */
-export interface ThreadBasics {
-  config: Config;
-  db: Db;
-  logger: BackgroundLogger;
-}
-
-/** The services notifications sit on, made by each thread in its own way. */
-export interface NotificationsDependencies {
-  outbox: Outbox;
-  settings: SettingsService;
-  presence: NonNullable<NotificationsServiceOptions['presence']>;
-}
-
-/** E-mails and webhooks for people who are not on the page (docs/notifications.md). */
-export const createNotificationsFromConfig = (
-  { config, db, logger }: ThreadBasics,
-  { outbox, settings, presence }: NotificationsDependencies,
-): NotificationsService =>
-  createNotificationsService({
-    db,
-    repository: createNotificationsRepository(db),
-    outbox,
-    settingsService: settings,
-    mailer: createMailer({
-      smtpUrl: config.notifications.smtpUrl,
-      from: config.notifications.mailFrom,
-      mailDir: config.notifications.mailDir,
-      attemptTimeoutMs: emailAttemptTimeoutMs(config.outbox.leaseMs),
-      logger,
-    }),
-    webhook: config.webhook ? createWebhookSender(config.webhook) : undefined,
-    unsubscribeSecret: () => unsubscribeSecret(db.kysely),
-    publicUrl: config.publicUrl,
-    siteName: config.brand.siteName,
-    logoUrl: config.brand.logoUrl,
-    brandColor: config.brand.color,
-    enabled: config.notifications.enabled,
-    emailDelayMs: config.notifications.emailDelayMs,
-    emailMinIntervalMs: config.notifications.emailMinIntervalMs,
-    leaseMs: config.outbox.leaseMs,
-    logger,
-    presence,
-  });
-
-/** Attachments, stored where STORAGE_URL says. */
-export const createAttachmentsFromConfig = ({
-  config,
-  db,
-  limits,
-}: {
-  config: Config;
-  db: Db;
-  limits: LimitStore;
-}): AttachmentsService =>
-  createAttachmentsService({
-    db: db.kysely,
-    repository: createAttachmentsRepository(db),
-    storage: createAttachmentStorage(config.storage.url, config.storage.credentials),
-    limits,
-  });
 
 export interface BackgroundServicesOptions {
   config: Config;
@@ -159,3 +76,30 @@ export const createBackgroundServices = ({
 };
 
 export type BackgroundServices = ReturnType<typeof createBackgroundServices>;
+
+/**
+ * Where background work runs: `thread` when asked, unless the database is SQLite in memory (a
+ * second connection would open another, empty database), so its work stays on this thread.
+ */
+export const backgroundModeFor = (
+  config: Config,
+  wanted: BackgroundMode = 'inline',
+): BackgroundMode =>
+  wanted === 'thread' && /^sqlite:(:memory:)?$/.test(config.databaseUrl) ? 'inline' : wanted;
+
+/**
+ * This process's background work: the thread started before the services (it answers presence
+ * from the start), or else the outbox worker and the sweeper on this thread, with the outbox
+ * worker exposed for tests that drive it with `runOnce` (`pollOutbox` false).
+ */
+export const backgroundWorkOf = (
+  thread: BackgroundWork | undefined,
+  { pollOutbox, ...inline }: BackgroundServicesOptions & { pollOutbox: boolean },
+): { background: BackgroundWork; outboxWorker?: OutboxWorker } => {
+  if (thread) return { background: thread };
+  const services = createBackgroundServices(inline);
+  return {
+    outboxWorker: services.outboxWorker,
+    background: { start: () => services.start({ pollOutbox }), stop: () => services.stop() },
+  };
+};

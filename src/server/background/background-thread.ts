@@ -3,10 +3,10 @@ import { pino } from 'pino';
 import type { PresenceChangedEvent } from '../../shared/events.js';
 import { openDatabase } from '../db/database.js';
 import { createLimitStore } from '../lib/limit-store.js';
-import { createPresenceAnnouncements } from '../modules/presence/presence.service.js';
-import { createPresenceRepository } from '../modules/presence/presence.repository.js';
-import { createSettingsRepository } from '../modules/settings/settings.repository.js';
-import { createSettingsService } from '../modules/settings/settings.service.js';
+import { createAttachmentsModule } from '../modules/attachments/attachments.module.js';
+import { createNotificationsModule } from '../modules/notifications/notifications.module.js';
+import { createPresenceAnnouncementsFor } from '../modules/presence/presence.module.js';
+import { createSettingsModule } from '../modules/settings/settings.module.js';
 import { REDACTED_LOG_PATHS } from '../observability/request-log.js';
 import { createOutbox } from '../outbox/outbox.js';
 import {
@@ -15,11 +15,7 @@ import {
   type BackgroundWorkerData,
   type FromBackground,
 } from './background-protocol.js';
-import {
-  createAttachmentsFromConfig,
-  createBackgroundServices,
-  createNotificationsFromConfig,
-} from './background-services.js';
+import { createBackgroundServices } from './background-services.js';
 
 /**
  * How long the request thread has to say who is online. Past it the question fails, and with it
@@ -99,11 +95,8 @@ const runBackgroundThread = (port: MessagePort, data: BackgroundWorkerData) => {
 
   const outbox = createOutbox({ db });
   // Nothing here changes settings (the handlers only read them); no one to tell of a change.
-  const settings = createSettingsService({
-    db: db.kysely,
-    repository: createSettingsRepository(db),
-  });
-  const notifications = createNotificationsFromConfig(
+  const settings = createSettingsModule({ db });
+  const notifications = createNotificationsModule(
     { config, db, logger },
     { outbox, settings, presence },
   );
@@ -113,16 +106,15 @@ const runBackgroundThread = (port: MessagePort, data: BackgroundWorkerData) => {
     config,
     outbox,
     notifications,
-    attachments: createAttachmentsFromConfig({ config, db, limits }),
+    attachments: createAttachmentsModule({ config, db, limits }),
     logger,
     onOutboxOutcome: (kind, outcome) => post({ type: 'outboxOutcome', kind, outcome }),
   });
 
   // What follows a change of presence (the request thread keeps the store and the sockets): the
   // last seen, the partners who may know, and the e-mails that waited for the user to leave.
-  const announcements = createPresenceAnnouncements({
-    db: db.kysely,
-    repository: createPresenceRepository(db),
+  const announcements = createPresenceAnnouncementsFor({
+    db,
     onlineAmong: presence.onlineAmong,
     publisher: {
       publish: (channels, _event, data) => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
-import type { PresenceAnnouncements } from '../modules/presence/presence.service.js';
+import type { PresenceAnnouncements } from '../modules/presence/presence.module.js';
 import type { Broadcaster } from '../realtime/broadcaster-port.js';
 import type { OutboxOutcome } from '../outbox/outbox-worker.js';
 import { PRESENCE_CHANGED_EVENT } from '../../shared/events.js';

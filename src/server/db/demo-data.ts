@@ -1,28 +1,11 @@
+import type { DemoUser } from './demo-mode.js';
+
 /**
- * The demo's data: its accounts, jobs, conversations, applications and saved replies (seeded by
- * `seed.ts`, which also decides when the demo is on).
+ * The demo's data besides its accounts (`demo-mode.ts`): more users, jobs, conversations,
+ * applications and saved replies, seeded by `seed.ts`. Only the seeder reads it.
  */
 
-export const DEMO_PASSWORD = 'password';
-
-type Role = 'candidate' | 'company' | 'owner';
-interface SeedUser {
-  key: string;
-  email: string;
-  role: Role;
-  name: string;
-}
-
-/** The accounts the contract lists first, then extras so that search and the job filter have work to do. */
-export const DEMO_ACCOUNTS: SeedUser[] = [
-  { key: 'sara', email: 'candidate@example.com', role: 'candidate', name: 'Sara Haddad' },
-  { key: 'omar', email: 'candidate2@example.com', role: 'candidate', name: 'Omar Khalil' },
-  { key: 'acme', email: 'company@example.com', role: 'company', name: 'Acme Robotics' },
-  { key: 'nile', email: 'company2@example.com', role: 'company', name: 'Nile Software' },
-  { key: 'harbor', email: 'owner@example.com', role: 'owner', name: 'Blue Harbor Logistics' },
-];
-
-export const EXTRA_USERS: SeedUser[] = [
+export const EXTRA_USERS: DemoUser[] = [
   { key: 'cedar', email: 'cedar@example.com', role: 'company', name: 'Cedar Health' },
   { key: 'orbit', email: 'orbit@example.com', role: 'company', name: 'Orbit Finance' },
   { key: 'lina', email: 'lina@example.com', role: 'candidate', name: 'Lina Farouk' },

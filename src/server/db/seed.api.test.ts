@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test-support/databases.js';
 import { conversationQuery } from '../modules/messenger/conversation-query.repository.js';
-import { DEMO_ACCOUNTS, seedDemo } from './seed.js';
+import { DEMO_ACCOUNTS } from './demo-mode.js';
+import { seedDemo } from './seed.js';
 
 const dialect = inject('database');
 

@@ -1,79 +1,24 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
 import { hashPassword } from '../lib/crypto.js';
-import { readSetting, SETTING, settingOrInsert } from './app-settings.js';
+import { SETTING, settingOrInsert } from './app-settings.js';
 import type { Db } from './database.js';
 import {
   APPLICATION_GROUPS,
   APPLICATIONS,
   CONVERSATIONS,
-  DEMO_ACCOUNTS,
-  DEMO_PASSWORD,
   EXTRA_USERS,
   JOBS,
   TEMPLATES,
 } from './demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-mode.js';
 import { hasSearchIndex, indexMessage } from './search-index.js';
 import { conversationJob, type Database } from './schema.js';
-
-export { DEMO_ACCOUNTS, DEMO_PASSWORD, EXTRA_USERS } from './demo-data.js';
 
 const slug = (name: string) =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
-
-/**
- * Demo mode: this database holds the demo data (it was seeded), and the configuration allows it.
- * `auto` never counts under NODE_ENV=production; `off` never does.
- */
-export const isDemoMode = async (config: Config, db: Db): Promise<boolean> => {
-  if (config.demoSeed === 'off') return false;
-  if (config.demoSeed === 'auto' && config.production) return false;
-  return (await readSetting(db.kysely, SETTING.demo)) !== undefined;
-};
-
-export type DemoDecision = { seed: false; reason: string } | { seed: true; warning?: string };
-
-/**
- * Whether to seed the demo now. `auto` seeds only an empty database (no user at all) and never under
- * NODE_ENV=production; a database seeded before (the demo marker) is topped up idempotently. `on`
- * always seeds, and says loudly when that happens in production.
- */
-export const decideDemoSeed = async (config: Config, db: Db): Promise<DemoDecision> => {
-  if (config.demoSeed === 'off') return { seed: false, reason: 'DEMO_SEED=off' };
-  if (config.demoSeed === 'on') {
-    return config.production
-      ? {
-          seed: true,
-          warning:
-            'DEMO_SEED=on under NODE_ENV=production: demo accounts with the password "password" are in this database and listed on the sign-in page. Never do this with real users.',
-        }
-      : { seed: true };
-  }
-  if (config.production) return { seed: false, reason: 'NODE_ENV=production' };
-  if ((await readSetting(db.kysely, SETTING.demo)) !== undefined) return { seed: true };
-  const anyUser = await db.kysely.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  return anyUser ? { seed: false, reason: 'the database already holds users' } : { seed: true };
-};
-
-export const listDemoAccounts = async (db: Db) => {
-  const rows = await db.kysely
-    .selectFrom('users')
-    .select(['email', 'name', 'role'])
-    .where(
-      'email',
-      'in',
-      DEMO_ACCOUNTS.map((account) => account.email),
-    )
-    .where('erased_at', 'is', null)
-    .execute();
-  const order = DEMO_ACCOUNTS.map((account) => account.email);
-  return rows
-    .flatMap((row) => (row.email === null ? [] : [{ ...row, email: row.email }]))
-    .sort((a, b) => order.indexOf(a.email) - order.indexOf(b.email));
-};
 
 /** Seeds the demo data once; a second run finds the first demo account and changes nothing. */
 export const seedDemo = async (db: Db, now = Date.now()): Promise<boolean> => {

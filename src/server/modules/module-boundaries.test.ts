@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The server's module walls are kept by `npm run lint` (eslint.config.js, `local/import-boundaries`):
- * outside its folder a module is reached only through its services, routes and events; everything
- * else in it is internal (ADR 025). The composition root may also hand a service its repository.
+ * outside its folder a module is reached only through its services, routes, events and factory;
+ * everything else in it is internal (ADR 025, 026), the composition root included.
  */
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -22,7 +22,7 @@ const importing = (file: string, name: string, specifier: string) =>
   boundaryErrors(file, `import { ${name} } from '${specifier}';\nexport const x = ${name};\n`);
 
 const WALL =
-  'outside its folder a module is reached only through what it exports on purpose: `<name>.service.ts`, `<name>.routes.ts`, `<area>.events.ts` (the rest is internal; ADR 025).';
+  'outside its folder a module is reached only through what it exports on purpose: `<name>.service.ts`, `<name>.routes.ts`, `<area>.events.ts`, `<area>.module.ts` (the rest is internal; ADR 025, 026).';
 
 describe('server module boundaries', () => {
   it("refuses another module's repository or presenter, and allows its service", async () => {
@@ -69,17 +69,22 @@ describe('server module boundaries', () => {
         'createCredentialCache',
         './modules/auth/credential-cache.js',
       ),
-    ).toEqual([
-      `"./modules/auth/credential-cache.js": ${WALL} The composition root may also hand a service its repository.`,
-    ]);
+    ).toEqual([`"./modules/auth/credential-cache.js": ${WALL}`]);
   }, 60_000);
 
-  it('allows services and routes from anywhere, and repositories to the composition root only', async () => {
+  it("allows services, routes and a module's factory from anywhere, repositories to nobody outside", async () => {
     expect(
       await importing(
         'src/server/modules/safety/safety.service.ts',
-        'createPresenceStore',
+        'createPresenceService',
         '../presence/presence.service.js',
+      ),
+    ).toEqual([]);
+    expect(
+      await importing(
+        'src/server/services.ts',
+        'createSafetyModule',
+        './modules/safety/safety.module.js',
       ),
     ).toEqual([]);
     expect(
@@ -95,7 +100,7 @@ describe('server module boundaries', () => {
         'createSafetyRepository',
         './modules/safety/safety.repository.js',
       ),
-    ).toEqual([]);
+    ).toEqual([`"./modules/safety/safety.repository.js": ${WALL}`]);
     expect(
       await importing(
         'src/server/routes.ts',
@@ -120,5 +125,24 @@ describe('server module boundaries', () => {
         '../presence/memory-presence-store.js',
       ),
     ).toEqual([]);
+  }, 60_000);
+
+  it('keeps the demo seeder out of the running server', async () => {
+    const SEEDER =
+      'production code knows the demo through db/demo-mode.ts; the seeder is loaded only to seed (npm run seed, process/prepare-database.ts).';
+    expect(await importing('src/server/services.ts', 'seedDemo', './db/seed.js')).toEqual([
+      `"./db/seed.js": ${SEEDER}`,
+    ]);
+    expect(
+      await importing('src/server/process/startup-banner.ts', 'JOBS', '../db/demo-data.js'),
+    ).toEqual([`"../db/demo-data.js": ${SEEDER}`]);
+    expect(
+      await importing(
+        'src/server/process/startup-banner.ts',
+        'DEMO_ACCOUNTS',
+        '../db/demo-mode.js',
+      ),
+    ).toEqual([]);
+    expect(await importing('src/server/db/seed-cli.ts', 'seedDemo', './seed.js')).toEqual([]);
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
 
 export interface SecurityHeadersOptions {
   connectSources: string[];
@@ -8,6 +9,33 @@ export interface SecurityHeadersOptions {
   /** Served over https (PUBLIC_URL): every response carries Strict-Transport-Security. */
   https: boolean;
 }
+
+/**
+ * The origin of `BRAND_LOGO_URL` when it is on another site (an `https:` address), so the CSP lets
+ * the logo load; none for a same-origin path (`'self'` covers it).
+ */
+const logoSources = (logoUrl: string | undefined): string[] => {
+  if (!logoUrl || !URL.canParse(logoUrl)) return [];
+  return [new URL(logoUrl).origin];
+};
+
+/**
+ * The page may load images from the configured hosts and the logo's, and connect to the hosted
+ * Pusher, if any.
+ */
+export const securityHeadersFromConfig = (config: Config): SecurityHeadersOptions => {
+  const external = config.pusher.external;
+  return {
+    https: config.publicUrl.protocol === 'https:',
+    imageSources: [...new Set([...config.imageSources, ...logoSources(config.brand.logoUrl)])],
+    connectSources: external
+      ? [
+          `wss://*.pusher.com`,
+          ...(external.host ? [`wss://${external.host}`, `ws://${external.host}`] : []),
+        ]
+      : [],
+  };
+};
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 

@@ -14,10 +14,6 @@ import type { AttachmentsRepository } from './attachments.repository.js';
 import { fileHoldsMarkup, judgeFileKind, SNIFF_BYTES } from './file-kind.js';
 import { EXPIRY_BATCH } from './attachments.repository.js';
 
-// The storage the composition root builds and hands to this service (background-services.ts):
-// exported here on purpose (ADR 025).
-export { createAttachmentStorage, type AttachmentStorage } from './attachment-storage.js';
-
 /** The largest upload (contract: 10 MiB; 413 above). */
 export const MAX_UPLOAD_BYTES = ATTACHMENT_MAX_BYTES;
 /** Thumbnails of images: at most this many pixels on the long side. */

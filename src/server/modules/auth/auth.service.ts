@@ -20,10 +20,6 @@ import { nowIso } from '../../lib/time.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { CredentialCache } from './credential-cache.js';
 
-// The cache the composition root builds and hands to this service (services.ts): exported here on
-// purpose (ADR 025).
-export { createCredentialCache, type CredentialCache } from './credential-cache.js';
-
 /** How long a session lasts (the cookie's max-age says the same). */
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;
 /** An account's failures are remembered this long after the latest one (the backoff keeps growing). */

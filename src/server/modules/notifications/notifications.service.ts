@@ -31,13 +31,8 @@ import type { NotificationsRepository } from './notifications.repository.js';
 import { createUnsubscribeTokens, type UnsubscribeTokens } from './unsubscribe-token.js';
 import type { WebhookSender } from './webhook-sender.js';
 
-// The senders the composition root builds and hands to this service (background-services.ts):
-// exported here on purpose (ADR 025).
-export { createMailer, type Mailer } from './mailer.js';
-export { createWebhookSender, type WebhookSender } from './webhook-sender.js';
 // What the rest of the server uses of the task shapes (the other files are this module's own).
-export type { NotificationsLogger } from './email-sending.js';
-export { emailAttemptTimeoutMs, TASK } from './notification-tasks.js';
+export { TASK } from './notification-tasks.js';
 
 export interface NotificationsServiceOptions {
   db: Db;

@@ -2,29 +2,6 @@ import { parseUserChannel } from '../../../shared/events.js';
 import { nowIso } from '../../lib/time.js';
 import type { PresenceAnnouncements } from './presence-announcements.js';
 import type { PresenceStore } from './presence-store.js';
-import { MemoryPresenceStore } from './memory-presence-store.js';
-import { RedisPresenceStore } from './redis-presence-store.js';
-
-// What the composition root builds presence from (services.ts, background/): the module's own
-// parts, exported here on purpose (ADR 025).
-export {
-  createPresenceAnnouncements,
-  type PresenceAnnouncements,
-} from './presence-announcements.js';
-export type { PresenceStore } from './presence-store.js';
-
-/**
- * Who is online: shared by every instance through Redis when `redisUrl` is set (`prefix` names its
- * keys), else this process's memory.
- */
-export const createPresenceStore = (options: {
-  redisUrl: string | undefined;
-  prefix: string;
-  onError: (error: unknown) => void;
-}): PresenceStore =>
-  options.redisUrl
-    ? new RedisPresenceStore(options.redisUrl, options.prefix, options.onError)
-    : new MemoryPresenceStore();
 
 export interface PresenceLogger {
   warn(obj: unknown, msg?: string): void;

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
-import { migrateToLatest, type Db } from './database.js';
-import { decideDemoSeed, isDemoMode, seedDemo } from './seed.js';
+import { migrateToLatest, type Db } from '../db/database.js';
+import { decideDemoSeed, isDemoMode } from '../db/demo-mode.js';
 
 /**
  * What a start does to the database before serving, once per deployment unit (the only process,
@@ -15,6 +15,8 @@ export const prepareDatabase = async (
   const decision = await decideDemoSeed(config, db);
   if (decision.seed) {
     if (decision.warning) console.warn(`\n*** WARNING: ${decision.warning} ***\n`);
+    // the seeder and its data are loaded only when they are used
+    const { seedDemo } = await import('../db/seed.js');
     await seedDemo(db);
   }
   return {

@@ -1,5 +1,5 @@
-import type { Config } from './config.js';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed.js';
+import type { Config } from '../config.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../db/demo-mode.js';
 
 /** A URL's host (and port), without its user, password, path or query. */
 const hostOf = (value: string): string => {

@@ -7,20 +7,20 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ACME, OMAR, SARA } from '../../test-support/accounts.js';
-import { freshServerDatabase, type ServerDatabase } from '../../test-support/databases.js';
-import { signInOverHttp, type HttpSession } from '../../test-support/http-session.js';
-import { conversationWith, rowWith, sendMessage } from '../../test-support/messaging.js';
-import { listenForChats, type ChatListener } from '../../test-support/pusher-js.js';
+import { ACME, OMAR, SARA } from '../../../test-support/accounts.js';
+import { freshServerDatabase, type ServerDatabase } from '../../../test-support/databases.js';
+import { signInOverHttp, type HttpSession } from '../../../test-support/http-session.js';
+import { conversationWith, rowWith, sendMessage } from '../../../test-support/messaging.js';
+import { listenForChats, type ChatListener } from '../../../test-support/pusher-js.js';
 import {
   freePort,
   startServer,
   uniqueAppId,
   type ServerProcess,
-} from '../../test-support/server-process.js';
-import { serverEnvironment, settings } from '../../test-support/settings.js';
-import { sleep, until, within } from '../../test-support/wait.js';
-import { metricValue } from '../../test-support/metrics-text.js';
+} from '../../../test-support/server-process.js';
+import { serverEnvironment, settings } from '../../../test-support/settings.js';
+import { sleep, until, within } from '../../../test-support/wait.js';
+import { metricValue } from '../../../test-support/metrics-text.js';
 
 const WORKERS = 2;
 

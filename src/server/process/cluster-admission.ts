@@ -4,7 +4,7 @@ import {
   createConnectionCounter,
   type ConnectionAdmission,
   type ConnectionLimits,
-} from './realtime/connection-admission.js';
+} from '../realtime/connection-admission.js';
 
 /**
  * The instance's socket limits (WS_MAX_CONNECTIONS, WS_MAX_CONNECTIONS_PER_ADDRESS) over all its

@@ -3,10 +3,10 @@ import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import { countWorkerSockets } from './cluster-admission.js';
-import type { Config } from './config.js';
-import { openDatabase } from './db/database.js';
-import { prepareDatabase } from './db/prepare-database.js';
-import { serveMetrics } from './observability/metrics.js';
+import type { Config } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { prepareDatabase } from './prepare-database.js';
+import { serveMetrics } from '../observability/metrics.js';
 import { STOP_DEADLINE_MS, STOP_MESSAGE } from './serve-instance.js';
 import { announceRunning } from './startup-banner.js';
 

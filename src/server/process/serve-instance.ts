@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import { AggregatorRegistry } from 'prom-client';
-import { buildApp } from './app.js';
+import { buildApp } from '../app.js';
 import { admissionThroughPrimary } from './cluster-admission.js';
-import type { Config } from './config.js';
-import { openDatabase } from './db/database.js';
-import { prepareDatabase } from './db/prepare-database.js';
-import { serveMetrics } from './observability/metrics.js';
+import type { Config } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { prepareDatabase } from './prepare-database.js';
+import { serveMetrics } from '../observability/metrics.js';
 import { announceRunning } from './startup-banner.js';
 
 /** Requests under way when the server stops accepting get this long to finish. */
