@@ -190,7 +190,7 @@ export default tseslint.config(
     // cycles are found by scripts/check-import-cycles.mjs (part of `npm run lint`).
     files: [
       'src/**/*.{ts,tsx}',
-      'test-support/**/*.ts',
+      'test-support/**/*.{ts,tsx}',
       'e2e/**/*.ts',
       'faults/**/*.ts',
       'bench/**/*.ts',
@@ -255,7 +255,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/web/**/*.{ts,tsx}'],
+    // the page, and its harness (test-support/web renders it)
+    files: ['src/web/**/*.{ts,tsx}', 'test-support/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
