@@ -5,7 +5,8 @@
  * and of failed sign-ins, and the sockets of a signed-out session.
  */
 import { randomBytes } from 'node:crypto';
-import type { InitialDataResponse, GetMessageResponse } from '../src/shared/api.js';
+import type { InitialDataResponse } from '../src/shared/conversations.js';
+import type { GetMessageResponse } from '../src/shared/messages.js';
 import { CHAT_MESSAGE_EVENT, userChannelName } from '../src/shared/events.js';
 import { integrationPaths } from '../src/shared/integration.js';
 import { paths } from '../src/shared/paths.js';

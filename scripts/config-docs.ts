@@ -1,13 +1,13 @@
 /**
- * docs/configuration.md, generated from the settings in src/server/config.ts.
- * Run: npm run docs:config (a unit test, src/server/config-reference.test.ts, fails while the file
+ * docs/configuration.md, generated from the settings in src/server/config/ (*-settings.ts).
+ * Run: npm run docs:config (a unit test, src/server/config/config-reference.test.ts, fails while the file
  * and the code differ).
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { configurationMarkdown } from '../src/server/config-reference.js';
+import { configurationMarkdown } from '../src/server/config/config-reference.js';
 
 export const CONFIGURATION_DOC = resolve(import.meta.dirname, '../docs/configuration.md');
 

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  GetMessageResponse,
-  InitialDataResponse,
-  MessengerConfig,
-  SendMessageResponse,
-} from '../src/shared/api.js';
+import type { InitialDataResponse } from '../src/shared/conversations.js';
+import type { GetMessageResponse, SendMessageResponse } from '../src/shared/messages.js';
+import type { MessengerConfig } from '../src/shared/messenger-config.js';
 import type { Chat, MessengerUser } from '../src/shared/models.js';
 import { paths } from '../src/shared/paths.js';
 import { DEFAULT_APP_KEY, withKey, type HttpSession } from './http-session.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
-import { BODY_LIMIT_BYTES } from '../shared/api.js';
+import { BODY_LIMIT_BYTES } from '../shared/paths.js';
 import type { Config } from './config.js';
 import { broadcasterSecret } from './db/app-settings.js';
 import type { Db } from './db/database.js';

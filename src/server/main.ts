@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig, unknownSettingWarnings, type Config } from './config.js';
-import { helpText } from './config-reference.js';
+import { helpText } from './config/config-reference.js';
 
 /**
  * `npm start` / `node dist/server/main.js`: one process serving (WEB_CONCURRENCY=1), or a primary

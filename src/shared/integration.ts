@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sendMessageBodySchema, visibleMessageTextSchema } from './api.js';
+import { sendMessageBodySchema, visibleMessageTextSchema } from './messages.js';
 import { hostConversationSchema, roleSchema } from './models.js';
 import { pathTemplate } from './paths.js';
 import { suspendedSchema } from './safety.js';

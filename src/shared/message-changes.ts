@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, messageTextSchema } from './api.js';
+import { idSchema } from './api-fields.js';
+import { messageTextSchema } from './messages.js';
 import { chatSchema, messengerUserSchema } from './models.js';
 
 /**

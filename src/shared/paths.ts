@@ -1,6 +1,6 @@
 /**
  * The contract's HTTP paths and limits, free of zod so the client's first bundle can import them
- * without the schemas (src/shared/api.ts re-exports them).
+ * without the schemas (the contract files by domain, e.g. messages.ts, import them from here).
  */
 export const MESSAGE_MAX_LENGTH = 5000;
 export const PAGE_LIMIT_DEFAULT = 50;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './api.js';
+import { idSchema } from './api-fields.js';
 import { hostChatSchema } from './models.js';
 import { REPORT_DETAILS_MAX_LENGTH, REPORT_REASONS } from './safety-paths.js';
 import { containsNul } from './text.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, typedText } from './api.js';
+import { idSchema, typedText } from './api-fields.js';
 import { TEMPLATE_BODY_MAX_LENGTH, TEMPLATE_NAME_MAX_LENGTH } from './saved-replies-paths.js';
 
 /**

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
-import type { GetMessageBody, SendMessageBody, UploadedAttachment } from '../../src/shared/api.js';
+import type { UploadedAttachment } from '../../src/shared/attachment-uploads.js';
+import type { GetMessageBody, SendMessageBody } from '../../src/shared/messages.js';
 import { DEFAULT_USER_SETTINGS, type UserSettingsPatch } from '../../src/shared/integration.js';
 import type { Chat, MessengerUser } from '../../src/shared/models.js';
 import type { CreateReportBody } from '../../src/shared/safety.js';

@@ -1,16 +1,17 @@
 import type { z } from 'zod';
+import { errorResponseSchema } from '../../shared/api-fields.js';
 import {
   demoAccountsResponseSchema,
-  errorResponseSchema,
-  getMessageResponseSchema,
-  initialDataResponseSchema,
   loginResponseSchema,
-  messengerConfigSchema,
-  messengerUserResponseSchema,
-  sendMessageResponseSchema,
   tokenListResponseSchema,
   tokenResponseSchema,
-} from '../../shared/api.js';
+} from '../../shared/auth.js';
+import {
+  initialDataResponseSchema,
+  messengerUserResponseSchema,
+} from '../../shared/conversations.js';
+import { getMessageResponseSchema, sendMessageResponseSchema } from '../../shared/messages.js';
+import { messengerConfigSchema } from '../../shared/messenger-config.js';
 import {
   applicationResponseSchema,
   integrationJobResponseSchema,

@@ -1,4 +1,4 @@
-import { errorResponseSchema } from '../../shared/api.js';
+import { errorResponseSchema } from '../../shared/api-fields.js';
 import type { z } from 'zod';
 
 /**

@@ -1,4 +1,4 @@
-import type { ErrorResponse } from '../../shared/api.js';
+import type { ErrorResponse } from '../../shared/api-fields.js';
 import { csrfHeaders } from './csrf.js';
 
 export type QueryValue = string | number | null | undefined;

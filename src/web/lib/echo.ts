@@ -1,5 +1,5 @@
 import type { ZodType } from 'zod';
-import type { MessengerConfig } from '../../shared/api.js';
+import type { MessengerConfig } from '../../shared/messenger-config.js';
 import { csrfHeaders } from './csrf.js';
 import { authorizeWithRetries, type ChannelAuthData } from './channel-authorization.js';
 import { createLiveStatusTracker, type LiveStatus } from './live-status.js';

@@ -1,4 +1,4 @@
-import type { MessengerConfig } from '../../shared/api.js';
+import type { MessengerConfig } from '../../shared/messenger-config.js';
 import type { ApiClient } from './api-client.js';
 import { apiPaths } from './contract.js';
 

@@ -1,4 +1,4 @@
-import type { MessengerConfig } from '../../shared/api.js';
+import type { MessengerConfig } from '../../shared/messenger-config.js';
 import type {
   ChatMessageEvent,
   MessagesSeenEvent,

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { MessengerConfig } from '../../shared/api.js';
+import type { MessengerConfig } from '../../shared/messenger-config.js';
 import type { AppI18n } from './i18n.js';
 import type { ConnectRealtime } from './realtime-connection.js';
 import type { NotificationSound } from './sound.js';

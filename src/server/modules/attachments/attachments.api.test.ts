@@ -3,12 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {
-  GetMessageResponse,
-  InitialDataResponse,
-  SendMessageResponse,
-  UploadAttachmentResponse,
-} from '../../../shared/api.js';
+import type { UploadAttachmentResponse } from '../../../shared/attachment-uploads.js';
+import type { InitialDataResponse } from '../../../shared/conversations.js';
+import type { GetMessageResponse, SendMessageResponse } from '../../../shared/messages.js';
 import { paths } from '../../../shared/paths.js';
 import { ACME, OMAR, SARA } from '../../../../test-support/accounts.js';
 import { startS3Server } from '../../../../test-support/s3-server.js';

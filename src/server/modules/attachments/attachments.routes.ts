@@ -5,7 +5,10 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { uploadAttachmentBodySchema, uploadAttachmentResponseSchema } from '../../../shared/api.js';
+import {
+  uploadAttachmentBodySchema,
+  uploadAttachmentResponseSchema,
+} from '../../../shared/attachment-uploads.js';
 import { paths } from '../../../shared/paths.js';
 import { defineRouteFor, documentedOnly, routesPlugin } from '../../http/route.js';
 import { HttpError } from '../../lib/http-error.js';

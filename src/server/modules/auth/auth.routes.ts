@@ -4,11 +4,11 @@ import {
   demoAccountsResponseSchema,
   loginResponseSchema,
   tokenParamsSchema,
-  paths,
   tokenListResponseSchema,
   tokenRequestSchema,
   tokenResponseSchema,
-} from '../../../shared/api.js';
+} from '../../../shared/auth.js';
+import { paths } from '../../../shared/paths.js';
 import type { Config } from '../../config.js';
 import { defineRouteFor, routesPlugin } from '../../http/route.js';
 import { notFound } from '../../lib/http-error.js';

@@ -3,7 +3,7 @@ import {
   tokenRequestSchema,
   type Credentials,
   type TokenRequest,
-} from '../../../shared/api.js';
+} from '../../../shared/auth.js';
 import type { Kysely } from 'kysely';
 import type { AuthUser } from '../../../shared/models.js';
 import type { Database } from '../../db/schema.js';

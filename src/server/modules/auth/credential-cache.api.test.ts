@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { paths } from '../../../shared/api.js';
+import { paths } from '../../../shared/paths.js';
 import { integrationPaths } from '../../../shared/integration.js';
 import { ACME, SARA } from '../../../../test-support/accounts.js';
 import { uniqueAppId } from '../../../../test-support/server-process.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paths } from '../../../shared/api.js';
+import { paths } from '../../../shared/paths.js';
 import { parseUserChannel } from '../../../shared/events.js';
 import { defineRouteFor, routesPlugin } from '../../http/route.js';
 import { forbidden } from '../../lib/http-error.js';

@@ -1,4 +1,5 @@
-import { paths, type MessengerConfig } from '../../../shared/api.js';
+import type { MessengerConfig } from '../../../shared/messenger-config.js';
+import { paths } from '../../../shared/paths.js';
 import type { Config } from '../../config.js';
 
 /** What clients need to connect; built from PUBLIC_URL only, never from the request's Host. */

@@ -1,4 +1,5 @@
-import { messengerConfigSchema, paths, type MessengerConfig } from '../../../shared/api.js';
+import { messengerConfigSchema, type MessengerConfig } from '../../../shared/messenger-config.js';
+import { paths } from '../../../shared/paths.js';
 import type { Config } from '../../config.js';
 import { defineRouteFor, routesPlugin } from '../../http/route.js';
 import { security } from '../../openapi/vocabulary.js';

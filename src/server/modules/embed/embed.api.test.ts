@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { paths } from '../../../shared/api.js';
+import { paths } from '../../../shared/paths.js';
 import {
   embedConversationResponseSchema,
   openEmbedConversationResponseSchema,

@@ -1,4 +1,5 @@
-import { messengerUserParamsSchema, paths } from '../../../shared/api.js';
+import { messengerUserParamsSchema } from '../../../shared/conversations.js';
+import { paths } from '../../../shared/paths.js';
 import {
   embedConversationResponseSchema,
   openEmbedConversationBodySchema,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { initialDataResponseSchema, paths } from '../../../shared/api.js';
+import { initialDataResponseSchema } from '../../../shared/conversations.js';
+import { paths } from '../../../shared/paths.js';
 import {
   integrationJobResponseSchema,
   integrationPaths,

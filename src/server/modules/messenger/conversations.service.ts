@@ -1,10 +1,7 @@
 import type { Kysely } from 'kysely';
-import type {
-  GetMessageResponse,
-  InitialDataQuery,
-  InitialDataResponse,
-} from '../../../shared/api.js';
-import { PAGE_LIMIT_DEFAULT } from '../../../shared/api.js';
+import type { InitialDataQuery, InitialDataResponse } from '../../../shared/conversations.js';
+import type { GetMessageResponse } from '../../../shared/messages.js';
+import { PAGE_LIMIT_DEFAULT } from '../../../shared/paths.js';
 import type { AuthUser, MessengerUser } from '../../../shared/models.js';
 import type { Database } from '../../db/schema.js';
 import { notFound, validationFailed } from '../../lib/http-error.js';

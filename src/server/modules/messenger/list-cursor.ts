@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_MAX } from '../../../shared/api.js';
+import { ID_MAX } from '../../../shared/api-fields.js';
 import { validationFailed } from '../../lib/http-error.js';
 
 /**

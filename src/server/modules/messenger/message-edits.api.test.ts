@@ -34,11 +34,8 @@ import {
   TEST_WEBHOOK_SECRET,
   TestWebhookReceiver,
 } from '../../../../test-support/webhook-receiver.js';
-import {
-  getMessageResponseSchema,
-  initialDataResponseSchema,
-  sendMessageResponseSchema,
-} from '../../../shared/api.js';
+import { initialDataResponseSchema } from '../../../shared/conversations.js';
+import { getMessageResponseSchema, sendMessageResponseSchema } from '../../../shared/messages.js';
 import { MESSAGE_UPDATED_EVENT, userChannelName } from '../../../shared/events.js';
 import type { Chat, MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';

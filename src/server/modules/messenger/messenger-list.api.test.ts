@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { initialDataResponseSchema, type InitialDataResponse } from '../../../shared/api.js';
+import {
+  initialDataResponseSchema,
+  type InitialDataResponse,
+} from '../../../shared/conversations.js';
 import type { MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
 import { conversationJob } from '../../db/schema.js';

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { GetMessageResponse, InitialDataResponse } from '../../../shared/api.js';
-import {
-  getMessageResponseSchema,
-  initialDataResponseSchema,
-  sendMessageResponseSchema,
-} from '../../../shared/api.js';
+import type { InitialDataResponse } from '../../../shared/conversations.js';
+import type { GetMessageResponse } from '../../../shared/messages.js';
+import { initialDataResponseSchema } from '../../../shared/conversations.js';
+import { getMessageResponseSchema, sendMessageResponseSchema } from '../../../shared/messages.js';
 import type { MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
 import { buildApp } from '../../app.js';

@@ -1,15 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import {
-  getMessageBodySchema,
-  getMessageResponseSchema,
   initialDataQuerySchema,
   initialDataResponseSchema,
   messengerUserParamsSchema,
   messengerUserResponseSchema,
-  paths,
+} from '../../../shared/conversations.js';
+import {
+  getMessageBodySchema,
+  getMessageResponseSchema,
   sendMessageBodySchema,
   sendMessageResponseSchema,
-} from '../../../shared/api.js';
+} from '../../../shared/messages.js';
+import { paths } from '../../../shared/paths.js';
 import type { AuthUser, MessengerUser } from '../../../shared/models.js';
 import {
   editMessageBodySchema,

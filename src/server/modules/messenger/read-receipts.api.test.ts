@@ -13,11 +13,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../../test-support/test-app.js';
-import {
-  getMessageResponseSchema,
-  initialDataResponseSchema,
-  sendMessageResponseSchema,
-} from '../../../shared/api.js';
+import { initialDataResponseSchema } from '../../../shared/conversations.js';
+import { getMessageResponseSchema, sendMessageResponseSchema } from '../../../shared/messages.js';
 import type { MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SendMessageResponse } from '../../../shared/api.js';
+import type { SendMessageResponse } from '../../../shared/messages.js';
 import {
   CHAT_MESSAGE_EVENT,
   type ChatMessageEvent,

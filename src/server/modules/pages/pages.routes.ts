@@ -3,12 +3,9 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import {
-  errorResponseSchema,
-  loginPageQuerySchema,
-  messagesPageQuerySchema,
-  paths,
-} from '../../../shared/api.js';
+import { errorResponseSchema } from '../../../shared/api-fields.js';
+import { loginPageQuerySchema, messagesPageQuerySchema } from '../../../shared/page-queries.js';
+import { paths } from '../../../shared/paths.js';
 import { localeSchema, type Locale } from '../../../shared/integration.js';
 import { pathTemplate, sameOriginPath } from '../../../shared/paths.js';
 import type { Config } from '../../config.js';

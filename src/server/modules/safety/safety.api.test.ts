@@ -19,7 +19,8 @@ import {
   TEST_WEBHOOK_SECRET,
   TestWebhookReceiver,
 } from '../../../../test-support/webhook-receiver.js';
-import { initialDataResponseSchema, sendMessageResponseSchema } from '../../../shared/api.js';
+import { initialDataResponseSchema } from '../../../shared/conversations.js';
+import { sendMessageResponseSchema } from '../../../shared/messages.js';
 import {
   MESSAGES_SEEN_EVENT,
   PRESENCE_CHANGED_EVENT,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ID_MAX } from '../../../shared/api.js';
+import { ID_MAX } from '../../../shared/api-fields.js';
 import type { AuthUser, Chat, HostChat } from '../../../shared/models.js';
 import {
   REPORT_MESSAGES_KEPT,

@@ -16,7 +16,8 @@ import {
   type Session,
   type TestContext,
 } from '../../../../test-support/test-app.js';
-import { initialDataResponseSchema, sendMessageResponseSchema } from '../../../shared/api.js';
+import { initialDataResponseSchema } from '../../../shared/conversations.js';
+import { sendMessageResponseSchema } from '../../../shared/messages.js';
 import type { MessengerUser } from '../../../shared/models.js';
 import { paths } from '../../../shared/paths.js';
 import {

@@ -14,7 +14,8 @@ import {
   createTestApp,
   type TestContext,
 } from '../../../../test-support/test-app.js';
-import type { GetMessageResponse, InitialDataResponse } from '../../../shared/api.js';
+import type { InitialDataResponse } from '../../../shared/conversations.js';
+import type { GetMessageResponse } from '../../../shared/messages.js';
 import {
   CHAT_MESSAGE_EVENT,
   chatMessageEventSchema,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { DemoAccountsResponse } from '../../../../shared/api.js';
+import type { DemoAccountsResponse } from '../../../../shared/auth.js';
 import { ApiError, type ApiClient } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';
 import { apiPaths } from '../../../lib/contract.js';

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import type { GetMessageBody, GetMessageResponse } from '../../../../shared/api.js';
+import type { GetMessageBody, GetMessageResponse } from '../../../../shared/messages.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';
 import { apiPaths } from '../../../lib/contract.js';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { SendMessageBody, SendMessageResponse } from '../../../../shared/api.js';
+import type { SendMessageBody, SendMessageResponse } from '../../../../shared/messages.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';
 import { apiPaths } from '../../../lib/contract.js';

@@ -1,5 +1,8 @@
 import { useCallback } from 'react';
-import type { UploadAttachmentResponse, UploadedAttachment } from '../../../../shared/api.js';
+import type {
+  UploadAttachmentResponse,
+  UploadedAttachment,
+} from '../../../../shared/attachment-uploads.js';
 import type { ApiClient, UploadOptions } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';
 import { apiPaths } from '../../../lib/contract.js';

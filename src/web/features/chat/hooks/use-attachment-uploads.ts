@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { UploadedAttachment } from '../../../../shared/api.js';
+import type { UploadedAttachment } from '../../../../shared/attachment-uploads.js';
 import { isApiError } from '../../../lib/api-client.js';
 import {
   ATTACHMENT_MAX_BYTES,
@@ -47,7 +47,7 @@ const failureOf = (error: unknown): UploadFailure => {
   if (error.status === 403) return { reason: 'forbidden', message: error.message };
   if (error.status === 422) {
     const message = error.errors?.file?.[0] ?? error.message;
-    // the server's 422 names the kind it found (the wording is shared: src/shared/api.ts)
+    // the server's 422 names the kind it found (the wording is shared: src/shared/attachments.ts)
     const kind = refusedKindOf(message);
     return kind ? { reason: 'kind', kind } : { reason: 'refused', message };
   }

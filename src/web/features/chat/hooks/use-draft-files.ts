@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { UploadedAttachment } from '../../../../shared/api.js';
+import type { UploadedAttachment } from '../../../../shared/attachment-uploads.js';
 import { useAttachmentExists } from '../api/attachment-exists.js';
 import {
   readDraft,

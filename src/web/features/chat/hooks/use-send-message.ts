@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import type { UploadedAttachment } from '../../../../shared/api.js';
+import type { UploadedAttachment } from '../../../../shared/attachment-uploads.js';
 import type { Chat } from '../../../../shared/models.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { hasVisibleText } from '../../../lib/contract.js';

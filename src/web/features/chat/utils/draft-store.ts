@@ -1,4 +1,4 @@
-import type { UploadedAttachment } from '../../../../shared/api.js';
+import type { UploadedAttachment } from '../../../../shared/attachment-uploads.js';
 
 /**
  * What the viewer typed in a conversation and did not send yet, and a message whose send failed,

@@ -1,4 +1,4 @@
-import type { GetMessageResponse } from '../../../../shared/api.js';
+import type { GetMessageResponse } from '../../../../shared/messages.js';
 import type { Chat } from '../../../../shared/models.js';
 import { candidateScenario, makeChat, users } from '../../../../../test-support/web/fixtures.js';
 import {

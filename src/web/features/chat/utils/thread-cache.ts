@@ -1,5 +1,5 @@
 import type { InfiniteData } from '@tanstack/react-query';
-import type { GetMessageResponse } from '../../../../shared/api.js';
+import type { GetMessageResponse } from '../../../../shared/messages.js';
 import type { Chat, MessageGroup, MessengerUser } from '../../../../shared/models.js';
 
 /**

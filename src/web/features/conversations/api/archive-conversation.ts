@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MessengerUserResponse } from '../../../../shared/api.js';
+import type { MessengerUserResponse } from '../../../../shared/conversations.js';
 import type { MessengerUser, Role } from '../../../../shared/models.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';

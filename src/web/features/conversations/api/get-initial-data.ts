@@ -5,7 +5,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import type { InitialDataResponse } from '../../../../shared/api.js';
+import type { InitialDataResponse } from '../../../../shared/conversations.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { useApiClient } from '../../../lib/api-provider.js';
 import { apiPaths } from '../../../lib/contract.js';

@@ -1,4 +1,4 @@
-import type { MessengerUserResponse } from '../../../../shared/api.js';
+import type { MessengerUserResponse } from '../../../../shared/conversations.js';
 import type { ApiClient } from '../../../lib/api-client.js';
 import { apiPaths } from '../../../lib/contract.js';
 

@@ -20,8 +20,8 @@ import {
 import type {
   InitialDataResponse,
   MessengerUserResponse,
-  SendMessageResponse,
-} from '../../../../shared/api.js';
+} from '../../../../shared/conversations.js';
+import type { SendMessageResponse } from '../../../../shared/messages.js';
 import {
   CHAT_MESSAGE_EVENT,
   chatMessageEventSchema,

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import type { InitialDataResponse } from '../../../../shared/api.js';
+import type { InitialDataResponse } from '../../../../shared/conversations.js';
 import type { MessengerUser } from '../../../../shared/models.js';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.js';
 import { useListPages } from '../api/get-initial-data.js';

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import type { InitialDataResponse } from '../../../../shared/api.js';
+import type { InitialDataResponse } from '../../../../shared/conversations.js';
 import type { MessengerUser } from '../../../../shared/models.js';
 import { candidateScenario, makeChat, users } from '../../../../../test-support/web/fixtures.js';
 import {

@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
-import type { InitialDataResponse } from '../../../../shared/api.js';
+import type { InitialDataResponse } from '../../../../shared/conversations.js';
 import type { Chat, MessengerUser, Role } from '../../../../shared/models.js';
 import { isArchivedFor, matchesSearch } from './conversation-view.js';
 

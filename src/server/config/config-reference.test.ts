@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { CONFIGURATION_DOC, configurationDoc } from '../../scripts/config-docs.js';
-import { envSchema, SETTING_GROUPS, SETTING_NAMES } from './config.js';
+import { CONFIGURATION_DOC, configurationDoc } from '../../../scripts/config-docs.js';
+import { envSchema, SETTING_GROUPS, SETTING_NAMES } from './env-schema.js';
 import { helpText, settingSections } from './config-reference.js';
 
 describe('the configuration reference', () => {

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import { defaultOf, expectationOf, innermost } from './config-problems.js';
-import { SETTING_GROUPS, type SettingAbout } from './config.js';
+import { SETTING_GROUPS } from './env-schema.js';
+import type { SettingAbout } from './setting.js';
 
 /**
- * The configuration reference, made from the settings in config.ts (their schemas and
+ * The configuration reference, made from the settings in the `*-settings.ts` files (their schemas and
  * descriptions): docs/configuration.md (`npm run docs:config`) and `main.js --help`.
  */
 
@@ -40,7 +41,7 @@ const acceptsText = (schema: z.ZodType): string => {
   return expectation ? ` Accepts ${expectation}.` : '';
 };
 
-/** Every setting, by group, in the order of config.ts. */
+/** Every setting, by group, in the order of SETTING_GROUPS (env-schema.ts). */
 export const settingSections = (): SettingSection[] =>
   SETTING_GROUPS.map((group) => ({
     title: group.title,
@@ -69,9 +70,10 @@ export const configurationMarkdown = (): string => {
     '- An unknown variable that looks like one of these (a misspelling such as `INTEGRATION_KEY`, or',
     '  an unknown name under one of their prefixes such as `SMTP_HOST`) is warned about at start.',
     '',
-    'This file is generated from `src/server/config.ts`, where each variable is read and described:',
-    'after changing a variable there, run `npm run docs:config` (a unit test fails while this file',
-    'and the code differ).',
+    'This file is generated from the settings in `src/server/config/` (one `*-settings.ts` file per',
+    'group), where each variable is declared and described; `src/server/config.ts` reads them. After',
+    'changing a variable there, run `npm run docs:config` (a unit test fails while this file and the',
+    'code differ).',
   ];
   for (const section of settingSections()) {
     lines.push('', `## ${section.title}`, '', '| variable | default | meaning |', '|---|---|---|');

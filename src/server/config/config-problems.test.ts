@@ -4,7 +4,7 @@ import {
   OWN_PREFIXES,
   SETTING_NAMES,
   unknownSettingWarnings,
-} from './config.js';
+} from '../config.js';
 import { editDistance } from './config-problems.js';
 
 /** The sentences a bad environment gets (loadConfig throws them all at once). */

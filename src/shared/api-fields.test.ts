@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import {
-  ID_MAX,
-  getMessageBodySchema,
-  idSchema,
-  initialDataQuerySchema,
-  messengerUserParamsSchema,
-  sendMessageBodySchema,
-  tokenRequestSchema,
-} from './api.js';
+import { ID_MAX, idSchema } from './api-fields.js';
+import { tokenRequestSchema } from './auth.js';
+import { initialDataQuerySchema, messengerUserParamsSchema } from './conversations.js';
+import { getMessageBodySchema, sendMessageBodySchema } from './messages.js';
 
 /** The fields a parse refuses, with their messages (as the server's 422 names them). */
 const refused = (schema: z.ZodType, input: unknown): Record<string, string[]> => {
