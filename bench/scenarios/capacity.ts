@@ -678,7 +678,7 @@ export const capacity = sizedScenario(SIZES, {
     );
     if (size === 'full' && !narrowed) {
       const subtitle = `${new Date().toISOString().slice(0, 10)}: page load p95 ≤ ${CRITERIA.pageLoadP95Ms} ms, send → deliver p99 ≤ ${CRITERIA.deliverP99Ms} ms, no errors; capacity ${runs.map((run) => `${LABEL[run.dialect]} ${workersLabel(run.workers)} ${run.error === null ? capacityOf(run.steps).toLocaleString('en-US') : 'crashed'}`).join(', ')}`;
-      writeFileSync(CHART, renderCapacityChart(runs, subtitle));
+      writeFileSync(CHART, await renderCapacityChart(runs, subtitle));
       log(`chart written to ${CHART}`);
     }
     const crashed = runs.filter((run) => run.error !== null);
