@@ -14,12 +14,9 @@ import { renderCapacityChart } from '../lib/capacity-chart.js';
 import {
   capacityOf,
   capacityRow,
-  cpuBetween,
   CRITERIA,
   describeErrors,
   mergeStep,
-  readMachineTicks,
-  readPostgresCpu,
   type Resources,
   type StepFigures,
 } from '../lib/capacity-figures.js';
@@ -38,7 +35,14 @@ import type {
 } from '../lib/capacity-protocol.js';
 import { round } from '../lib/histogram.js';
 import { assertServerUp, type Scope } from '../lib/scope.js';
-import { callQuery, readCpuSeconds, workerServerOptions, type BenchServer } from '../lib/server.js';
+import {
+  cpuBetween,
+  machineBusy,
+  readCpuSeconds,
+  readMachineCpu,
+  readPostgresCpu,
+} from '../lib/proc.js';
+import { callQuery, workerServerOptions, type BenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import {
   errorLine,
@@ -167,7 +171,7 @@ const snapshot = (server: BenchServer, workers: WorkerHandle[], database: string
   server: server.cpuSeconds(),
   postgres: database === null ? new Map<number, number>() : readPostgresCpu(database),
   workers: workers.map((worker) => readCpuSeconds(worker.pid)),
-  machine: readMachineTicks(),
+  machine: readMachineCpu(),
   rss: server.rssBytes(),
 });
 type Snapshot = ReturnType<typeof snapshot>;
@@ -192,12 +196,7 @@ const resourcesBetween = (before: Snapshot, after: Snapshot, rssMax: number): Pe
     postgresCpuPct:
       after.postgres.size === 0 ? null : pct(cpuBetween(before.postgres, after.postgres), wall),
     generatorCpuPct: after.workers.map((cpu, i) => pct(cpu - before.workers[i]!, wall)),
-    machineBusyPct:
-      Math.round(
-        ((after.machine.busy - before.machine.busy) /
-          Math.max(1, after.machine.total - before.machine.total)) *
-          1000,
-      ) / 10,
+    machineBusyPct: Math.round(machineBusy(before.machine, after.machine) * 1000) / 10,
     serverRssMiB: Math.round(after.rss / MiB),
     serverRssMaxMiB: Math.round(Math.max(after.rss, rssMax) / MiB),
   };

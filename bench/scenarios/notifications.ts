@@ -3,7 +3,8 @@ import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
 import type { PacedSend, PacedSendRequest, PacedSendResult } from '../lib/paced-send-worker.js';
 import { seedNotify, type NotifyTarget } from '../lib/seed-notify.js';
 import type { Scope } from '../lib/scope.js';
-import { callQuery, readDatabaseCpuSeconds } from '../lib/server.js';
+import { readDatabaseCpuSeconds } from '../lib/proc.js';
+import { callQuery } from '../lib/server.js';
 import type { SinkArrival } from '../lib/smtp-sink-worker.js';
 import type { WorkerHandle } from '../lib/spawn.js';
 import {
