@@ -1,5 +1,5 @@
 import type { DialectName } from '../../src/server/db/database.js';
-import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
+import { nearestRank, summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
 import type { PacedSend, PacedSendRequest, PacedSendResult } from '../lib/paced-send-worker.js';
 import { seedNotify, type NotifyTarget } from '../lib/seed-notify.js';
 import type { Scope } from '../lib/scope.js';
@@ -64,9 +64,6 @@ interface PhaseResult {
   emails?: EmailFigures;
 }
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-
 /** `<notify.{receiverId}.{lastChatId}@host>` (notifications.service): the batch's last message id. */
 const chatIdOf = (messageId: string): number | undefined => {
   const match = /^<notify\.\d+\.(\d+)@/.exec(messageId);
@@ -128,9 +125,9 @@ const analyseEmails = (
         ? null
         : {
             min: lateness[0] ?? 0,
-            p50: percentile(lateness, 50),
-            p90: percentile(lateness, 90),
-            p99: percentile(lateness, 99),
+            p50: nearestRank(lateness, 50),
+            p90: nearestRank(lateness, 90),
+            p99: nearestRank(lateness, 99),
             max: lateness[lateness.length - 1] ?? 0,
           },
     spanSeconds: received === 0 ? null : Math.round((lastArrival - firstDue) / 100) / 10,
