@@ -19,6 +19,7 @@ import type { DialectName } from '../src/server/db/database.js';
 import { addSessionCookie, launchChromium } from '../test-support/browser.js';
 import { seedScale } from '../test-support/seed-bulk.js';
 import { createBenchDatabase, insertSession } from './lib/database.js';
+import { lowerMedian } from './lib/histogram.js';
 import { startBenchServer, type BenchServer } from './lib/server.js';
 
 const { values, positionals } = parseArgs({
@@ -124,9 +125,6 @@ const line = (figures: Figures) =>
   Object.entries(figures)
     .map(([name, value]) => `${name} ${Math.round(value * 10) / 10}`)
     .join(', ');
-const median = (list: number[]) =>
-  [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]!;
-
 const main = async () => {
   const bench = await createBenchDatabase(dialect, 'scrollprofile');
   const servers: { name: string; server: BenchServer }[] = [];
@@ -168,7 +166,7 @@ const main = async () => {
   }
   for (const [name, list] of Object.entries(all))
     console.log(
-      `median ${name}: ${line(Object.fromEntries(Object.keys(list[0]!).map((key) => [key, median(list.map((figures) => figures[key]!))])))}`,
+      `median ${name}: ${line(Object.fromEntries(Object.keys(list[0]!).map((key) => [key, lowerMedian(list.map((figures) => figures[key]!))])))}`,
     );
 };
 

@@ -219,6 +219,15 @@ const main = async () => {
   let deliveriesInWindow = 0;
   let measuring = false;
 
+  /** Ends the current window (`minute`: its end, in minutes into the run) and opens the next. */
+  const closeWindow = (minute: number) => {
+    const { p50, p99, max } = summarize(currentWindow);
+    windows.push({ minute, sends: sendsInWindow, deliveries: deliveriesInWindow, p50, p99, max });
+    currentWindow = createHistogram();
+    sendsInWindow = 0;
+    deliveriesInWindow = 0;
+  };
+
   const onChat = (socket: LiveSocket, data: string) => {
     const seq = Number(/"message":"soak (\d+)"/.exec(data)?.[1]);
     if (!Number.isInteger(seq)) return;
@@ -346,18 +355,7 @@ const main = async () => {
       nextSend += sendInterval;
     }
     if (Date.now() - windowStart >= windowMs) {
-      const summary = summarize(currentWindow);
-      windows.push({
-        minute: round((windowStart - started + windowMs) / 60_000),
-        sends: sendsInWindow,
-        deliveries: deliveriesInWindow,
-        p50: summary.p50,
-        p99: summary.p99,
-        max: summary.max,
-      });
-      currentWindow = createHistogram();
-      sendsInWindow = 0;
-      deliveriesInWindow = 0;
+      closeWindow(round((windowStart - started + windowMs) / 60_000));
       windowStart += windowMs;
     }
     if (Date.now() - lastReport >= 30_000) {
@@ -376,17 +374,7 @@ const main = async () => {
   await until(() => inFlight === 0, 'the last sends answered', 10_000).catch(() => undefined);
   await sleep(3_000);
   measuring = false;
-  if (deliveriesInWindow > 0) {
-    const summary = summarize(currentWindow);
-    windows.push({
-      minute: round((Date.now() - started) / 60_000),
-      sends: sendsInWindow,
-      deliveries: deliveriesInWindow,
-      p50: summary.p50,
-      p99: summary.p99,
-      max: summary.max,
-    });
-  }
+  if (deliveriesInWindow > 0) closeWindow(round((Date.now() - started) / 60_000));
   running = false;
   loopDelay.disable();
 

@@ -4,7 +4,7 @@
  * message text and client_id, so no two requests are the same message.
  */
 import { randomUUID } from 'node:crypto';
-import autocannon, { type AutocannonRequest } from 'autocannon';
+import autocannon, { type Request } from 'autocannon';
 import type { ConversationSpec } from './delivery-client-worker.js';
 import { serveWorker } from './worker-runtime.js';
 
@@ -42,7 +42,7 @@ let counter = 0;
 
 const run = async (request: LoadRequest): Promise<LoadResult> => {
   const headers = { accept: 'application/json', ...request.headers };
-  const requests: AutocannonRequest[] = [];
+  const requests: Request[] = [];
   if (request.send) {
     const { conversations, raw } = request.send;
     const n = conversations.length;
@@ -96,7 +96,8 @@ const run = async (request: LoadRequest): Promise<LoadResult> => {
     ...(request.overallRate ? { overallRate: request.overallRate } : {}),
   });
   const statuses: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(result.statusCodeStats)) statuses[code] = count;
+  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {}))
+    statuses[code] = count ?? 0;
   return {
     connections: request.connections,
     durationSeconds: result.duration,

@@ -1,29 +1,49 @@
+import { parse, View } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
 import type { StepFigures } from './capacity-figures.js';
 import { CRITERIA } from './capacity-figures.js';
-import {
-  CHART_PALETTE,
-  renderLineChartSvg,
-  type ChartGuide,
-  type ChartPanel,
-  type ChartSeries,
-} from './svg-chart.js';
 
+/** Okabe–Ito, ordered for contrast on white (its yellow is left out: unreadable on white). */
+const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
 const LABEL: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 /** One colour per database and worker count: dark with one worker, light with more. */
 const COLOR: Record<string, string> = {
-  'sqlite/1': CHART_PALETTE[0]!,
-  'postgres/1': CHART_PALETTE[1]!,
-  'sqlite/2': CHART_PALETTE[5]!,
-  'postgres/2': CHART_PALETTE[4]!,
+  'sqlite/1': PALETTE[0]!,
+  'postgres/1': PALETTE[1]!,
+  'sqlite/2': PALETTE[5]!,
+  'postgres/2': PALETTE[4]!,
 };
-const PEER_COLOR = CHART_PALETTE[2]!;
-const FALLBACK_COLORS = [CHART_PALETTE[3]!, CHART_PALETTE[6]!];
+const PEER_COLOR = PALETTE[2]!;
+const FALLBACK_COLORS = [PALETTE[3]!, PALETTE[6]!];
 
 export interface CapacityChartRun {
   dialect: string;
   /** The server's worker processes. */
   workers: number;
   steps: StepFigures[];
+}
+
+interface ChartSeries {
+  name: string;
+  color: string;
+  dashed: boolean;
+  /** One point per step: its users and the figure (null = none: the line is broken there). */
+  points: { users: number; value: number | null }[];
+}
+
+/** A horizontal line across a panel, e.g. `{ y: 200, label: 'p99 limit 200 ms' }`. */
+interface ChartGuide {
+  y: number;
+  label: string;
+}
+
+interface ChartPanel {
+  title: string;
+  /** The y axis' title: what is measured, then its unit. */
+  yTitle: string;
+  yLog?: boolean;
+  guides?: ChartGuide[];
+  series: ChartSeries[];
 }
 
 /** `SQLite ×2`: a run's name in the legends (the database, then the server's worker count). */
@@ -34,11 +54,13 @@ const series = (
   name: string,
   steps: StepFigures[],
   pick: (step: StepFigures) => number | null,
-  style: { color?: string; dashed?: boolean } = {},
+  color: string,
+  dashed = false,
 ): ChartSeries => ({
   name,
-  points: steps.map((step) => ({ x: step.users, y: pick(step) })),
-  ...style,
+  color,
+  dashed,
+  points: steps.map((step) => ({ users: step.users, value: pick(step) })),
 });
 
 /** A criterion's limit drawn across a latency panel. */
@@ -47,52 +69,145 @@ const limitGuide = (percentile: string, ms: number): ChartGuide => ({
   label: `${percentile} limit ${ms} ms`,
 });
 
+const ONE_CORE: ChartGuide = { y: 100, label: 'one core' };
+
 /** A panel of latencies (ms, log scale), with the limit they are held to when there is one. */
 const latencyPanel = (title: string, series: ChartSeries[], limit?: ChartGuide): ChartPanel => ({
   title,
-  yLabel: 'latency',
-  unit: 'ms',
+  yTitle: 'latency (ms)',
   yLog: true,
   ...(limit ? { guides: [limit] } : {}),
   series,
 });
+
+/** One panel as a Vega-Lite layer: a line with points per series, its legend, its guides. */
+const panelSpec = (panel: ChartPanel, usersAxis: number[]) => {
+  const values = panel.series.flatMap((line) =>
+    line.points.map((point) => ({ series: line.name, ...point })),
+  );
+  const names = panel.series.map((line) => line.name);
+  const guides = panel.guides ?? [];
+  return {
+    title: panel.title,
+    width: 380,
+    height: 200,
+    layer: [
+      {
+        data: { values },
+        mark: { type: 'line', point: true, invalid: 'break-paths-show-domains' },
+        encoding: {
+          x: {
+            field: 'users',
+            type: 'quantitative',
+            title: 'users on the site',
+            scale: { type: 'log' },
+            axis: { values: usersAxis, format: ',d' },
+          },
+          y: {
+            field: 'value',
+            type: 'quantitative',
+            title: panel.yTitle,
+            scale: panel.yLog ? { type: 'log' } : { zero: true },
+          },
+          // Colour and dash on the same field: one legend, whose samples are dashed like their lines.
+          color: {
+            field: 'series',
+            type: 'nominal',
+            title: null,
+            sort: null,
+            scale: { domain: names, range: panel.series.map((line) => line.color) },
+            legend: { orient: 'bottom', columns: 2, symbolType: 'stroke', labelLimit: 400 },
+          },
+          strokeDash: {
+            field: 'series',
+            type: 'nominal',
+            title: null,
+            sort: null,
+            scale: {
+              domain: names,
+              range: panel.series.map((line) => (line.dashed ? [6, 4] : [1, 0])),
+            },
+          },
+        },
+      },
+      ...guides.map((guide) => ({
+        data: { values: [guide] },
+        layer: [
+          { mark: { type: 'rule', color: '#666666', strokeDash: [2, 3] } },
+          {
+            mark: { type: 'text', align: 'left', dx: 4, dy: -6, color: '#555555' },
+            encoding: { text: { field: 'label' }, x: { datum: usersAxis[0] } },
+          },
+        ],
+        encoding: { y: { field: 'y', type: 'quantitative' } },
+      })),
+    ],
+  };
+};
+
+/** Draws `panels` two a row under `title` and `subtitle`: an SVG document. */
+const renderPanelsSvg = async (
+  title: string,
+  subtitle: string,
+  panels: ChartPanel[],
+): Promise<string> => {
+  const users = panels.flatMap((panel) =>
+    panel.series.flatMap((line) => line.points.map((point) => point.users)),
+  );
+  const usersAxis = [...new Set(users)].sort((a, b) => a - b);
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: title, subtitle, anchor: 'start' },
+    background: '#ffffff',
+    columns: 2,
+    concat: panels.map((panel) => panelSpec(panel, usersAxis)),
+    resolve: { scale: { color: 'independent', y: 'independent', strokeDash: 'independent' } },
+    config: {
+      legend: { labelLimit: 400 },
+      font: 'system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif',
+    },
+  } as TopLevelSpec;
+  const view = new View(parse(compile(spec).spec), { renderer: 'none' });
+  const svg = await view.toSVG();
+  view.finalize();
+  return svg;
+};
 
 /**
  * The capacity chart (docs/performance-capacity.svg): latency percentiles, CPU and memory against
  * the number of users, one colour per database and server worker count (`SQLite ×2`: two worker
  * processes); the Socket.IO peer's delivery dashed beside ours.
  */
-export const renderCapacityChart = (runs: CapacityChartRun[], subtitle: string): string => {
+export const renderCapacityChart = async (
+  runs: CapacityChartRun[],
+  subtitle: string,
+): Promise<string> => {
   let fallback = 0;
   const colors = new Map(
     runs.map((run) => {
       const key = `${run.dialect}/${run.workers}`;
-      const color =
-        COLOR[key] ?? FALLBACK_COLORS[fallback++ % FALLBACK_COLORS.length] ?? CHART_PALETTE[6]!;
+      const color = COLOR[key] ?? FALLBACK_COLORS[fallback++ % FALLBACK_COLORS.length]!;
       return [run, color] as const;
     }),
   );
-  const per = <T>(
-    make: (dialect: string, label: string, steps: StepFigures[], color: string) => T[],
-  ): T[] => runs.flatMap((run) => make(run.dialect, runName(run), run.steps, colors.get(run)!));
+  const per = (
+    make: (dialect: string, label: string, steps: StepFigures[], color: string) => ChartSeries[],
+  ): ChartSeries[] =>
+    runs.flatMap((run) => make(run.dialect, runName(run), run.steps, colors.get(run)!));
   type Figure = [name: string, pick: (step: StepFigures) => number | null];
   /** Two figures of each run in its colour: the first solid, the second dashed. */
   const solidThenDashed = ([solid, pickSolid]: Figure, [dashed, pickDashed]: Figure) =>
     per((_dialect, label, steps, color) => [
-      series(`${label} ${solid}`, steps, pickSolid, { color }),
-      series(`${label} ${dashed}`, steps, pickDashed, { color, dashed: true }),
+      series(`${label} ${solid}`, steps, pickSolid, color),
+      series(`${label} ${dashed}`, steps, pickDashed, color, true),
     ]);
   const peerRuns = runs
     .map((run) => ({ ...run, steps: run.steps.filter((step) => step.peer) }))
     .filter((run) => run.steps.length > 0);
-  return renderLineChartSvg({
-    title:
-      'Capacity: simulated users on one server, ×N worker processes (2 cores, load generators included)',
+  return renderPanelsSvg(
+    'Capacity: simulated users on one server, ×N worker processes (2 cores, load generators included)',
     subtitle,
-    xLabel: 'users on the site',
-    xLog: true,
-    columns: 2,
-    panels: [
+    [
       latencyPanel(
         'Page load (config + first list page)',
         solidThenDashed(
@@ -111,15 +226,16 @@ export const renderCapacityChart = (runs: CapacityChartRun[], subtitle: string):
       latencyPanel(
         'Send → ChatMessage at the receiver, p99',
         [
-          ...per((dialect, label, steps, color) => [
-            series(`${label} (ours)`, steps, (step) => step.latency.deliver.p99, { color }),
+          ...per((_dialect, label, steps, color) => [
+            series(`${label} (ours)`, steps, (step) => step.latency.deliver.p99, color),
           ]),
           ...peerRuns.map((run) =>
             series(
               `Socket.IO peer (${LABEL[run.dialect] ?? run.dialect} insert, beside ${runName(run)})`,
               run.steps,
               (step) => step.peer?.p99 ?? null,
-              { color: PEER_COLOR, dashed: true },
+              PEER_COLOR,
+              true,
             ),
           ),
         ],
@@ -127,18 +243,18 @@ export const renderCapacityChart = (runs: CapacityChartRun[], subtitle: string):
       ),
       {
         title: 'CPU over the window (server: the process and its workers)',
-        yLabel: 'CPU',
-        unit: '% of one core',
-        guides: [{ y: 100, label: 'one core' }],
+        yTitle: 'CPU (% of one core)',
+        guides: [ONE_CORE],
         series: per((dialect, label, steps, color) => [
-          series(`${label} server`, steps, (step) => step.resources.serverCpuPct, { color }),
+          series(`${label} server`, steps, (step) => step.resources.serverCpuPct, color),
           ...(dialect === 'postgres'
             ? [
                 series(
                   `${label} PostgreSQL processes`,
                   steps,
                   (step) => step.resources.postgresCpuPct,
-                  { color, dashed: true },
+                  color,
+                  true,
                 ),
               ]
             : []),
@@ -146,34 +262,32 @@ export const renderCapacityChart = (runs: CapacityChartRun[], subtitle: string):
       },
       {
         title: 'Load generators’ CPU over the window (together)',
-        yLabel: 'CPU',
-        unit: '% of one core',
-        guides: [{ y: 100, label: 'one core' }],
+        yTitle: 'CPU (% of one core)',
+        guides: [ONE_CORE],
         series: per((_dialect, label, steps, color) => [
           series(
             `${label} run`,
             steps,
             (step) => step.resources.generatorCpuPct.reduce((sum, pct) => sum + pct, 0),
-            { color, dashed: true },
+            color,
+            true,
           ),
         ]),
       },
       {
         title: 'Server memory (RSS at the end of the window)',
-        yLabel: 'RSS',
-        unit: 'MiB',
+        yTitle: 'RSS (MiB)',
         series: per((_dialect, label, steps, color) => [
-          series(label, steps, (step) => step.resources.serverRssMiB, { color }),
+          series(label, steps, (step) => step.resources.serverRssMiB, color),
         ]),
       },
       {
         title: 'Calls per second over the window',
-        yLabel: 'calls per second',
-        unit: '',
+        yTitle: 'calls per second',
         series: per((_dialect, label, steps, color) => [
-          series(label, steps, (step) => step.windowCallsPerSecond, { color }),
+          series(label, steps, (step) => step.windowCallsPerSecond, color),
         ]),
       },
     ],
-  });
+  );
 };

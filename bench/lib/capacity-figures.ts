@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import {
   GAP_ARRIVAL,
   GAP_FIELDS,
@@ -14,48 +13,6 @@ import { atLeast, errorLine, type ResultRow } from './types.js';
  * no error.
  */
 export const CRITERIA = { pageLoadP95Ms: 200, deliverP99Ms: 100 } as const;
-
-/** Busy and total CPU ticks of the whole machine (all cores), from /proc/stat. */
-export const readMachineTicks = (): { busy: number; total: number } => {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
-  const fields = line.trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((sum, value) => sum + value, 0);
-  // idle + iowait
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-  return { busy: total - idle, total };
-};
-
-/**
- * CPU seconds used so far by each PostgreSQL process working for `database`: its backends (their
- * title names the database) and the server's own background processes (WAL writer, checkpointer…),
- * not the backends of other databases (other work on the same PostgreSQL).
- */
-export const readPostgresCpu = (database: string): Map<number, number> => {
-  const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      // a client backend's title: "postgres: user database host(port) state"
-      const backend = title.includes('(');
-      if (backend && !title.includes(` ${database} `)) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return cpu;
-};
-
-/** CPU used between two readings (a process that ended in between is left out, never negative). */
-export const cpuBetween = (before: Map<number, number>, after: Map<number, number>): number => {
-  let total = 0;
-  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
-  return total;
-};
 
 export interface Resources {
   windowSeconds: number;

@@ -48,6 +48,18 @@ export const summarize = (histogram: Histogram): LatencySummary => ({
 export const summarizeEncoded = (encoded: string): LatencySummary =>
   summarize(decodeHistogram(encoded));
 
+/** The `p`-th percentile of some values (nearest rank); 0 for none. */
+export const nearestRank = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0
+  );
+};
+
+/** The median of some values, the lower of the two middle ones for an even count; 0 for none. */
+export const lowerMedian = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
+
 /** Rounds a figure for a table: 3 significant digits below 100, integers above. */
 export const round = (value: number): number => {
   if (!Number.isFinite(value)) return value;

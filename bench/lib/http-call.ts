@@ -12,8 +12,10 @@ export interface HttpCall {
   headers?: Record<string, string>;
   /** A body sent as JSON (with its content-type and content-length). */
   json?: unknown;
-  /** The call fails when no answer has ended by then. */
-  timeoutMs: number;
+  /** A body written as these chunks, one after the other (its headers given in `headers`). */
+  chunks?: Buffer[];
+  /** The call fails when no answer has ended by then (no limit when absent). */
+  timeoutMs?: number;
   /** The error of a call past `timeoutMs` (default "request timeout"). */
   timeoutMessage?: string;
 }
@@ -57,10 +59,12 @@ export const httpCall = (agent: http.Agent, base: URL, call: HttpCall): Promise<
         response.on('error', reject);
       },
     );
-    request.setTimeout(call.timeoutMs, () =>
-      request.destroy(new Error(call.timeoutMessage ?? 'request timeout')),
-    );
+    if (call.timeoutMs !== undefined)
+      request.setTimeout(call.timeoutMs, () =>
+        request.destroy(new Error(call.timeoutMessage ?? 'request timeout')),
+      );
     request.on('error', reject);
+    for (const chunk of call.chunks ?? []) request.write(chunk);
     request.end(text);
   });
 

@@ -1,10 +1,8 @@
 /**
  * The counters the `scale-out` scenario reads around its measured window: each server's `/metrics`
  * (CPU, frames delivered, fan-out messages received), Redis's `INFO commandstats` and `INFO stats`
- * (commands, bytes), and the machine's CPU time from /proc/stat. Each is a snapshot; `…Delta`
- * subtracts two.
+ * (commands, bytes). Each is a snapshot; `…Delta` subtracts two.
  */
-import { readFileSync } from 'node:fs';
 
 /** The value of each sample of a Prometheus text exposition, by series (`name` or `name{labels}`). */
 export const parsePrometheusText = (text: string): Map<string, number> => {
@@ -149,28 +147,4 @@ export const redisDelta = (
     inputBytes: Math.max(0, after.inputBytes - before.inputBytes - INFO_STATS_REQUEST_BYTES),
     outputBytes: Math.max(0, after.outputBytes - before.outputBytes - before.statsAnswerBytes),
   };
-};
-
-/** The machine's CPU time so far, busy and in all (jiffies of /proc/stat's `cpu` line). */
-export interface MachineCpu {
-  busy: number;
-  total: number;
-}
-
-export const readMachineCpu = (): MachineCpu => {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
-  // cpu  user nice system idle iowait irq softirq steal guest guest_nice (guest time is in user)
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = line
-    .trim()
-    .split(/\s+/)
-    .slice(1, 9)
-    .map(Number) as [number, number, number, number, number, number, number, number];
-  const busy = user + nice + system + irq + softirq + steal;
-  return { busy, total: busy + idle + iowait };
-};
-
-/** The share of the machine's CPU time that was busy between two readings (0–1). */
-export const machineBusy = (before: MachineCpu, after: MachineCpu): number => {
-  const total = after.total - before.total;
-  return total > 0 ? (after.busy - before.busy) / total : 0;
 };

@@ -1,8 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DialectName } from '../../src/server/db/database.js';
 import { settings } from '../../test-support/settings.js';
 import {
   startServer,
@@ -10,6 +9,7 @@ import {
   UNLIMITED_SENDING,
   type ServerProcess,
 } from '../../test-support/server-process.js';
+import { processTree, readCpuSeconds, readStatusBytes } from './proc.js';
 
 /** Credentials of every benchmark server (custom, so the servers run with NODE_ENV=production). */
 export const BENCH_APP_KEY = 'bench-app-key';
@@ -86,45 +86,6 @@ const preloadUrl = (): string => {
   return pathToFileURL(file).href;
 };
 
-/** A `kB` field of /proc/<pid>/status (VmRSS: resident now, VmHWM: its peak), in bytes. */
-export const readStatusBytes = (pid: number, field: 'VmRSS' | 'VmHWM'): number => {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-};
-
-const CLOCK_TICKS = 100;
-
-export const readCpuSeconds = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-};
-
-/** Parent pid of every process, from /proc (processes that end meanwhile are left out). */
-const parentPids = (): Map<number, number> => {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parents.set(Number(entry), Number(fields[1]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return parents;
-};
-
-/** `pid` and every process below it (a clustered server's workers), `pid` first. */
-export const processTree = (pid: number, parents: Map<number, number> = parentPids()): number[] => {
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i += 1)
-    for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
-  return tree;
-};
-
 /** Sums `read` over `pid`'s process tree; a process that ended between listing and reading counts 0. */
 const overTree = (pid: number, read: (pid: number) => number): number =>
   processTree(pid).reduce((sum, member) => {
@@ -134,28 +95,6 @@ const overTree = (pid: number, read: (pid: number) => number): number =>
       return sum;
     }
   }, 0);
-
-/** CPU time used so far by every process with this command name (e.g. all `postgres` processes). */
-export const readCommandCpuSeconds = (command: string): number => {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (name !== command) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return total;
-};
-
-/** CPU time used so far by the database's own processes: PostgreSQL's; 0 for SQLite (in the server). */
-export const readDatabaseCpuSeconds = (dialect: DialectName): number =>
-  dialect === 'postgres' ? readCommandCpuSeconds('postgres') : 0;
 
 /** The built server (dist/server/main.js) as a child process, tuned for load: no demo data, no send or socket limits. */
 export const startBenchServer = async (options: StartBenchServerOptions): Promise<BenchServer> => {

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { httpCall } from './http-call.js';
 import { serveWorker } from './worker-runtime.js';
 
 export interface UploadRunRequest {
@@ -50,44 +51,28 @@ const run = async (request: UploadRunRequest): Promise<UploadRunResult> => {
   const statuses: Record<string, number> = {};
   const errors: string[] = [];
   let issued = 0;
-  const one = (index: number) =>
-    new Promise<void>((resolve) => {
-      const started = performance.now();
-      const call = http.request(
-        {
-          host: base.hostname,
-          port: base.port,
-          path: request.path,
-          method: 'POST',
-          agent,
-          headers: {
-            ...request.headersByUser[index % request.headersByUser.length],
-            'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-            'content-length': String(length),
-          },
+  const one = async (index: number) => {
+    try {
+      const answer = await httpCall(agent, base, {
+        method: 'POST',
+        path: request.path,
+        headers: {
+          ...request.headersByUser[index % request.headersByUser.length],
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': String(length),
         },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            times.push(performance.now() - started);
-            const status = String(response.statusCode ?? 0);
-            statuses[status] = (statuses[status] ?? 0) + 1;
-            if (response.statusCode !== 201 && errors.length < 5)
-              errors.push(`${status} ${Buffer.concat(chunks).toString().slice(0, 200)}`);
-            resolve();
-          });
-        },
-      );
-      call.on('error', (error) => {
-        statuses['0'] = (statuses['0'] ?? 0) + 1;
-        if (errors.length < 5) errors.push(error.message);
-        resolve();
+        chunks: [body.head, body.file, body.tail],
       });
-      call.write(body.head);
-      call.write(body.file);
-      call.end(body.tail);
-    });
+      times.push(answer.ms);
+      const status = String(answer.status);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (answer.status !== 201 && errors.length < 5)
+        errors.push(`${status} ${answer.body.toString().slice(0, 200)}`);
+    } catch (error) {
+      statuses['0'] = (statuses['0'] ?? 0) + 1;
+      if (errors.length < 5) errors.push(error instanceof Error ? error.message : String(error));
+    }
+  };
   const started = performance.now();
   await Promise.all(
     Array.from({ length: request.concurrency }, async () => {

@@ -14,12 +14,9 @@ import { renderCapacityChart } from '../lib/capacity-chart.js';
 import {
   capacityOf,
   capacityRow,
-  cpuBetween,
   CRITERIA,
   describeErrors,
   mergeStep,
-  readMachineTicks,
-  readPostgresCpu,
   type Resources,
   type StepFigures,
 } from '../lib/capacity-figures.js';
@@ -38,7 +35,14 @@ import type {
 } from '../lib/capacity-protocol.js';
 import { round } from '../lib/histogram.js';
 import { assertServerUp, type Scope } from '../lib/scope.js';
-import { callQuery, readCpuSeconds, workerServerOptions, type BenchServer } from '../lib/server.js';
+import {
+  cpuBetween,
+  machineBusy,
+  readCpuSeconds,
+  readMachineCpu,
+  readPostgresCpu,
+} from '../lib/proc.js';
+import { callQuery, workerServerOptions, type BenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import {
   errorLine,
@@ -167,7 +171,7 @@ const snapshot = (server: BenchServer, workers: WorkerHandle[], database: string
   server: server.cpuSeconds(),
   postgres: database === null ? new Map<number, number>() : readPostgresCpu(database),
   workers: workers.map((worker) => readCpuSeconds(worker.pid)),
-  machine: readMachineTicks(),
+  machine: readMachineCpu(),
   rss: server.rssBytes(),
 });
 type Snapshot = ReturnType<typeof snapshot>;
@@ -192,12 +196,7 @@ const resourcesBetween = (before: Snapshot, after: Snapshot, rssMax: number): Pe
     postgresCpuPct:
       after.postgres.size === 0 ? null : pct(cpuBetween(before.postgres, after.postgres), wall),
     generatorCpuPct: after.workers.map((cpu, i) => pct(cpu - before.workers[i]!, wall)),
-    machineBusyPct:
-      Math.round(
-        ((after.machine.busy - before.machine.busy) /
-          Math.max(1, after.machine.total - before.machine.total)) *
-          1000,
-      ) / 10,
+    machineBusyPct: Math.round(machineBusy(before.machine, after.machine) * 1000) / 10,
     serverRssMiB: Math.round(after.rss / MiB),
     serverRssMaxMiB: Math.round(Math.max(after.rss, rssMax) / MiB),
   };
@@ -678,7 +677,7 @@ export const capacity = sizedScenario(SIZES, {
     );
     if (size === 'full' && !narrowed) {
       const subtitle = `${new Date().toISOString().slice(0, 10)}: page load p95 ≤ ${CRITERIA.pageLoadP95Ms} ms, send → deliver p99 ≤ ${CRITERIA.deliverP99Ms} ms, no errors; capacity ${runs.map((run) => `${LABEL[run.dialect]} ${workersLabel(run.workers)} ${run.error === null ? capacityOf(run.steps).toLocaleString('en-US') : 'crashed'}`).join(', ')}`;
-      writeFileSync(CHART, renderCapacityChart(runs, subtitle));
+      writeFileSync(CHART, await renderCapacityChart(runs, subtitle));
       log(`chart written to ${CHART}`);
     }
     const crashed = runs.filter((run) => run.error !== null);

@@ -14,7 +14,7 @@ import {
 import { SCALE_RARE_WORDS, seedScale, type ScaleSeed } from '../../test-support/seed-bulk.js';
 import { messageSearchPaths } from '../../src/shared/message-search-paths.js';
 import { countScale, insertSession } from '../lib/database.js';
-import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
+import { lowerMedian, summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
 import { callQuery, type BenchServer } from '../lib/server.js';
 import type { WorkerHandle } from '../lib/spawn.js';
 import type {
@@ -335,11 +335,6 @@ const browserRuns = async (
   }
 };
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
-};
-
 const browserRows = (
   dialect: DialectName,
   browser: BrowserFigures,
@@ -354,7 +349,7 @@ const browserRows = (
   rows.push(
     atMost(
       `${dialect}: Chromium /messages → first conversation row (median)`,
-      times.length === browser.loads.length ? Math.round(median(times)) : null,
+      times.length === browser.loads.length ? Math.round(lowerMedian(times)) : null,
       1000,
       'ms',
       failedLoads.length > 0

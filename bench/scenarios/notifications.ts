@@ -1,9 +1,10 @@
 import type { DialectName } from '../../src/server/db/database.js';
-import { summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
+import { nearestRank, summarizeEncoded, type LatencySummary } from '../lib/histogram.js';
 import type { PacedSend, PacedSendRequest, PacedSendResult } from '../lib/paced-send-worker.js';
 import { seedNotify, type NotifyTarget } from '../lib/seed-notify.js';
 import type { Scope } from '../lib/scope.js';
-import { callQuery, readDatabaseCpuSeconds } from '../lib/server.js';
+import { readDatabaseCpuSeconds } from '../lib/proc.js';
+import { callQuery } from '../lib/server.js';
 import type { SinkArrival } from '../lib/smtp-sink-worker.js';
 import type { WorkerHandle } from '../lib/spawn.js';
 import {
@@ -62,9 +63,6 @@ interface PhaseResult {
   databaseCpuSeconds: number;
   emails?: EmailFigures;
 }
-
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 
 /** `<notify.{receiverId}.{lastChatId}@host>` (notifications.service): the batch's last message id. */
 const chatIdOf = (messageId: string): number | undefined => {
@@ -127,9 +125,9 @@ const analyseEmails = (
         ? null
         : {
             min: lateness[0] ?? 0,
-            p50: percentile(lateness, 50),
-            p90: percentile(lateness, 90),
-            p99: percentile(lateness, 99),
+            p50: nearestRank(lateness, 50),
+            p90: nearestRank(lateness, 90),
+            p99: nearestRank(lateness, 99),
             max: lateness[lateness.length - 1] ?? 0,
           },
     spanSeconds: received === 0 ? null : Math.round((lastArrival - firstDue) / 100) / 10,

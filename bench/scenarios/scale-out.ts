@@ -10,17 +10,22 @@ import {
 } from '../lib/delivery.js';
 import {
   instanceDelta,
-  machineBusy,
-  readMachineCpu,
   readRedisCounters,
   redisDelta,
   scrapeInstance,
   type InstanceCounters,
-  type MachineCpu,
   type RedisCounters,
 } from '../lib/scale-out-counters.js';
 import type { Scope } from '../lib/scope.js';
-import { readCommandCpuSeconds, readCpuSeconds, type BenchServer } from '../lib/server.js';
+import {
+  CLOCK_TICKS,
+  machineBusy,
+  readCommandCpuSeconds,
+  readCpuSeconds,
+  readMachineCpu,
+  type MachineCpu,
+} from '../lib/proc.js';
+import type { BenchServer } from '../lib/server.js';
 import { atMost, exactly, info, newReport, sizedScenario } from '../lib/types.js';
 
 /**
@@ -188,9 +193,6 @@ const settle = async (metricsPorts: number[]): Promise<number> => {
   }
   return Math.round(performance.now() - started);
 };
-
-/** Jiffies per second in /proc/stat. */
-const CLOCK_TICKS = 100;
 
 /** CPU seconds so far of the processes beside the instances: PostgreSQL's, Redis's, the client process's. */
 interface ProcessCpu {

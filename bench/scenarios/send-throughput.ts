@@ -5,12 +5,8 @@ import { countRows } from '../lib/database.js';
 import { clientSpecs, connectAll, connectRequest, conversationSpecs } from '../lib/delivery.js';
 import type { ListenStats } from '../lib/delivery-client-worker.js';
 import { assertServerUp, type Scope } from '../lib/scope.js';
-import {
-  callQuery,
-  readCpuSeconds,
-  readDatabaseCpuSeconds,
-  workerServerOptions,
-} from '../lib/server.js';
+import { readCpuSeconds, readDatabaseCpuSeconds } from '../lib/proc.js';
+import { callQuery, workerServerOptions } from '../lib/server.js';
 import type { WorkerHandle } from '../lib/spawn.js';
 import {
   atLeast,

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths } from '../../src/shared/paths.js';
-import { callQuery, readCpuSeconds, readStatusBytes } from '../lib/server.js';
+import { nearestRank } from '../lib/histogram.js';
+import { readCpuSeconds, readStatusBytes } from '../lib/proc.js';
+import { callQuery } from '../lib/server.js';
 import type { WorkerHandle } from '../lib/spawn.js';
 import { atMost, exactly, info, newReport, sizedScenario } from '../lib/types.js';
 import type { UploadRunRequest, UploadRunResult } from '../lib/upload-worker.js';
@@ -85,12 +87,6 @@ const median = (values: readonly number[]): number => {
   return sorted.length % 2 === 1
     ? (sorted[middle] ?? 0)
     : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-
-/** The `p`-th percentile of some times (nearest rank). */
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 };
 
 /** Empties a directory, keeping it. */
@@ -226,7 +222,7 @@ export const uploads = sizedScenario(SIZES, {
     const rawGrowthMib = (peak([...raw.sequential, ...raw.concurrent]) - rawRestRssBytes) / MIB;
     const p99 = (phases: Phase[]) =>
       round(
-        percentile(
+        nearestRank(
           phases.flatMap((phase) => phase.result.times),
           99,
         ),
