@@ -1,3 +1,4 @@
+import { WorkerStopped } from './outbox-attempt.js';
 import type { OutboxRegistration } from './outbox-handlers.js';
 import type { Outbox, OutboxTask } from './outbox.js';
 
@@ -73,3 +74,23 @@ export const createClaimAndRun =
     }
     return { claimed: started.length, full, done: Promise.all(started).then(() => undefined) };
   };
+
+/**
+ * A stop: waits for the running attempts up to `timeoutMs`; those still running then are aborted
+ * (each attempt hands its task back) and waited for.
+ */
+export const stopRunning = async (
+  running: ReadonlyMap<number, RunningTask>,
+  timeoutMs: number,
+): Promise<void> => {
+  if (running.size === 0) return;
+  let wait: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all([...running.values()].map((entry) => entry.done)),
+    new Promise((resolve) => (wait = setTimeout(resolve, timeoutMs))),
+  ]);
+  clearTimeout(wait);
+  const cutShort = [...running.values()];
+  for (const entry of cutShort) entry.abort.abort(new WorkerStopped());
+  await Promise.all(cutShort.map((entry) => entry.done));
+};

@@ -1,13 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import {
-  createAttemptRunner,
-  WorkerStopped,
-  type OutboxLogger,
-  type OutboxOutcome,
-} from './outbox-attempt.js';
+import { createAttemptRunner, type OutboxLogger, type OutboxOutcome } from './outbox-attempt.js';
 import type { Backoff } from './outbox-backoff.js';
-import { createClaimAndRun, type RunningTask } from './outbox-claims.js';
+import { createClaimAndRun, stopRunning, type RunningTask } from './outbox-claims.js';
 import {
   registrationOf,
   type OutboxHandler,
@@ -53,6 +48,38 @@ export const DEFAULT_LEASE_MS = 5 * 60_000;
 export const MIN_POLL_GAP_MS = 100;
 
 const silent: OutboxLogger = { warn: () => undefined, error: () => undefined };
+
+/** Deletes finished tasks older than `retentionMs` every `everyMs` (the timer keeps nothing alive). */
+const startPurging = (
+  outbox: Outbox,
+  retentionMs: number,
+  everyMs: number,
+  logger: OutboxLogger,
+): NodeJS.Timeout => {
+  const purge = () =>
+    outbox
+      .purgeDone(retentionMs)
+      .catch((error: unknown) => logger.warn({ err: error }, 'outbox: purge failed'));
+  const purgeTimer = setInterval(() => void purge(), everyMs);
+  purgeTimer.unref();
+  return purgeTimer;
+};
+
+/**
+ * Without a backlog: until the next task is due if that is sooner than pollMs (at least
+ * MIN_POLL_GAP_MS), so tasks coming due under load are taken a few at a time as they come due
+ * rather than all at once every pollMs (a burst that held up the instance's requests).
+ */
+const nextPollIn = async (outbox: Outbox, kinds: string[], pollMs: number): Promise<number> => {
+  try {
+    const next = await outbox.nextRunAt(kinds);
+    if (!next) return pollMs;
+    const wait = next.getTime() - outbox.now().getTime();
+    return Math.min(pollMs, Math.max(MIN_POLL_GAP_MS, wait));
+  } catch {
+    return pollMs;
+  }
+};
 
 /**
  * Runs the outbox's due tasks with the handler registered for their kind: claims (only kinds it
@@ -122,23 +149,8 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
     }
     if (stopping) return;
     const soon = backlog && (refillAfterPoll || concurrency - running.size >= refillAt);
-    const wait = soon ? 0 : await nextPollIn();
+    const wait = soon ? 0 : await nextPollIn(outbox, [...registrations.keys()], pollMs);
     if (!stopping) timer = setTimeout(tick, wait);
-  };
-  /**
-   * Without a backlog: until the next task is due if that is sooner than pollMs (at least
-   * MIN_POLL_GAP_MS), so tasks coming due under load are taken a few at a time as they come due
-   * rather than all at once every pollMs (a burst that held up the instance's requests).
-   */
-  const nextPollIn = async (): Promise<number> => {
-    try {
-      const next = await outbox.nextRunAt([...registrations.keys()]);
-      if (!next) return pollMs;
-      const wait = next.getTime() - outbox.now().getTime();
-      return Math.min(pollMs, Math.max(MIN_POLL_GAP_MS, wait));
-    } catch {
-      return pollMs;
-    }
   };
   const tick = () => {
     polling = poll().finally(() => (polling = undefined));
@@ -182,14 +194,8 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
       started = true;
       tick();
       const { retentionMs } = options;
-      if (retentionMs !== undefined) {
-        const purge = () =>
-          outbox
-            .purgeDone(retentionMs)
-            .catch((error: unknown) => logger.warn({ err: error }, 'outbox: purge failed'));
-        purgeTimer = setInterval(() => void purge(), options.purgeEveryMs ?? 600_000);
-        purgeTimer.unref();
-      }
+      if (retentionMs !== undefined)
+        purgeTimer = startPurging(outbox, retentionMs, options.purgeEveryMs ?? 600_000, logger);
     },
 
     /** One poll without the timer (tests, tools): resolves when the claimed tasks are finished. */
@@ -215,16 +221,7 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
       if (purgeTimer) clearInterval(purgeTimer);
       timer = undefined;
       await polling;
-      if (running.size === 0) return;
-      let wait: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all([...running.values()].map((entry) => entry.done)),
-        new Promise((resolve) => (wait = setTimeout(resolve, stopTimeoutMs))),
-      ]);
-      clearTimeout(wait);
-      const cutShort = [...running.values()];
-      for (const entry of cutShort) entry.abort.abort(new WorkerStopped());
-      await Promise.all(cutShort.map((entry) => entry.done));
+      await stopRunning(running, stopTimeoutMs);
     },
   };
 };
