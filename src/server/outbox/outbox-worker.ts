@@ -1,70 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Outbox, OutboxTask } from './outbox.js';
+import { createAttemptRunner, type OutboxLogger, type OutboxOutcome } from './outbox-attempt.js';
+import type { Backoff } from './outbox-backoff.js';
+import { createClaimAndRun, stopRunning, type RunningTask } from './outbox-claims.js';
+import {
+  registrationOf,
+  type OutboxHandler,
+  type OutboxHandlerOptions,
+  type OutboxRegistration,
+} from './outbox-handlers.js';
+import type { Outbox } from './outbox.js';
 
-export interface Backoff {
-  /** The delay after the first failure; it doubles with each further one. */
-  baseMs: number;
-  capMs: number;
-}
-
-export const DEFAULT_BACKOFF: Backoff = { baseMs: 30_000, capMs: 3_600_000 };
-
-/**
- * How long to wait after the `attempts`-th failure: base · 2^(attempts−1), capped, with "equal
- * jitter" (between half and all of it) so that tasks failing together do not retry together.
- */
-export const backoffDelay = (
-  attempts: number,
-  backoff: Backoff = DEFAULT_BACKOFF,
-  random: () => number = Math.random,
-): number => {
-  const exponential = Math.min(
-    backoff.capMs,
-    backoff.baseMs * 2 ** Math.min(Math.max(attempts - 1, 0), 30),
-  );
-  return Math.round(exponential / 2 + (exponential / 2) * random());
-};
-
-export interface OutboxHandlerContext {
-  task: OutboxTask;
-  /** Aborted when the handler's time is up (or the worker stops without waiting longer). */
-  signal: AbortSignal;
-}
-
-export type OutboxHandler<T> = (payload: T, context: OutboxHandlerContext) => Promise<void>;
-
-export interface OutboxHandlerOptions<T> {
-  /** Checks the stored JSON (a zod schema's `parse`); a throw counts as a failed attempt. */
-  parse?: (payload: unknown) => T;
-  backoff?: Backoff;
-  /** After this many failed attempts the task is given up (done, with its last error)… */
-  maxAttempts?: number;
-  /** …and only once it is at least this old (ms since it was enqueued): "retry for 24 hours". */
-  minRetryMs?: number;
-  /** A handler still running after this long counts as failed; must be well under the lease. */
-  timeoutMs?: number;
-  /**
-   * At most this many of this kind run at once (default: all of the worker's slots), so a kind
-   * whose handlers hang (a webhook receiver that does not answer) cannot hold every slot.
-   */
-  concurrency?: number;
-}
-
-interface Registration {
-  handler: OutboxHandler<unknown>;
-  parse: (payload: unknown) => unknown;
-  backoff: Backoff;
-  maxAttempts: number;
-  minRetryMs: number;
-  timeoutMs: number;
-  concurrency: number;
-}
-
-export interface OutboxLogger {
-  warn: (details: object, message: string) => void;
-  error: (details: object, message: string) => void;
-}
+export type { OutboxLogger, OutboxOutcome } from './outbox-attempt.js';
+export { backoffDelay, DEFAULT_BACKOFF, type Backoff } from './outbox-backoff.js';
+export {
+  DEFAULT_HANDLER_TIMEOUT_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  type OutboxHandler,
+  type OutboxHandlerContext,
+  type OutboxHandlerOptions,
+} from './outbox-handlers.js';
 
 export interface OutboxWorkerOptions {
   outbox: Outbox;
@@ -88,31 +43,43 @@ export interface OutboxWorkerOptions {
   onOutcome?: (kind: string, outcome: OutboxOutcome) => void;
 }
 
-/** How an attempt ended: done, to be tried again, or given up. */
-export type OutboxOutcome = 'done' | 'retry' | 'gave_up';
-
 export const DEFAULT_LEASE_MS = 5 * 60_000;
-export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_ATTEMPTS = 10;
 /** The shortest wait between polls when a task comes due sooner than pollMs. */
 export const MIN_POLL_GAP_MS = 100;
 
-class WorkerStopped extends Error {
-  constructor() {
-    super('outbox worker stopped');
-  }
-}
-
-class HandlerTimeout extends Error {
-  constructor(ms: number) {
-    super(`handler timed out after ${ms} ms`);
-  }
-}
-
-const errorText = (error: unknown): string =>
-  error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-
 const silent: OutboxLogger = { warn: () => undefined, error: () => undefined };
+
+/** Deletes finished tasks older than `retentionMs` every `everyMs` (the timer keeps nothing alive). */
+const startPurging = (
+  outbox: Outbox,
+  retentionMs: number,
+  everyMs: number,
+  logger: OutboxLogger,
+): NodeJS.Timeout => {
+  const purge = () =>
+    outbox
+      .purgeDone(retentionMs)
+      .catch((error: unknown) => logger.warn({ err: error }, 'outbox: purge failed'));
+  const purgeTimer = setInterval(() => void purge(), everyMs);
+  purgeTimer.unref();
+  return purgeTimer;
+};
+
+/**
+ * Without a backlog: until the next task is due if that is sooner than pollMs (at least
+ * MIN_POLL_GAP_MS), so tasks coming due under load are taken a few at a time as they come due
+ * rather than all at once every pollMs (a burst that held up the instance's requests).
+ */
+const nextPollIn = async (outbox: Outbox, kinds: string[], pollMs: number): Promise<number> => {
+  try {
+    const next = await outbox.nextRunAt(kinds);
+    if (!next) return pollMs;
+    const wait = next.getTime() - outbox.now().getTime();
+    return Math.min(pollMs, Math.max(MIN_POLL_GAP_MS, wait));
+  } catch {
+    return pollMs;
+  }
+};
 
 /**
  * Runs the outbox's due tasks with the handler registered for their kind: claims (only kinds it
@@ -130,8 +97,8 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
   const logger = options.logger ?? silent;
   const workerId =
     options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const registrations = new Map<string, Registration>();
-  const running = new Map<number, { kind: string; done: Promise<void>; abort: AbortController }>();
+  const registrations = new Map<string, OutboxRegistration>();
+  const running = new Map<number, RunningTask>();
   let timer: NodeJS.Timeout | undefined;
   let purgeTimer: NodeJS.Timeout | undefined;
   let polling: Promise<void> | undefined;
@@ -143,129 +110,29 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
   /** A slot was freed while a poll was running: poll again as soon as it ends. */
   let refillAfterPoll = false;
 
-  const runHandler = async (
-    registration: Registration,
-    task: OutboxTask,
-    abort: AbortController,
-  ) => {
-    let timeout: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timeout = setTimeout(() => {
-        abort.abort(new HandlerTimeout(registration.timeoutMs));
-        reject(new HandlerTimeout(registration.timeoutMs));
-      }, registration.timeoutMs);
-    });
-    // a stop aborts the attempt: it ends now, whatever the handler does with its signal
-    const stopped = new Promise<never>((_, reject) =>
-      abort.signal.addEventListener(
-        'abort',
-        () => {
-          if (abort.signal.reason instanceof WorkerStopped) reject(abort.signal.reason);
-        },
-        { once: true },
-      ),
-    );
-    try {
-      const payload = registration.parse(JSON.parse(task.payload));
-      await Promise.race([
-        registration.handler(payload, { task, signal: abort.signal }),
-        timedOut,
-        stopped,
-      ]);
-    } finally {
-      clearTimeout(timeout);
-    }
-  };
+  /** One attempt at a claimed task, and how it is recorded (outbox-attempt.ts). */
+  const run = createAttemptRunner({
+    outbox,
+    workerId,
+    registrations,
+    random,
+    logger,
+    onOutcome: options.onOutcome,
+  });
 
-  const run = async (task: OutboxTask, abort: AbortController): Promise<void> => {
-    const registration = registrations.get(task.kind);
-    if (!registration) return; // only registered kinds are claimed
-    try {
-      await runHandler(registration, task, abort);
-    } catch (error) {
-      if (error instanceof WorkerStopped) {
-        // A stop cut it short: not a failed attempt; another worker takes it at once.
-        await outbox
-          .release(task.id, workerId)
-          .catch((releaseError: unknown) =>
-            logger.warn({ task: task.id, err: releaseError }, 'outbox: could not hand a task back'),
-          );
-        return;
-      }
-      const attempts = task.attempts + 1;
-      const message = errorText(error);
-      try {
-        const age = outbox.now().getTime() - Date.parse(task.created_at);
-        if (attempts >= registration.maxAttempts && age >= registration.minRetryMs) {
-          logger.error({ task: task.id, kind: task.kind, attempts, err: error }, 'outbox: gave up');
-          options.onOutcome?.(task.kind, 'gave_up');
-          await outbox.giveUp(task.id, workerId, message);
-        } else {
-          const delay = backoffDelay(attempts, registration.backoff, random);
-          logger.warn(
-            { task: task.id, kind: task.kind, attempts, err: error },
-            'outbox: will retry',
-          );
-          options.onOutcome?.(task.kind, 'retry');
-          await outbox.fail(task.id, workerId, message, new Date(outbox.now().getTime() + delay));
-        }
-      } catch (writeError) {
-        // The lease runs out and the task is claimed again.
-        logger.error({ task: task.id, err: writeError }, 'outbox: could not record a failure');
-      }
-      return;
-    }
-    options.onOutcome?.(task.kind, 'done');
-    try {
-      if (!(await outbox.complete(task.id, workerId)))
-        logger.warn({ task: task.id, kind: task.kind }, 'outbox: lease lost before completion');
-    } catch (error) {
-      // Done but not marked: it runs again after the lease (at least once; ADR 013).
-      logger.error({ task: task.id, err: error }, 'outbox: could not mark a task done');
-    }
-  };
-
-  /**
-   * Claims what is due and free slots allow, starts it; `full`: a claim got all it asked for, so
-   * more may be due. Kinds without a concurrency of their own share one claim; a kind with one is
-   * claimed alone, within what it has left.
-   */
-  const claimAndRun = async (): Promise<{
-    claimed: number;
-    full: boolean;
-    done: Promise<void>;
-  }> => {
-    const started: Promise<void>[] = [];
-    let full = false;
-    const claimFor = async (kinds: string[], limit: number) => {
-      if (limit <= 0 || kinds.length === 0) return;
-      const tasks = await outbox.claim(workerId, kinds, limit, leaseMs);
-      if (tasks.length === limit) full = true;
-      for (const task of tasks) {
-        const abort = new AbortController();
-        const done = run(task, abort).finally(() => {
-          running.delete(task.id);
-          // Refill once half the slots are free: one claim for several tasks, not one per task.
-          if (backlog && concurrency - running.size >= refillAt) refill();
-        });
-        running.set(task.id, { kind: task.kind, done, abort });
-        started.push(done);
-      }
-    };
-    const shared: string[] = [];
-    const limited: [string, number][] = [];
-    for (const [kind, registration] of registrations) {
-      if (registration.concurrency >= concurrency) shared.push(kind);
-      else limited.push([kind, registration.concurrency]);
-    }
-    await claimFor(shared, concurrency - running.size);
-    for (const [kind, limit] of limited) {
-      let runningOfKind = 0;
-      for (const entry of running.values()) if (entry.kind === kind) runningOfKind += 1;
-      await claimFor([kind], Math.min(concurrency - running.size, limit - runningOfKind));
-    }
-    return { claimed: started.length, full, done: Promise.all(started).then(() => undefined) };
-  };
+  const claimAndRun = createClaimAndRun({
+    outbox,
+    workerId,
+    leaseMs,
+    concurrency,
+    registrations,
+    running,
+    run,
+    // Refill once half the slots are free: one claim for several tasks, not one per task.
+    onSlotFreed: () => {
+      if (backlog && concurrency - running.size >= refillAt) refill();
+    },
+  });
 
   const poll = async () => {
     timer = undefined;
@@ -282,23 +149,8 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
     }
     if (stopping) return;
     const soon = backlog && (refillAfterPoll || concurrency - running.size >= refillAt);
-    const wait = soon ? 0 : await nextPollIn();
+    const wait = soon ? 0 : await nextPollIn(outbox, [...registrations.keys()], pollMs);
     if (!stopping) timer = setTimeout(tick, wait);
-  };
-  /**
-   * Without a backlog: until the next task is due if that is sooner than pollMs (at least
-   * MIN_POLL_GAP_MS), so tasks coming due under load are taken a few at a time as they come due
-   * rather than all at once every pollMs (a burst that held up the instance's requests).
-   */
-  const nextPollIn = async (): Promise<number> => {
-    try {
-      const next = await outbox.nextRunAt([...registrations.keys()]);
-      if (!next) return pollMs;
-      const wait = next.getTime() - outbox.now().getTime();
-      return Math.min(pollMs, Math.max(MIN_POLL_GAP_MS, wait));
-    } catch {
-      return pollMs;
-    }
   };
   const tick = () => {
     polling = poll().finally(() => (polling = undefined));
@@ -326,20 +178,14 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
       handlerOptions: OutboxHandlerOptions<T> = {},
     ) => {
       if (registrations.has(kind)) throw new Error(`outbox: "${kind}" already has a handler`);
-      const timeoutMs = handlerOptions.timeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
-      if (timeoutMs * 2 > leaseMs)
-        throw new Error(
-          `outbox: "${kind}" handler timeout must be at most half the lease (${leaseMs} ms)`,
-        );
-      registrations.set(kind, {
-        handler: handler as OutboxHandler<unknown>,
-        parse: handlerOptions.parse ?? ((payload) => payload),
-        backoff: handlerOptions.backoff ?? options.backoff ?? DEFAULT_BACKOFF,
-        maxAttempts: handlerOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-        minRetryMs: handlerOptions.minRetryMs ?? 0,
-        concurrency: Math.min(handlerOptions.concurrency ?? concurrency, concurrency),
-        timeoutMs,
-      });
+      registrations.set(
+        kind,
+        registrationOf(kind, handler, handlerOptions, {
+          leaseMs,
+          concurrency,
+          backoff: options.backoff,
+        }),
+      );
     },
 
     /** Polls every `pollMs` (and purges old finished tasks) until `close`. */
@@ -348,14 +194,8 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
       started = true;
       tick();
       const { retentionMs } = options;
-      if (retentionMs !== undefined) {
-        const purge = () =>
-          outbox
-            .purgeDone(retentionMs)
-            .catch((error: unknown) => logger.warn({ err: error }, 'outbox: purge failed'));
-        purgeTimer = setInterval(() => void purge(), options.purgeEveryMs ?? 600_000);
-        purgeTimer.unref();
-      }
+      if (retentionMs !== undefined)
+        purgeTimer = startPurging(outbox, retentionMs, options.purgeEveryMs ?? 600_000, logger);
     },
 
     /** One poll without the timer (tests, tools): resolves when the claimed tasks are finished. */
@@ -381,16 +221,7 @@ export const createOutboxWorker = (options: OutboxWorkerOptions) => {
       if (purgeTimer) clearInterval(purgeTimer);
       timer = undefined;
       await polling;
-      if (running.size === 0) return;
-      let wait: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all([...running.values()].map((entry) => entry.done)),
-        new Promise((resolve) => (wait = setTimeout(resolve, stopTimeoutMs))),
-      ]);
-      clearTimeout(wait);
-      const cutShort = [...running.values()];
-      for (const entry of cutShort) entry.abort.abort(new WorkerStopped());
-      await Promise.all(cutShort.map((entry) => entry.done));
+      await stopRunning(running, stopTimeoutMs);
     },
   };
 };

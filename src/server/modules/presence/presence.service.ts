@@ -1,11 +1,13 @@
 import { parseUserChannel } from '../../../shared/events.js';
 import { nowIso } from '../../lib/time.js';
+import { createHostedOccupancy } from './hosted-occupancy.js';
 import type { PresenceAnnouncements } from './presence-announcements.js';
+import { createPresenceQueues, type PresenceLogger } from './presence-queues.js';
+import { createPresenceReleases, startReleaseSweeper } from './presence-releases.js';
 import type { PresenceStore } from './presence-store.js';
+import { createUnsureUsers } from './unsure-users.js';
 
-export interface PresenceLogger {
-  warn(obj: unknown, msg?: string): void;
-}
+export type { PresenceLogger } from './presence-queues.js';
 
 export interface PresenceServiceOptions {
   store: PresenceStore;
@@ -33,61 +35,16 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
   /** Users whose last socket here closed: released when the grace ends, unless they come back. */
   const leaving = new Map<number, NodeJS.Timeout>();
   /** One change at a time per user (a hold and a release must not cross in the store). */
-  const queues = new Map<number, Promise<void>>();
-
-  /**
-   * Runs `work` after what is queued for the user. A failure is logged; with `rethrow` the caller
-   * gets it too (a webhook answers 5xx, and the hosted service sends it again).
-   */
-  const serially = (
-    userId: number,
-    work: () => Promise<void>,
-    { rethrow = false } = {},
-  ): Promise<void> => {
-    const previous = queues.get(userId) ?? Promise.resolve();
-    const run = previous.then(work);
-    const next = run.catch((error: unknown) => {
-      logger?.warn({ err: error, userId }, 'presence: a change could not be recorded');
-    });
-    queues.set(userId, next);
-    void next.finally(() => {
-      if (queues.get(userId) === next) queues.delete(userId);
-    });
-    return rethrow ? run : next;
-  };
+  const queues = createPresenceQueues(logger);
+  const { serially } = queues;
 
   const { announce, wentOffline } = announcements;
 
   /** A clean stop is under way: sockets that open or close here meanwhile change nothing. */
   let closing = false;
 
-  /**
-   * Users whose change could not be recorded (the store failed, maybe after doing it): once the
-   * store is back, partners are told how things now stand.
-   */
-  const unsure = new Set<number>();
-  const reconcile = (cameBack: readonly number[]) => {
-    for (const userId of cameBack) unsure.add(userId);
-    for (const userId of [...unsure]) {
-      unsure.delete(userId);
-      void serially(userId, async () => {
-        const online = (await store.onlineAmong([userId])).has(userId);
-        if (online) await announce(userId, { user_id: userId, online: true, last_seen_at: null });
-        else await wentOffline(userId, nowIso());
-      });
-    }
-  };
-  store.onRestored?.(reconcile);
-
-  /** A hold or release in the store; a user whose change failed (maybe after it was made) is unsure. */
-  const changeInStore = async (userId: number, change: () => Promise<boolean>) => {
-    try {
-      return await change();
-    } catch (error) {
-      unsure.add(userId);
-      throw error;
-    }
-  };
+  /** Once the store is back after an outage, partners of users whose change failed are told. */
+  const { changeInStore } = createUnsureUsers({ store, serially, announce, wentOffline });
 
   const arrived = (userId: number): Promise<void> => {
     if (closing) return Promise.resolve();
@@ -124,48 +81,17 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
     leaving.set(userId, timer);
   };
 
-  /**
-   * Users the store let go of without this instance holding them (a crashed instance's, the hosted
-   * service's): told one after another through each user's queue, and only if still offline then
-   * (they may have come back here meanwhile).
-   */
-  const announceReleased = async (released: readonly { userId: number; at: string }[]) => {
-    for (const { userId, at } of released)
-      await serially(userId, async () => {
-        if ((await store.onlineAmong([userId])).has(userId)) return;
-        await wentOffline(userId, at);
-      });
-  };
-
-  /** Hosted releases that are due, by whichever instance comes first (one that crashed too). */
-  const releaseDueHosted = async () => {
-    const due = await store.releaseDueHosted(Date.now());
-    await announceReleased(
-      due.map(({ userId, releaseAt }) => ({
-        userId,
-        at: new Date(releaseAt - graceMs).toISOString(),
-      })),
-    );
-  };
+  const releases = createPresenceReleases({ store, serially, wentOffline, graceMs });
 
   const logFailure = (what: string) => (error: unknown) =>
     logger?.warn({ err: error }, `presence: ${what} failed`);
 
-  let sweeping = false;
-  const sweeper = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    const at = nowIso();
-    store
-      .sweep()
-      .then((userIds) => announceReleased(userIds.map((userId) => ({ userId, at }))))
-      .then(releaseDueHosted)
-      .catch(logFailure('sweep'))
-      .finally(() => {
-        sweeping = false;
-      });
-  }, options.sweepIntervalMs ?? 10_000);
-  sweeper.unref();
+  const sweeper = startReleaseSweeper({
+    store,
+    releases,
+    intervalMs: options.sweepIntervalMs ?? 10_000,
+    onError: logFailure('sweep'),
+  });
 
   return {
     /** Wired to the realtime endpoint: a user's own channel got its first socket here, or lost its last. */
@@ -179,42 +105,19 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
     /**
      * From a hosted Pusher's webhooks (its sockets are not on any instance, and its webhooks may
      * land on any instance): held by one holder shared by every instance, let go `graceMs` after
-     * the channel was vacated unless occupied again meanwhile. An instance that stops does not let
-     * these users go (the hosted service keeps their sockets).
+     * the channel was vacated unless occupied again meanwhile (hosted-occupancy.ts).
      */
-    hostedOccupancy(channel: string, occupied: boolean, atMs: number): Promise<void> {
-      const userId = parseUserChannel(channel);
-      if (userId === null) return Promise.resolve();
-      // the hosted service's time orders its events; never later than ours (a clock ahead)
-      const at = Math.min(atMs, Date.now());
-      if (occupied)
-        return serially(
-          userId,
-          async () => {
-            if (await store.holdHosted(userId, at))
-              void serially(userId, () =>
-                announce(userId, { user_id: userId, online: true, last_seen_at: null }).then(
-                  () => undefined,
-                ),
-              );
-          },
-          { rethrow: true },
-        );
-      const releaseAt = at + graceMs;
-      const timer = setTimeout(
-        () => {
-          releaseDueHosted().catch(logFailure('a hosted release'));
-        },
-        releaseAt - Date.now() + 10,
-      );
-      timer.unref();
-      return serially(userId, () => store.leaveHosted(userId, at, releaseAt), {
-        rethrow: true,
-      });
-    },
+    hostedOccupancy: createHostedOccupancy({
+      store,
+      serially,
+      announce,
+      graceMs,
+      releaseDueHosted: releases.releaseDueHosted,
+      onReleaseError: logFailure('a hosted release'),
+    }),
 
     /** Resolves once what is under way for the user is recorded (tests). */
-    settled: (userId: number): Promise<void> => queues.get(userId) ?? Promise.resolve(),
+    settled: queues.settled,
 
     /** The users among `ids` who are online (whether they show it is the caller's to apply). */
     onlineAmong: (ids: readonly number[]): Promise<Set<number>> =>
@@ -254,10 +157,10 @@ export const createPresenceService = (options: PresenceServiceOptions) => {
       leaving.clear();
       const at = nowIso();
       await Promise.all([...held].map((userId) => release(userId, at)));
-      await Promise.all([...queues.values()]);
+      await queues.allSettled();
       // whatever is still held here (a release that failed): let go too, nothing left behind
       try {
-        await announceReleased(
+        await releases.announceReleased(
           (await store.releaseAllHeldHere()).map((userId) => ({ userId, at })),
         );
       } catch (error) {
