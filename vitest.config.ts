@@ -27,6 +27,12 @@ const FAULTS_WAITING = 'faults/disconnects.faults.test.ts';
  */
 const CONTAINER_CHECK = 'faults/container.faults.test.ts';
 
+/**
+ * The API projects' per-test limit: the default 5 s was hit on a loaded machine by tests that sign
+ * in a dozen times (scrypt) and build two apps; a hang still fails, well inside the run's budget.
+ */
+const API_TEST_TIMEOUT_MS = 20_000;
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -48,6 +54,8 @@ export default defineConfig({
           environment: 'node',
           include: ['src/**/*.api.test.ts'],
           provide: { database: 'sqlite' },
+          // a call is milliseconds; scrypt sign-ins and fresh apps on a loaded 2-core machine are not
+          testTimeout: API_TEST_TIMEOUT_MS,
         },
       },
       {
@@ -57,6 +65,8 @@ export default defineConfig({
           environment: 'node',
           include: ['src/**/*.api.test.ts'],
           provide: { database: 'postgres' },
+          // a call is milliseconds; scrypt sign-ins and fresh apps on a loaded 2-core machine are not
+          testTimeout: API_TEST_TIMEOUT_MS,
         },
       },
       {
