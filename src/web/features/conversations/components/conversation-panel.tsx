@@ -6,6 +6,7 @@ import { useFilterResult } from '../hooks/use-filter-result.js';
 import { useMessageSearchKeys } from '../hooks/use-message-search-keys.js';
 import { useNow } from '../hooks/use-now.js';
 import { filterBySearch } from '../utils/conversation-view.js';
+import { FilterResult } from './filter-result.js';
 import { JobFilterRow } from './job-filter-row.js';
 import { PagedConversationList, type LoadedList } from './paged-conversation-list.js';
 import { PanelTitleRow } from './panel-title-row.js';
@@ -138,11 +139,7 @@ export const ConversationPanel = ({
           hidden={searchingMessages}
         />
         {showResult && !searchingMessages ? (
-          <p className="conversation-panel__result" role="status" data-testid="filter-result">
-            {countIsExact
-              ? t('conversations.filterResult', { count: active.length + archived.length })
-              : t('conversations.filterResultMore', { count: active.length + archived.length })}
-          </p>
+          <FilterResult count={active.length + archived.length} exact={countIsExact} />
         ) : null}
       </form>
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Template } from '../../../../shared/saved-replies.js';
@@ -10,6 +10,7 @@ import { useOutsideDismiss } from '../../../lib/use-outside-dismiss.js';
 import { useTemplates } from '../api/get-templates.js';
 import { useDriveFromMessageBox } from '../hooks/use-drive-from-message-box.js';
 import { useSlashOpening, type PickerMode } from '../hooks/use-slash-opening.js';
+import { pickerKeyHandler } from '../utils/picker-keys.js';
 import { SavedRepliesButton } from './saved-replies-button.js';
 import { SavedRepliesSearchField } from './saved-replies-search-field.js';
 import { SavedReplyOptions } from './saved-reply-options.js';
@@ -95,43 +96,15 @@ export const SavedRepliesPicker = ({ composer, values, onManage }: SavedRepliesP
   };
 
   /** The list's keys, from its search field or from the message box; true: handled. */
-  const onListKey = (event: KeyboardEvent<HTMLElement>): boolean => {
-    if (event.nativeEvent.isComposing) return false;
-    const count = matches.length;
-    switch (event.key) {
-      case 'ArrowDown':
-        if (count > 0) setActive((activeIndex + 1) % count);
-        break;
-      case 'ArrowUp':
-        if (count > 0) setActive((activeIndex - 1 + count) % count);
-        break;
-      case 'Home':
-        if (mode !== 'search') return false;
-        setActive(0);
-        break;
-      case 'End':
-        if (mode !== 'search') return false;
-        setActive(Math.max(0, count - 1));
-        break;
-      case 'Enter':
-        if (event.shiftKey) return false;
-        // with nothing to insert, Enter in the message box sends what it holds
-        if (!activeTemplate) return mode === 'search';
-        insert(activeTemplate);
-        break;
-      case 'Escape':
-        closeToComposer();
-        break;
-      case 'Tab':
-        if (mode === 'slash') setMode(null);
-        return false;
-      default:
-        return false;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-    return true;
-  };
+  const onListKey = pickerKeyHandler({
+    mode,
+    matches,
+    activeIndex,
+    setActive,
+    insert,
+    closeToComposer,
+    close,
+  });
 
   // the message box drives the list while it is open by `/`
   const activeId = activeTemplate ? `${optionId}-${activeTemplate.id}` : undefined;
