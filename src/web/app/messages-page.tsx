@@ -1,13 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Drawer } from '../components/drawer.js';
 import { LiveRegion, useAnnouncer } from '../components/live-region.js';
-import { Spinner } from '../components/spinner.js';
-import { Toast } from '../components/toast.js';
 import { LazyChatPane as ChatPane } from '../features/chat/components/lazy-chat-pane.js';
-import { threadKeys } from '../features/chat/utils/thread-cache.js';
-import { ConversationPanel } from '../features/conversations/components/conversation-panel.js';
 import { useArchiveWithUndo } from '../features/conversations/hooks/use-archive-with-undo.js';
 import {
   useConversationLists,
@@ -17,22 +12,26 @@ import { useLiveLists } from '../features/conversations/hooks/use-live-lists.js'
 import { EmbedBadge } from '../features/embed/components/embed-badge.js';
 import { SessionEndedNotice } from '../features/embed/components/session-ended-notice.js';
 import { useEmbed, useSessionEnded } from '../features/embed/hooks/use-embed.js';
-import { useEmbedEvents } from '../features/embed/hooks/use-embed-events.js';
 import { useMuted } from '../features/language-and-sound/hooks/use-muted.js';
 import { useLiveConnection } from '../lib/realtime.js';
 import { SMALL_SCREEN_QUERY, useMediaQuery } from '../lib/use-media-query.js';
+import { ArchiveUndoToast } from './archive-undo-toast.js';
+import { EmbeddedConversationPage } from './embedded-conversation-page.js';
 import { useEmbedHost } from './hooks/use-embed-host.js';
+import { useEmbedPageEvents } from './hooks/use-embed-page-events.js';
 import { useMessageAlerts } from './hooks/use-message-alerts.js';
 import { useMessageSearchSlots } from './message-search-slots.js';
 import { useOpenConversation } from './hooks/use-open-conversation.js';
+import { useReciprocalRefresh } from './hooks/use-reciprocal-refresh.js';
+import { LiveStatus } from './live-status.js';
+import { PageConversationPanel } from './page-conversation-panel.js';
+import { PageStatus } from './page-status.js';
 import { useSafetySlots } from './safety-slots.js';
 import { useSavedRepliesTools } from './saved-replies-slot.js';
 import { useSelection } from './hooks/use-selection.js';
 import { useUnreadTitle } from './hooks/use-unread-title.js';
+import { MAIN_ID, SkipToChatLink } from './skip-to-chat-link.js';
 import { Topbar } from './topbar.js';
-
-/** The chat area: the skip link's target. */
-const MAIN_ID = 'messages-main';
 
 /**
  * The messaging page: conversation panel (sidebar or drawer), chat pane, live updates. Embedded
@@ -44,7 +43,6 @@ export const MessagesPage = () => {
   const embed = useEmbed();
   const embedMode = embed?.params.mode;
   const sessionEnded = useSessionEnded(embed);
-  const queryClient = useQueryClient();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
   const mainRef = useRef<HTMLElement>(null);
@@ -98,14 +96,10 @@ export const MessagesPage = () => {
     liveDown,
   });
   const embedHost = useEmbedHost({ embed, auth, openId, selectFromHost });
-  useEmbedEvents(embed, {
-    shown:
-      embedMode === 'badge'
-        ? lists.unreadTotal !== undefined
-        : embedMode === 'conversation'
-          ? // the conversation, or the notice that it could not be opened: the host hears either way
-            auth !== undefined && (openConversation !== null || embedHost.failed)
-          : auth !== undefined,
+  useEmbedPageEvents({
+    embed,
+    signedIn: auth !== undefined,
+    conversationShown: openConversation !== null || embedHost.failed,
     unreadTotal: lists.unreadTotal,
     onPeerChange: () => void lists.refetch(),
   });
@@ -118,40 +112,20 @@ export const MessagesPage = () => {
   }, [selection]);
 
   // read receipts and online status work both ways: switching one changes what the viewer sees
-  const { refetch } = lists;
-  const onReciprocalChanged = useCallback(() => {
-    void refetch();
-    void queryClient.invalidateQueries({ queryKey: threadKeys.all });
-  }, [refetch, queryClient]);
+  const onReciprocalChanged = useReciprocalRefresh(lists.refetch);
 
   const panel = (inDrawer: boolean) =>
     auth ? (
-      <ConversationPanel
-        viewerRole={auth.role}
-        jobs={lists.jobs}
-        active={lists.active}
-        archived={lists.archived}
-        unreadTotal={lists.unreadTotal}
-        loading={lists.active.isFetching}
-        selectedId={openId ?? null}
-        search={lists.search}
-        onSearchChange={lists.setSearch}
-        jobFilter={lists.jobFilter}
-        onJobFilterChange={lists.setJobFilter}
-        onFilter={refetch}
+      <PageConversationPanel
+        auth={auth}
+        lists={lists}
+        openId={openId}
         onSelect={selectFromList}
         onToggleArchive={archiving.onToggleArchive}
         inDrawer={inDrawer}
         messageSearch={messageSearch.panel}
       />
     ) : null;
-
-  // the skip link: to the open conversation's message box when it takes input, else to the chat area
-  const skipToChat = (event: MouseEvent<HTMLAnchorElement>) => {
-    event.preventDefault();
-    const composer = mainRef.current?.querySelector<HTMLTextAreaElement>('textarea:enabled');
-    (composer ?? mainRef.current)?.focus();
-  };
 
   if (sessionEnded)
     return (
@@ -174,41 +148,18 @@ export const MessagesPage = () => {
         composerTools={composerTools}
       />
     ) : null;
-  const pageStatus = (failed: boolean) =>
-    failed ? (
-      <div className="page-status" role="alert">
-        <p>{t(lists.active.isError ? 'app.loadFailed' : 'embed.conversationFailed')}</p>
-        {lists.active.isError ? (
-          <button type="button" className="button button--primary" onClick={lists.retry}>
-            {t('app.retry')}
-          </button>
-        ) : null}
-      </div>
-    ) : (
-      <div className="page-status">
-        <Spinner label={t('app.loading')} />
-      </div>
-    );
+  const pageStatus = (failed: boolean) => (
+    <PageStatus failed={failed} listFailed={lists.active.isError} onRetry={lists.retry} />
+  );
 
   if (embedMode === 'conversation')
     // one conversation: its chat and composer, no list, no top bar, no way back
     return (
-      <div className={`messenger messenger--embed${liveDown ? ' messenger--live-down' : ''}`}>
-        <div className="live-status" role="status" data-testid="live-status">
-          {liveDown ? <p className="live-status__message">{t('pageNotices.offline')}</p> : null}
-        </div>
-        <main
-          className="messenger__main messenger__embed-chat"
-          id={MAIN_ID}
-          ref={mainRef}
-          tabIndex={-1}
-        >
-          {auth && openConversation
-            ? chatPane(undefined)
-            : pageStatus(lists.active.isError || embedHost.failed)}
-        </main>
-        <LiveRegion message={announcement} />
-      </div>
+      <EmbeddedConversationPage liveDown={liveDown} main={mainRef} announcement={announcement}>
+        {auth && openConversation
+          ? chatPane(undefined)
+          : pageStatus(lists.active.isError || embedHost.failed)}
+      </EmbeddedConversationPage>
     );
 
   return (
@@ -216,9 +167,7 @@ export const MessagesPage = () => {
       className={`messenger${embed ? ' messenger--embed' : ''}${liveDown ? ' messenger--live-down' : ''}`}
     >
       <div className="messenger__layout" inert={drawerOpen && isSmallScreen}>
-        <a className="skip-link" href={`#${MAIN_ID}`} onClick={skipToChat}>
-          {openConversation ? t('app.skipToMessageBox') : t('app.skipToConversation')}
-        </a>
+        <SkipToChatLink main={mainRef} conversationOpen={openConversation !== null} />
         <Topbar
           viewerId={auth?.id}
           // phones: the list is the first screen itself; the drawer serves an open conversation
@@ -232,9 +181,7 @@ export const MessagesPage = () => {
           onReciprocalChanged={onReciprocalChanged}
         />
 
-        <div className="live-status" role="status" data-testid="live-status">
-          {liveDown ? <p className="live-status__message">{t('pageNotices.offline')}</p> : null}
-        </div>
+        <LiveStatus liveDown={liveDown} />
 
         <div className="messenger__body">
           {!isSmallScreen ? (
@@ -257,16 +204,7 @@ export const MessagesPage = () => {
         </div>
       </div>
 
-      {archiving.toast ? (
-        <Toast
-          key={archiving.toast.key}
-          testId="archive-toast"
-          message={t('pageNotices.archived')}
-          actionLabel={t('pageNotices.undo')}
-          onAction={archiving.toast.undo}
-          onDismiss={archiving.toast.dismiss}
-        />
-      ) : null}
+      <ArchiveUndoToast toast={archiving.toast} />
       {isSmallScreen && drawerOpen ? (
         <Drawer
           title={t('conversations.drawerTitle')}

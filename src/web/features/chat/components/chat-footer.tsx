@@ -1,28 +1,20 @@
-import {
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type ClipboardEvent,
-  type FormEvent,
-  type KeyboardEvent,
-} from 'react';
+import { useId, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LiveRegion, useAnnouncer } from '../../../components/live-region.js';
-import { RetryButton } from '../../../components/retry-button.js';
-import type { Composer, ComposerDriver, ComposerTools } from '../../../lib/composer-tool.js';
-import {
-  ATTACHMENTS_PER_MESSAGE,
-  MESSAGE_MAX_LENGTH,
-  hasVisibleText,
-} from '../../../lib/contract.js';
+import { LiveRegion } from '../../../components/live-region.js';
+import type { ComposerTools } from '../../../lib/composer-tool.js';
+import { MESSAGE_MAX_LENGTH, hasVisibleText } from '../../../lib/contract.js';
 import type { AttachmentUploads } from '../hooks/use-attachment-uploads.js';
+import { useKeptDraft } from '../hooks/use-kept-draft.js';
+import { useMessageBox } from '../hooks/use-message-box.js';
+import { useRetryWhenOnline } from '../hooks/use-retry-when-online.js';
 import type { Outbox } from '../hooks/use-send-message.js';
-import { readDraft, updateDraft } from '../utils/draft-store.js';
-import { refusalText } from '../utils/refusal-text.js';
+import { useUploadAnnouncements } from '../hooks/use-upload-announcements.js';
+import { AttachFilesButton } from './attach-files-button.js';
 import { AttachmentChips } from './attachment-chips.js';
-import { Icon, LineIcon } from '../../../components/line-icon.js';
+import { AttachmentLimitNotice } from './attachment-limit-notice.js';
+import { MessageLengthCounter } from './message-length-counter.js';
+import { SendFailedNotice } from './send-failed-notice.js';
+import { Icon } from '../../../components/line-icon.js';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/use-media-query.js';
 
 /** The character counter shows from this length on (the limit is MESSAGE_MAX_LENGTH). */
@@ -64,14 +56,7 @@ export const ChatFooter = ({
   const { sending, failed, refusal, failedAttachments, stillFailedFile } = outbox;
   // phones: Send is its icon, so the text gets the width
   const iconOnly = useMediaQuery(PHONE_QUERY);
-  const { viewerId, conversationId } = draftOf;
-  const [draft, setDraftState] = useState(() => readDraft(viewerId, conversationId).text);
-  const setDraft = (change: string | ((current: string) => string)) =>
-    setDraftState((current) => {
-      const next = typeof change === 'function' ? change(current) : change;
-      updateDraft(viewerId, conversationId, { text: next });
-      return next;
-    });
+  const [draft, setDraft] = useKeptDraft(draftOf.viewerId, draftOf.conversationId);
   const hintId = useId();
   // The server's rule: a message of only spaces, zero-width characters or bidi marks is empty.
   // Counted as the server counts: after trimming. Near the limit a counter shows; past it, Send waits.
@@ -86,67 +71,8 @@ export const ChatFooter = ({
     !uploads.uploading &&
     !uploads.overLimit;
   const counterId = useId();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const textarea = useRef<HTMLTextAreaElement>(null);
-  const [announcement, announce] = useAnnouncer();
-  const [driver, setDriver] = useState<ComposerDriver | null>(null);
-  // the caret goes to the end of a text a tool put in, once it is rendered
-  const caretToEnd = useRef(false);
-  useLayoutEffect(() => {
-    const box = textarea.current;
-    if (!caretToEnd.current || !box) return;
-    caretToEnd.current = false;
-    box.focus();
-    box.setSelectionRange(box.value.length, box.value.length);
-  }, [draft]);
-  const composer: Composer = {
-    text: draft,
-    disabled: loading,
-    replaceText: (text) => {
-      const box = textarea.current;
-      if (text === draft && box) {
-        box.focus();
-        box.setSelectionRange(text.length, text.length);
-        return;
-      }
-      caretToEnd.current = true;
-      setDraft(text);
-    },
-    focus: () => textarea.current?.focus(),
-    drive: setDriver,
-  };
-
-  // The box grows with its text (its CSS caps it at about 8 lines, then it scrolls inside): measured
-  // at its natural height after each change, and again when its width changes (a resize, a phone turned).
-  useLayoutEffect(() => {
-    const box = textarea.current;
-    if (!box) return;
-    const fit = () => {
-      box.style.blockSize = 'auto';
-      const borders = box.offsetHeight - box.clientHeight;
-      box.style.blockSize = `${box.scrollHeight + borders}px`;
-    };
-    fit();
-    if (typeof ResizeObserver === 'undefined') return;
-    let width = box.clientWidth;
-    const observer = new ResizeObserver(() => {
-      if (box.clientWidth === width) return;
-      width = box.clientWidth;
-      fit();
-    });
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, [draft]);
-
-  // A finished upload has no alert of its own (only a refusal does): it is said politely.
-  const announced = useRef(new Set<string>());
-  useEffect(() => {
-    for (const item of uploads.items) {
-      if (item.status !== 'done' || !item.file || announced.current.has(item.key)) continue;
-      announced.current.add(item.key);
-      announce(t('chat.files.uploaded', { name: item.name }));
-    }
-  }, [uploads.items, announce, t]);
+  const { textarea, driver, composer } = useMessageBox(draft, setDraft, loading);
+  const announcement = useUploadAnnouncements(uploads.items);
 
   const clearIfUnchanged = (sent: string) =>
     setDraft((current) => (current.trim() === sent.trim() ? '' : current));
@@ -174,18 +100,7 @@ export const ChatFooter = ({
       uploads.removeSent(files.filter((id) => !stillFailedFile(id)));
     }
   };
-
-  // A message that failed is sent again as soon as the browser is back online.
-  const retryWhenOnline = useRef(retry);
-  useEffect(() => {
-    retryWhenOnline.current = retry;
-  });
-  useEffect(() => {
-    if (!failed) return;
-    const onOnline = () => void retryWhenOnline.current();
-    window.addEventListener('online', onOnline);
-    return () => window.removeEventListener('online', onOnline);
-  }, [failed]);
+  useRetryWhenOnline(failed, retry);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -210,65 +125,12 @@ export const ChatFooter = ({
 
   return (
     <form className={`chat-footer${loading ? ' is-loading' : ''}`} onSubmit={onSubmit}>
-      {failed ? (
-        <p className="send-failed" data-testid="send-failed" role="status">
-          <span>{t('chat.notSent')}</span>
-          {refusal ? (
-            <>
-              {' '}
-              <span data-testid="send-refusal">{refusalText(refusal, t)}</span>
-            </>
-          ) : null}
-          <RetryButton label={t('chat.retry')} onRetry={retry} variant="link" />
-        </p>
-      ) : null}
-      {length >= COUNTER_FROM ? (
-        <p
-          className={`chat-footer__counter${tooLong ? ' is-over' : ''}`}
-          id={counterId}
-          data-testid="message-counter"
-          role={tooLong ? 'alert' : undefined}
-        >
-          {tooLong
-            ? t('chat.tooLong', { count: length - MESSAGE_MAX_LENGTH, max: MESSAGE_MAX_LENGTH })
-            : t('chat.counter', { count: length, max: MESSAGE_MAX_LENGTH })}
-        </p>
-      ) : null}
+      {failed ? <SendFailedNotice refusal={refusal} onRetry={retry} /> : null}
+      {length >= COUNTER_FROM ? <MessageLengthCounter id={counterId} length={length} /> : null}
       <AttachmentChips items={uploads.items} onRemove={uploads.remove} onRetry={uploads.retry} />
-      {uploads.refusedOverLimit > 0 || uploads.overLimit ? (
-        <p className="chat-footer__file-limit" data-testid="attachment-limit" role="alert">
-          {uploads.refusedOverLimit > 0
-            ? t('chat.files.limit', {
-                count: uploads.refusedOverLimit,
-                max: ATTACHMENTS_PER_MESSAGE,
-              })
-            : t('chat.files.overLimit', { max: ATTACHMENTS_PER_MESSAGE })}
-        </p>
-      ) : null}
+      <AttachmentLimitNotice uploads={uploads} />
       <div className="chat-footer__row">
-        <button
-          type="button"
-          className="icon-button chat-footer__attach"
-          title={t('chat.files.attach')}
-          disabled={loading}
-          onClick={() => fileInput.current?.click()}
-        >
-          <LineIcon path="M21 11.5l-8.6 8.6a5 5 0 01-7.1-7.1l8.6-8.6a3.3 3.3 0 014.7 4.7l-8.6 8.6a1.7 1.7 0 01-2.4-2.4l8-8" />
-          <span className="visually-hidden">{t('chat.files.attach')}</span>
-        </button>
-        {/* Reached through the button (a real one, in the Tab order); never focused itself. */}
-        <input
-          ref={fileInput}
-          type="file"
-          multiple
-          hidden
-          tabIndex={-1}
-          data-testid="attach-input"
-          onChange={(event) => {
-            uploads.add(Array.from(event.target.files ?? []));
-            event.target.value = ''; // the same file may be chosen again after removing it
-          }}
-        />
+        <AttachFilesButton disabled={loading} onFiles={uploads.add} />
         {tools?.(composer)}
         <textarea
           ref={textarea}

@@ -1,35 +1,20 @@
-import {
-  Suspense,
-  useDeferredValue,
-  useMemo,
-  useRef,
-  useState,
-  type ComponentProps,
-  type FormEvent,
-  type KeyboardEvent,
-  type ReactNode,
-} from 'react';
+import { Suspense, useDeferredValue, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Job, MessengerUser, Role } from '../../../../shared/models.js';
-import { LineIcon } from '../../../components/line-icon.js';
 import { Spinner } from '../../../components/spinner.js';
+import { useFilterResult } from '../hooks/use-filter-result.js';
+import { useMessageSearchKeys } from '../hooks/use-message-search-keys.js';
 import { useNow } from '../hooks/use-now.js';
 import { filterBySearch } from '../utils/conversation-view.js';
-import { LazyConversationList as ConversationList } from './lazy-conversation-list.js';
+import { FilterResult } from './filter-result.js';
+import { JobFilterRow } from './job-filter-row.js';
+import { PagedConversationList, type LoadedList } from './paged-conversation-list.js';
+import { PanelTitleRow } from './panel-title-row.js';
+import { SearchModeSwitch } from './search-mode-switch.js';
 
 export const ACTIVE_LIST_MAX_HEIGHT = 944;
 export const ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE = 320;
 export const ARCHIVED_LIST_MAX_HEIGHT = 350;
-
-/** One side of the panel as loaded so far, and how to load the next page. */
-export interface LoadedList {
-  items: readonly MessengerUser[];
-  /** Every row is loaded (the search and the count are exact). */
-  complete: boolean;
-  hasMore: boolean;
-  isLoadingMore: boolean;
-  loadMore: () => void;
-}
 
 /**
  * The search box's switch between the conversations (names, job titles: the list narrows) and the
@@ -108,131 +93,28 @@ export const ConversationPanel = ({
       ? t('conversations.searchCompany')
       : t('conversations.searchCandidates');
   const messageResults = searchingMessages ? messageSearch.results : null;
-  const resultsRef = useRef<HTMLDivElement>(null);
-  // In messages mode Down goes to the first result (a focusable `[data-search-result]`); Escape
-  // empties the box (the list comes back), then goes back to conversations
-  const onSearchKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (!messageSearch || !searchingMessages) return;
-    if (event.key === 'ArrowDown') {
-      const first = resultsRef.current?.querySelector<HTMLElement>('[data-search-result]');
-      if (!first) return;
-      event.preventDefault();
-      first.focus();
-      return;
-    }
-    if (event.key !== 'Escape') return;
-    event.preventDefault();
-    if (messageSearch.query) messageSearch.onQueryChange('');
-    else messageSearch.onModeChange('conversations');
-  };
+  const { resultsRef, onSearchKeyDown } = useMessageSearchKeys(messageSearch);
   const hasArchived = archived.length > 0;
-  // Filter (or Enter in the search box) applies the typed search and the chosen job together: the
-  // list is reloaded for that job and the result is counted; the count goes once either changes.
-  const [submitted, setSubmitted] = useState<{ search: string; jobFilter: string } | null>(null);
-  const [filtering, setFiltering] = useState(false);
-  const showResult =
-    submitted !== null &&
-    !filtering &&
-    submitted.search === search &&
-    submitted.jobFilter === jobFilter;
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (searchingMessages) return; // the messages are searched as the text is typed
-    const applied = { search, jobFilter };
-    setFiltering(true);
-    try {
-      await onFilter();
-    } finally {
-      setFiltering(false);
-      setSubmitted(applied);
-    }
-  };
-  const selectedJob = jobs.find((job) => String(job.id) === jobFilter);
+  const { filtering, showResult, onSubmit } = useFilterResult({
+    search,
+    jobFilter,
+    onFilter,
+    searchingMessages,
+  });
   const archivedHeadingId = inDrawer ? 'archived-heading-drawer' : 'archived-heading';
-
-  /** A list, loading its next page as it scrolls, with a spinner while that page comes. */
-  const pagedList = (
-    list: LoadedList,
-    items: readonly MessengerUser[],
-    props: Pick<
-      ComponentProps<typeof ConversationList>,
-      'archived' | 'label' | 'testId' | 'maxHeight'
-    >,
-  ) => (
-    <>
-      <ConversationList
-        {...props}
-        items={items}
-        viewerRole={viewerRole}
-        selectedId={selectedId}
-        now={now}
-        onSelect={onSelect}
-        onToggleArchive={onToggleArchive}
-        hasMore={list.hasMore}
-        onLoadMore={list.loadMore}
-      />
-      {list.isLoadingMore ? (
-        <div className="conversation-panel__more">
-          <Spinner size="sm" label={t('conversations.loadingMore')} />
-        </div>
-      ) : null}
-    </>
-  );
+  // what both lists share
+  const rowProps = { viewerRole, selectedId, now, onSelect, onToggleArchive };
 
   return (
     <div className="conversation-panel">
-      {inDrawer && !unreadTotal ? null : (
-        <div className="conversation-panel__title-row">
-          {inDrawer ? null : (
-            <h2 className="conversation-panel__heading">{t('conversations.heading')}</h2>
-          )}
-          {unreadTotal ? (
-            <span className="conversation-panel__unread-total" data-testid="unread-total">
-              {t('conversations.unreadTotal', { count: unreadTotal })}
-            </span>
-          ) : null}
-        </div>
-      )}
+      <PanelTitleRow inDrawer={inDrawer} unreadTotal={unreadTotal} />
       <form
         className="conversation-panel__filters"
         role="search"
         onSubmit={(event) => void onSubmit(event)}
       >
         {messageSearch ? (
-          <div
-            className="search-mode"
-            role="radiogroup"
-            aria-label={t('messageSearch.modeLabel')}
-            data-testid="search-mode"
-          >
-            {(['conversations', 'messages'] as const).map((mode) => (
-              <button
-                key={mode}
-                type="button"
-                role="radio"
-                className="search-mode__option"
-                aria-checked={messageSearch.mode === mode}
-                // one Tab stop for the pair; the arrow keys switch, as radio buttons do
-                tabIndex={messageSearch.mode === mode ? 0 : -1}
-                onClick={() => messageSearch.onModeChange(mode)}
-                onKeyDown={(event) => {
-                  if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(event.key))
-                    return;
-                  event.preventDefault();
-                  const other = mode === 'messages' ? 'conversations' : 'messages';
-                  messageSearch.onModeChange(other);
-                  const sibling =
-                    event.currentTarget.nextElementSibling ??
-                    event.currentTarget.previousElementSibling;
-                  if (sibling instanceof HTMLElement) sibling.focus();
-                }}
-              >
-                {mode === 'messages'
-                  ? t('messageSearch.modeMessages')
-                  : t('messageSearch.modeConversations')}
-              </button>
-            ))}
-          </div>
+          <SearchModeSwitch mode={messageSearch.mode} onModeChange={messageSearch.onModeChange} />
         ) : null}
         <input
           type="search"
@@ -249,33 +131,15 @@ export const ConversationPanel = ({
               : onSearchChange(event.target.value)
           }
         />
-        <div className={`conversation-panel__filter-row${searchingMessages ? ' is-hidden' : ''}`}>
-          <select
-            className="input select"
-            data-testid="job-filter"
-            aria-label={t('conversations.jobFilterLabel')}
-            title={selectedJob ? selectedJob.title || t('conversations.noTitle') : undefined}
-            value={jobFilter}
-            onChange={(event) => onJobFilterChange(event.target.value)}
-          >
-            <option value="">{t('conversations.allJobs')}</option>
-            {jobs.map((job) => (
-              <option key={job.id} value={String(job.id)} title={job.title || undefined}>
-                {job.title || t('conversations.noTitle')}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="button button--secondary" aria-busy={filtering}>
-            <LineIcon path="M4 5h16l-6 7.5V19l-4 1.5v-8L4 5z" size={16} strokeWidth={1.8} />
-            <span>{t('conversations.filter')}</span>
-          </button>
-        </div>
+        <JobFilterRow
+          jobs={jobs}
+          jobFilter={jobFilter}
+          onJobFilterChange={onJobFilterChange}
+          filtering={filtering}
+          hidden={searchingMessages}
+        />
         {showResult && !searchingMessages ? (
-          <p className="conversation-panel__result" role="status" data-testid="filter-result">
-            {countIsExact
-              ? t('conversations.filterResult', { count: active.length + archived.length })
-              : t('conversations.filterResultMore', { count: active.length + archived.length })}
-          </p>
+          <FilterResult count={active.length + archived.length} exact={countIsExact} />
         ) : null}
       </form>
 
@@ -298,12 +162,15 @@ export const ConversationPanel = ({
               </div>
             }
           >
-            {pagedList(activeList, active, {
-              archived: false,
-              label: t('conversations.listLabel'),
-              testId: 'conversation-list',
-              maxHeight: hasArchived ? ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE : ACTIVE_LIST_MAX_HEIGHT,
-            })}
+            <PagedConversationList
+              {...rowProps}
+              list={activeList}
+              items={active}
+              archived={false}
+              label={t('conversations.listLabel')}
+              testId="conversation-list"
+              maxHeight={hasArchived ? ACTIVE_LIST_MAX_HEIGHT_WITH_ARCHIVE : ACTIVE_LIST_MAX_HEIGHT}
+            />
             {!loading && active.length === 0 ? (
               <p className="conversation-panel__empty">
                 {search.trim() ? t('conversations.noMatch') : t('conversations.empty')}
@@ -317,12 +184,15 @@ export const ConversationPanel = ({
                     ? t('conversations.archivedHeadingDrawer')
                     : t('conversations.archivedHeading')}
                 </h3>
-                {pagedList(archivedList, archived, {
-                  archived: true,
-                  label: t('conversations.archivedListLabel'),
-                  testId: 'archived-list',
-                  maxHeight: ARCHIVED_LIST_MAX_HEIGHT,
-                })}
+                <PagedConversationList
+                  {...rowProps}
+                  list={archivedList}
+                  items={archived}
+                  archived
+                  label={t('conversations.archivedListLabel')}
+                  testId="archived-list"
+                  maxHeight={ARCHIVED_LIST_MAX_HEIGHT}
+                />
               </section>
             ) : null}
           </Suspense>

@@ -1,24 +1,19 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Template } from '../../../../shared/saved-replies.js';
 import { fillTemplate, type TemplateValues } from '../../../../shared/saved-replies-paths.js';
-import { LineIcon } from '../../../components/line-icon.js';
 import { LiveRegion } from '../../../components/live-region.js';
 import { RetryButton } from '../../../components/retry-button.js';
 import type { Composer } from '../../../lib/composer-tool.js';
 import { useOutsideDismiss } from '../../../lib/use-outside-dismiss.js';
 import { useTemplates } from '../api/get-templates.js';
-
-/** How the picker was opened: its own search field (the button), or `/` in an empty message box. */
-type Mode = 'search' | 'slash';
-
-/** How much of a body an option shows (the rest is cut, with an ellipsis). */
-const PREVIEW_LENGTH = 90;
-
-const preview = (body: string): string => {
-  const flat = body.replace(/\s+/gu, ' ').trim();
-  return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH).trimEnd()}…` : flat;
-};
+import { useDriveFromMessageBox } from '../hooks/use-drive-from-message-box.js';
+import { useSlashOpening, type PickerMode } from '../hooks/use-slash-opening.js';
+import { pickerKeyHandler } from '../utils/picker-keys.js';
+import { SavedRepliesButton } from './saved-replies-button.js';
+import { SavedRepliesSearchField } from './saved-replies-search-field.js';
+import { SavedReplyOptions } from './saved-reply-options.js';
 
 /** The replies whose name or body holds the query (ignoring case); all of them for none. */
 export const filterTemplates = (templates: readonly Template[], query: string): Template[] => {
@@ -34,6 +29,22 @@ export const filterTemplates = (templates: readonly Template[], query: string): 
 /** A filled reply at the end of what the box holds (a space between when needed). */
 const appended = (current: string, filled: string): string =>
   current === '' || /\s$/u.test(current) ? `${current}${filled}` : `${current} ${filled}`;
+
+/** What the list says (politely): loading, failed, none yet, no match, or how many match. */
+const statusText = (
+  t: TFunction,
+  templates: ReturnType<typeof useTemplates>,
+  matchCount: number,
+): string =>
+  templates.isPending
+    ? t('templates.loading')
+    : templates.isError
+      ? t('templates.loadFailed')
+      : (templates.data?.length ?? 0) === 0
+        ? t('templates.noneYet')
+        : matchCount === 0
+          ? t('templates.noMatches')
+          : t('templates.matches', { count: matchCount });
 
 export interface SavedRepliesPickerProps {
   composer: Composer;
@@ -52,7 +63,7 @@ export interface SavedRepliesPickerProps {
  */
 export const SavedRepliesPicker = ({ composer, values, onManage }: SavedRepliesPickerProps) => {
   const { t } = useTranslation();
-  const [mode, setMode] = useState<Mode | null>(null);
+  const [mode, setMode] = useState<PickerMode | null>(null);
   const [search, setSearch] = useState('');
   const [active, setActive] = useState(0);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -68,17 +79,7 @@ export const SavedRepliesPicker = ({ composer, values, onManage }: SavedRepliesP
   const activeIndex = Math.min(active, Math.max(0, matches.length - 1));
   const activeTemplate = matches[activeIndex];
 
-  // `/` typed first in an empty box opens the list; once the text no longer starts with `/`, it closes
-  const previousText = useRef(text);
-  useEffect(() => {
-    const before = previousText.current;
-    previousText.current = text;
-    if (mode === 'slash' && !text.startsWith('/')) setMode(null);
-    else if (mode === null && before === '' && text.startsWith('/') && !text.includes('\n')) {
-      setMode('slash');
-      setActive(0);
-    }
-  }, [text, mode]);
+  useSlashOpening(text, mode, setMode, setActive);
 
   const close = useCallback(() => setMode(null), []);
   useOutsideDismiss(mode === 'search', rootRef, close);
@@ -95,62 +96,19 @@ export const SavedRepliesPicker = ({ composer, values, onManage }: SavedRepliesP
   };
 
   /** The list's keys, from its search field or from the message box; true: handled. */
-  const onListKey = (event: KeyboardEvent<HTMLElement>): boolean => {
-    if (event.nativeEvent.isComposing) return false;
-    const count = matches.length;
-    switch (event.key) {
-      case 'ArrowDown':
-        if (count > 0) setActive((activeIndex + 1) % count);
-        break;
-      case 'ArrowUp':
-        if (count > 0) setActive((activeIndex - 1 + count) % count);
-        break;
-      case 'Home':
-        if (mode !== 'search') return false;
-        setActive(0);
-        break;
-      case 'End':
-        if (mode !== 'search') return false;
-        setActive(Math.max(0, count - 1));
-        break;
-      case 'Enter':
-        if (event.shiftKey) return false;
-        // with nothing to insert, Enter in the message box sends what it holds
-        if (!activeTemplate) return mode === 'search';
-        insert(activeTemplate);
-        break;
-      case 'Escape':
-        closeToComposer();
-        break;
-      case 'Tab':
-        if (mode === 'slash') setMode(null);
-        return false;
-      default:
-        return false;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-    return true;
-  };
+  const onListKey = pickerKeyHandler({
+    mode,
+    matches,
+    activeIndex,
+    setActive,
+    insert,
+    closeToComposer,
+    close,
+  });
 
   // the message box drives the list while it is open by `/`
-  const onListKeyRef = useRef(onListKey);
-  useEffect(() => {
-    onListKeyRef.current = onListKey;
-  });
   const activeId = activeTemplate ? `${optionId}-${activeTemplate.id}` : undefined;
-  useEffect(() => {
-    if (mode !== 'slash') return;
-    drive({
-      onKeyDown: (event) => onListKeyRef.current(event),
-      controls: popupId,
-      activeDescendant: activeId,
-    });
-  }, [mode, drive, popupId, activeId]);
-  useEffect(() => {
-    if (mode !== 'slash') return;
-    return () => drive(null);
-  }, [mode, drive]);
+  useDriveFromMessageBox({ driving: mode === 'slash', drive, popupId, activeId, onListKey });
 
   useEffect(() => {
     if (mode === 'search') searchRef.current?.focus();
@@ -171,50 +129,27 @@ export const SavedRepliesPicker = ({ composer, values, onManage }: SavedRepliesP
     onManage();
   };
 
-  const status = templates.isPending
-    ? t('templates.loading')
-    : templates.isError
-      ? t('templates.loadFailed')
-      : (templates.data?.length ?? 0) === 0
-        ? t('templates.noneYet')
-        : matches.length === 0
-          ? t('templates.noMatches')
-          : t('templates.matches', { count: matches.length });
+  const status = statusText(t, templates, matches.length);
 
   return (
     <div className="saved-replies" ref={rootRef}>
-      <button
-        type="button"
-        className="icon-button saved-replies__button"
-        title={t('templates.button')}
-        aria-expanded={mode !== null}
-        aria-controls={mode !== null ? popupId : undefined}
+      <SavedRepliesButton
+        popupId={popupId}
+        open={mode !== null}
         disabled={composer.disabled}
-        data-testid="saved-replies-button"
         onClick={openFromButton}
-      >
-        <LineIcon path="M5 4h14v16l-7-4-7 4z M9 9h6 M9 12h4" />
-        <span className="visually-hidden">{t('templates.button')}</span>
-      </button>
+      />
       {mode !== null ? (
         <div className="saved-replies__popup" id={popupId} data-testid="saved-replies-picker">
           <p className="saved-replies__title">{t('templates.title')}</p>
           {mode === 'search' ? (
-            <input
+            <SavedRepliesSearchField
               ref={searchRef}
-              className="input saved-replies__search"
-              type="search"
-              role="combobox"
-              aria-label={t('templates.search')}
-              placeholder={t('templates.searchPlaceholder')}
-              aria-expanded="true"
-              aria-controls={listboxId}
-              aria-autocomplete="list"
-              aria-activedescendant={activeId}
-              autoComplete="off"
+              listboxId={listboxId}
+              activeId={activeId}
               value={search}
-              onChange={(event) => {
-                setSearch(event.target.value);
+              onChange={(value) => {
+                setSearch(value);
                 setActive(0);
               }}
               onKeyDown={(event) => void onListKey(event)}
@@ -223,35 +158,14 @@ export const SavedRepliesPicker = ({ composer, values, onManage }: SavedRepliesP
             <p className="saved-replies__hint">{t('templates.slashHint')}</p>
           )}
           {matches.length > 0 ? (
-            <ul
-              className="saved-replies__list"
-              id={listboxId}
-              role="listbox"
-              aria-label={t('templates.title')}
-            >
-              {matches.map((item, index) => (
-                <li
-                  key={item.id}
-                  id={`${optionId}-${item.id}`}
-                  className={`saved-replies__option${index === activeIndex ? ' is-active' : ''}`}
-                  role="option"
-                  aria-selected={index === activeIndex}
-                  // the focus stays in the search field or the message box
-                  onMouseDown={(event) => event.preventDefault()}
-                  onMouseMove={() => {
-                    if (index !== activeIndex) setActive(index);
-                  }}
-                  onClick={() => insert(item)}
-                >
-                  <span className="saved-replies__name" dir="auto">
-                    {item.name}
-                  </span>
-                  <span className="saved-replies__preview" dir="auto">
-                    {preview(item.body)}
-                  </span>
-                </li>
-              ))}
-            </ul>
+            <SavedReplyOptions
+              listboxId={listboxId}
+              optionId={optionId}
+              matches={matches}
+              activeIndex={activeIndex}
+              onActiveChange={setActive}
+              onInsert={insert}
+            />
           ) : (
             <p className="saved-replies__empty">
               {templates.isSuccess && templates.data.length === 0
