@@ -8,6 +8,8 @@ import type { Embed } from './use-embed.js';
  * sender of a read; without this the badge would keep its count until the next message.
  */
 const PEER_CHANNEL = 'job-messenger-unread';
+/** After a peer's change, the total is fetched at once and again after these delays while it differs. */
+const PEER_RECHECK_MS = [1000, 3000];
 
 /**
  * `ready` once the first data is shown, then `unread` {count} right after it and on every change
@@ -32,13 +34,25 @@ export const useEmbedEvents = (
   useEffect(() => {
     if (!embed || typeof BroadcastChannel === 'undefined') return;
     const peers = new BroadcastChannel(PEER_CHANNEL);
+    const later = new Set<ReturnType<typeof setTimeout>>();
     peers.onmessage = (event: MessageEvent<unknown>) => {
-      if (typeof event.data === 'number' && event.data !== lastCount.current)
-        peerChange.current?.();
+      const theirs = event.data;
+      if (typeof theirs !== 'number' || theirs === lastCount.current) return;
+      peerChange.current?.();
+      // The other frame's count changes as it opens a conversation, which may be before the server
+      // recorded the read: asked again a little later while the two counts still differ.
+      for (const delay of PEER_RECHECK_MS) {
+        const timer = setTimeout(() => {
+          later.delete(timer);
+          if (lastCount.current !== theirs) peerChange.current?.();
+        }, delay);
+        later.add(timer);
+      }
     };
     channel.current = peers;
     return () => {
       channel.current = null;
+      for (const timer of later) clearTimeout(timer);
       peers.close();
     };
   }, [embed]);
