@@ -18,15 +18,10 @@ import {
 } from './capacity-protocol.js';
 import { createHistogram, encodeHistogram, recordMs, type LatencySummary } from './histogram.js';
 
-const summary = (count: number, ms = 5): LatencySummary => ({
-  count,
-  p50: count > 0 ? ms : 0,
-  p90: count > 0 ? ms : 0,
-  p95: count > 0 ? ms : 0,
-  p99: count > 0 ? ms : 0,
-  max: count > 0 ? ms : 0,
-  mean: count > 0 ? ms : 0,
-});
+const summary = (count: number, ms = 5): LatencySummary => {
+  const at = count > 0 ? ms : 0;
+  return { count, p50: at, p90: at, p95: at, p99: at, max: at, mean: at };
+};
 
 const arrivals = (extra: Partial<StepFigures['arrivals']> = {}): StepFigures['arrivals'] => ({
   ratePerSecond: 100,
@@ -61,22 +56,24 @@ describe('stepReasons', () => {
     expect(stepReasons(passing)).toEqual([]);
   });
 
-  it('fails a step without a delivery measured (an empty sample is no p99 of 0)', () => {
-    expect(
-      stepReasons({ ...passing, latency: { ...passing.latency, deliver: summary(0) } }),
-    ).toEqual(['no delivery measured']);
-  });
-
-  it('fails a step without a page load answered', () => {
-    expect(
-      stepReasons({ ...passing, latency: { ...passing.latency, pageLoad: summary(0) } }),
-    ).toEqual(['no page load answered']);
-  });
-
-  it('fails a step with a failed or timed-out arrival, even without another error', () => {
-    expect(stepReasons({ ...passing, arrivals: arrivals({ arrived: 9, failed: 1 }) })).toEqual([
+  it.each([
+    [
+      'without a delivery measured (an empty sample is no p99 of 0)',
+      { latency: { ...passing.latency, deliver: summary(0) } },
+      'no delivery measured',
+    ],
+    [
+      'without a page load answered',
+      { latency: { ...passing.latency, pageLoad: summary(0) } },
+      'no page load answered',
+    ],
+    [
+      'with a failed or timed-out arrival, even without another error',
+      { arrivals: arrivals({ arrived: 9, failed: 1 }) },
       '1 arrival failed or timed out',
-    ]);
+    ],
+  ])('fails a step %s', (_, change, reason) => {
+    expect(stepReasons({ ...passing, ...change })).toEqual([reason]);
   });
 
   it('names each limit missed and the errors', () => {
@@ -163,11 +160,14 @@ const RUN = { dialect: 'sqlite', workers: 2 };
 
 describe('mergeStep', () => {
   const pageLoads = { pageLoad: [10, 12], pageLoadArrival: [10, 12] };
+  /** A step of 2 users: `window` is both the step's window and its last collection. */
+  const merge = (ramp: CollectResult, window: CollectResult, arrived = arrivals()) =>
+    mergeStep(RUN, 2, [ramp], [window], [window], arrived, resources, 1);
 
   it('passes a step whose every live send was delivered', () => {
     const ramp = collection({}, pageLoads);
     const window = collection({ sent: [1, 0, 1_000, 1_005], receivedSeqs: [1] }, { deliver: [3] });
-    const step = mergeStep(RUN, 2, [ramp], [window], [window], arrivals(), resources, 1);
+    const step = merge(ramp, window);
     expect(step.workers).toBe(2);
     expect(step.delivery).toMatchObject({ expected: 1, delivered: 1, lost: 0 });
     expect(step.reasons).toEqual([]);
@@ -175,16 +175,7 @@ describe('mergeStep', () => {
   });
 
   it('fails a step whose window measured no delivery', () => {
-    const step = mergeStep(
-      RUN,
-      2,
-      [collection({}, pageLoads)],
-      [collection()],
-      [collection()],
-      arrivals(),
-      resources,
-      1,
-    );
+    const step = merge(collection({}, pageLoads), collection());
     expect(step.passed).toBe(false);
     expect(step.reasons).toContain('no delivery measured');
   });
@@ -200,16 +191,7 @@ describe('mergeStep', () => {
       },
       { deliver: [2] },
     );
-    const step = mergeStep(
-      RUN,
-      2,
-      [ramp],
-      [window],
-      [window],
-      arrivals({ requested: 2, arrived: 1, failed: 1 }),
-      resources,
-      1,
-    );
+    const step = merge(ramp, window, arrivals({ requested: 2, arrived: 1, failed: 1 }));
     expect(step.delivery).toMatchObject({
       expected: 2,
       delivered: 1,
@@ -231,16 +213,7 @@ describe('mergeStep', () => {
       },
       { deliver: [2] },
     );
-    const step = mergeStep(
-      RUN,
-      2,
-      [collection({}, pageLoads)],
-      [window],
-      [window],
-      arrivals(),
-      resources,
-      1,
-    );
+    const step = merge(collection({}, pageLoads), window);
     // user 2 is not among the step's 2 users: not expected live
     expect(step.delivery).toMatchObject({
       expected: 0,

@@ -56,25 +56,20 @@ import {
 import { createHistogram, encodeHistogram, recordMs, type Histogram } from './histogram.js';
 import { serveWorker } from './worker-runtime.js';
 import { httpCall } from './http-call.js';
-import {
-  chatOf,
-  handshakeFrames,
-  nowMs,
-  parseFrame,
-  rawText,
-  readTimedText,
-  subscribeFrame,
-  timedText,
-} from './live-frames.js';
+import { chatOf, nowMs, readTimedText, timedText } from './live-frames.js';
+import { authOfAnswer, openPusherRawClient } from './pusher-raw-client.js';
 
 const TEXT = 'sounds good, could we talk about the role this week?';
 const TICK_MS = 5;
 /** An event's name as it appears in a frame's JSON (backslashes escaped). */
 const EVENT_NAME = /"event":"((?:[^"\\]|\\.)*)"/;
 const inFrame = (event: string): string => JSON.stringify(event).slice(1, -1);
-const PRESENCE_NAME = inFrame(PRESENCE_CHANGED_EVENT);
-const TYPING_NAME = inFrame(TYPING_EVENT);
-const SEEN_NAME = inFrame(MESSAGES_SEEN_EVENT);
+/** The frames counted by their event's name, not read. */
+const FRAME_COUNTS: Record<string, 'presenceFrames' | 'typingFrames' | 'seenFrames'> = {
+  [inFrame(PRESENCE_CHANGED_EVENT)]: 'presenceFrames',
+  [inFrame(TYPING_EVENT)]: 'typingFrames',
+  [inFrame(MESSAGES_SEEN_EVENT)]: 'seenFrames',
+};
 const UNREAD_MAX = 20;
 
 const enum Kind {
@@ -366,106 +361,58 @@ const onChat = (user: SimUser, data: unknown, socketId: string): void => {
 };
 
 /** Opens the user's socket the way pusher-js does; resolves once subscribed. */
-const connectSocket = (user: SimUser): Promise<void> =>
-  new Promise<void>((resolve, reject) => {
-    const { init: config } = setup();
-    const started = performance.now();
-    const channel = userChannelName(user.id);
-    const ws = new WebSocket(config.wsUrl, { perMessageDeflate: false });
-    user.ws = ws;
-    let settled = false;
-    /** This socket's id, once the server named it. */
-    let socketId = '';
-    const finish = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error) {
-        if (user.ws === ws) user.ws = null;
-        ws.terminate();
-        reject(error);
-        return;
-      }
-      recordMs(histograms.connect, performance.now() - started);
-      resolve();
-    };
-    const timer = setTimeout(
-      () => finish(new Error(`not subscribed within ${config.requestTimeoutMs} ms`)),
-      config.requestTimeoutMs,
-    );
-    ws.on('error', (error) => finish(error));
-    ws.on('close', () => {
-      if (!settled) {
-        finish(new Error('closed during the handshake'));
-        return;
-      }
-      // Closed by the server (not by a reload or the end of the run): the user is cut off.
-      if (!closing && user.ws === ws) {
-        counts.drops += 1;
-        noteError(`user ${user.id}: socket closed by the server`);
-        user.ws = null;
-        user.live = false;
-        gapStart(user, GAP_AWAY);
-      }
-    });
-    const onHandshake = handshakeFrames(channel, ws, {
-      established: (id) => {
-        socketId = id;
-        if (user.ws === ws) user.socketId = id;
-        request('POST', paths.broadcastingAuth, user.token, {
+const connectSocket = (user: SimUser): Promise<void> => {
+  const { init: config } = setup();
+  const started = performance.now();
+  const channel = userChannelName(user.id);
+  /** This socket's id, once the server named it. */
+  let socketId = '';
+  const { ws, subscribed } = openPusherRawClient({
+    url: config.wsUrl,
+    channel,
+    auth: async (id) =>
+      authOfAnswer(
+        await request('POST', paths.broadcastingAuth, user.token, {
           socket_id: id,
           channel_name: channel,
-        }).then(
-          (answer) => {
-            if (answer.status !== 200) {
-              finish(new Error(`broadcasting/auth ${answer.status} ${answer.body.slice(0, 200)}`));
-              return;
-            }
-            const auth = (JSON.parse(answer.body) as { auth: string }).auth;
-            ws.send(subscribeFrame(channel, auth));
-          },
-          (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
-        );
-      },
-      finish,
-      refusal: 'subscription refused: ',
-    });
-    ws.on('message', (raw: WebSocket.RawData) => {
-      const text = rawText(raw);
-      // Most frames are other users' presence and typing: counted by name, not parsed.
-      const name = EVENT_NAME.exec(text.slice(0, 120))?.[1];
-      if (name === PRESENCE_NAME) {
-        counts.presenceFrames += 1;
-        return;
-      }
-      if (name === TYPING_NAME) {
-        counts.typingFrames += 1;
-        return;
-      }
-      if (name === SEEN_NAME) {
-        counts.seenFrames += 1;
-        return;
-      }
-      const frame = parseFrame(text);
-      if (!frame) return;
-      switch (frame.event) {
-        case CHAT_MESSAGE_EVENT:
-          onChat(user, frame.data, socketId);
-          return;
-        case PRESENCE_CHANGED_EVENT:
-          counts.presenceFrames += 1;
-          return;
-        case TYPING_EVENT:
-          counts.typingFrames += 1;
-          return;
-        case MESSAGES_SEEN_EVENT:
-          counts.seenFrames += 1;
-          return;
-        default:
-          onHandshake(frame);
-      }
-    });
+        }),
+      ),
+    timeoutMs: config.requestTimeoutMs,
+    label: '',
+    onEstablished: (id) => {
+      socketId = id;
+      if (user.ws === ws) user.socketId = id;
+    },
+    // Most frames are other users' presence and typing: counted by name, not parsed.
+    skip: (text) => {
+      const counted = FRAME_COUNTS[EVENT_NAME.exec(text.slice(0, 120))?.[1] ?? ''];
+      if (counted) counts[counted] += 1;
+      return counted !== undefined;
+    },
+    onFrame: (frame) => {
+      const counted = frame.event === undefined ? undefined : FRAME_COUNTS[inFrame(frame.event)];
+      if (counted) counts[counted] += 1;
+      else if (frame.event === CHAT_MESSAGE_EVENT) onChat(user, frame.data, socketId);
+    },
+    // Closed by the server (not by a reload or the end of the run): the user is cut off.
+    onClose: () => {
+      if (closing || user.ws !== ws) return;
+      counts.drops += 1;
+      noteError(`user ${user.id}: socket closed by the server`);
+      user.ws = null;
+      user.live = false;
+      gapStart(user, GAP_AWAY);
+    },
   });
+  user.ws = ws;
+  return subscribed.then(
+    () => recordMs(histograms.connect, performance.now() - started),
+    (error: unknown) => {
+      if (user.ws === ws) user.ws = null;
+      throw error;
+    },
+  );
+};
 
 /**
  * `config`, then the first list page and the socket at once, as the page does after its config.

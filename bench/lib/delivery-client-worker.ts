@@ -26,14 +26,14 @@ import { serveWorker } from './worker-runtime.js';
 import {
   channelAuth,
   chatOf,
-  handshakeFrames,
   nowMs,
   parseFrame,
   rawText,
   readTimedText,
-  subscribeFrame,
   timedText,
+  type PusherFrame,
 } from './live-frames.js';
+import { authOfAnswer, openPusherRawClient } from './pusher-raw-client.js';
 
 export interface ClientSpec {
   userId: number;
@@ -272,7 +272,7 @@ const handshake = (
       return;
     }
     onConnected();
-    clients.set(client.userId, client);
+    keep(client);
     resolve();
   };
   const timer = setTimeout(
@@ -281,10 +281,7 @@ const handshake = (
   );
   const closed = (reason: string) => {
     if (!settled) finish(new Error(`user ${client.userId}: ${reason}`));
-    else if (!closing && clients.get(client.userId) === client) {
-      closedUnexpectedly += 1;
-      clients.delete(client.userId);
-    }
+    else dropped(client);
   };
   return { finish, closed };
 };
@@ -296,78 +293,89 @@ type OpenClient = (
   timings: ConnectTimings,
 ) => Promise<void>;
 
-const openClient: OpenClient = (spec, request, timings) =>
+/** Frames of the plain websocket clients: ChatMessage and PresenceChanged are heard. */
+const onFrame = (client: Client, frame: PusherFrame): void => {
+  if (frame.event === CHAT_MESSAGE_EVENT) onChatMessage(client, frame.data);
+  else if (frame.event === PRESENCE_CHANGED_EVENT) onPresence(client, frame.data);
+};
+
+/** Kept once connected; a close after that, unless the worker is closing, is a drop. */
+const keep = (client: Client): void => {
+  clients.set(client.userId, client);
+};
+const dropped = (client: Client): void => {
+  if (closing || clients.get(client.userId) !== client) return;
+  closedUnexpectedly += 1;
+  clients.delete(client.userId);
+};
+
+const wsClient = (spec: ClientSpec, ws: WebSocket): Client => ({
+  userId: spec.userId,
+  socketId: '',
+  isOpen: () => ws.readyState === WebSocket.OPEN,
+  terminate: () => ws.terminate(),
+  ws,
+});
+
+/** A Pusher client subscribed to its user's channel, signed here or by POST /broadcasting/auth. */
+const openPusherClient: OpenClient = async (spec, request, timings) => {
+  const channel = userChannelName(spec.userId);
+  const askAuth = async (socketId: string) => {
+    const authStartedAt = performance.now();
+    const answer = await postJson(
+      request.httpUrl ?? '',
+      paths.broadcastingAuth,
+      { socket_id: socketId, channel_name: channel },
+      { authorization: `Bearer ${spec.token}` },
+    );
+    const auth = authOfAnswer(answer);
+    recordMs(timings.auth, performance.now() - authStartedAt);
+    return auth;
+  };
+  const { ws, subscribed } = openPusherRawClient({
+    url: spec.wsUrl,
+    channel,
+    auth: (socketId) =>
+      request.auth === 'sign'
+        ? channelAuth(request.pusherSecret, request.pusherKey, socketId, channel)
+        : askAuth(socketId),
+    timeoutMs: request.timeoutMs,
+    label: `user ${spec.userId}: `,
+    timings,
+    onEstablished: (socketId) => {
+      client.socketId = socketId;
+    },
+    onFrame: (frame) => onFrame(client, frame),
+    onClose: () => dropped(client),
+  });
+  const client = wsClient(spec, ws);
+  await subscribed;
+  keep(client);
+};
+
+/** A client of the relay baseline: connected once its socket opens. */
+const openRelayClient: OpenClient = (spec, request, timings) =>
   new Promise<void>((resolve, reject) => {
     const startedAt = performance.now();
-    let subscribeSentAt = 0;
-    const channel = userChannelName(spec.userId);
     const ws = new WebSocket(spec.wsUrl, { perMessageDeflate: false });
-    const client: Client = {
-      userId: spec.userId,
-      socketId: '',
-      isOpen: () => ws.readyState === WebSocket.OPEN,
-      terminate: () => ws.terminate(),
-      ws,
-    };
+    const client = wsClient(spec, ws);
     const { finish, closed } = handshake(
       client,
       request.timeoutMs,
       'subscribed',
-      () => {
-        const now = performance.now();
-        recordMs(timings.total, now - startedAt);
-        if (subscribeSentAt > 0) recordMs(timings.subscribed, now - subscribeSentAt);
-      },
+      () => recordMs(timings.total, performance.now() - startedAt),
       resolve,
       reject,
     );
     ws.on('error', (error) => finish(error));
     ws.on('close', () => closed('closed during the handshake'));
-    if (request.mode === 'relay') {
-      ws.on('open', () => {
-        client.socketId = String(spec.userId);
-        finish();
-      });
-    }
-    const subscribe = async (socketId: string) => {
-      let auth: string;
-      if (request.auth === 'sign') {
-        auth = channelAuth(request.pusherSecret, request.pusherKey, socketId, channel);
-      } else {
-        const authStartedAt = performance.now();
-        const response = await postJson(
-          request.httpUrl ?? '',
-          paths.broadcastingAuth,
-          { socket_id: socketId, channel_name: channel },
-          { authorization: `Bearer ${spec.token}` },
-        );
-        if (response.status !== 200)
-          throw new Error(
-            `user ${spec.userId}: ${paths.broadcastingAuth} answered ${response.status} ${response.body.toString().slice(0, 200)}`,
-          );
-        auth = (JSON.parse(response.body.toString()) as { auth: string }).auth;
-        recordMs(timings.auth, performance.now() - authStartedAt);
-      }
-      subscribeSentAt = performance.now();
-      ws.send(subscribeFrame(channel, auth));
-    };
-    const onHandshake = handshakeFrames(channel, ws, {
-      established: (socketId) => {
-        client.socketId = socketId;
-        recordMs(timings.established, performance.now() - startedAt);
-        subscribe(socketId).catch((error: unknown) =>
-          finish(error instanceof Error ? error : new Error(String(error))),
-        );
-      },
-      finish,
-      refusal: `user ${spec.userId}: `,
+    ws.on('open', () => {
+      client.socketId = String(spec.userId);
+      finish();
     });
     ws.on('message', (raw: WebSocket.RawData) => {
       const frame = parseFrame(rawText(raw));
-      if (!frame) return;
-      if (frame.event === CHAT_MESSAGE_EVENT) onChatMessage(client, frame.data);
-      else if (frame.event === PRESENCE_CHANGED_EVENT) onPresence(client, frame.data);
-      else onHandshake(frame);
+      if (frame) onFrame(client, frame);
     });
   });
 
@@ -415,6 +423,12 @@ const openSocketIoClient: OpenClient = (spec, request, timings) =>
     socket.on('ChatMessage', (data: unknown) => onChatMessage(client, data));
   });
 
+const OPEN_CLIENT: Record<DeliveryMode, OpenClient> = {
+  pusher: openPusherClient,
+  relay: openRelayClient,
+  socketio: openSocketIoClient,
+};
+
 const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
   const timings: ConnectTimings = {
     total: createHistogram(),
@@ -447,7 +461,7 @@ const connect = async (request: ConnectRequest): Promise<ConnectResult> => {
       while (next < allowed && inFlight < request.concurrency) {
         const spec = request.clients[next++]!;
         inFlight += 1;
-        (request.mode === 'socketio' ? openSocketIoClient : openClient)(spec, request, timings)
+        OPEN_CLIENT[request.mode](spec, request, timings)
           .then(
             () => {
               connected += 1;

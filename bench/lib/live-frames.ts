@@ -48,42 +48,6 @@ export const parseFrame = (text: string): PusherFrame | undefined => {
   }
 };
 
-/**
- * What a client subscribing to `channel` on `ws` does with the frames of the handshake and the
- * keep-alive: the socket id of `pusher:connection_established` goes to `established` (which
- * subscribes), the subscription's success ends the handshake with `finish()`, a refusal with
- * `finish(error)` (`refusal`, then the frame's data), a ping gets its pong; other frames are left.
- */
-export const handshakeFrames =
-  (
-    channel: string,
-    ws: { send: (frame: string) => void },
-    handlers: {
-      established: (socketId: string) => void;
-      finish: (error?: Error) => void;
-      refusal: string;
-    },
-  ) =>
-  (frame: PusherFrame): void => {
-    switch (frame.event) {
-      case 'pusher:connection_established':
-        handlers.established((JSON.parse(String(frame.data)) as { socket_id: string }).socket_id);
-        return;
-      case 'pusher_internal:subscription_succeeded':
-        if (frame.channel === channel) handlers.finish();
-        return;
-      case 'pusher:subscription_error':
-      case 'pusher:error':
-        handlers.finish(new Error(`${handlers.refusal}${JSON.stringify(frame.data)}`));
-        return;
-      case 'pusher:ping':
-        ws.send(PONG_FRAME);
-        return;
-      default:
-        return;
-    }
-  };
-
 export interface ChatFrame {
   id?: number;
   sender_id?: number;

@@ -179,6 +179,10 @@ export const errorLine = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
 /** `1 worker`, `2 workers`: how rows and notes name a worker count. */
+/** The start of a run's check keys: `sqlite` with one worker (as before workers counted), `sqliteW2`. */
+export const checkPrefix = ({ dialect, workers }: { dialect: string; workers: number }): string =>
+  workers === 1 ? dialect : `${dialect}W${workers}`;
+
 export const workersLabel = (workers: number): string =>
   `${workers} worker${workers === 1 ? '' : 's'}`;
 

@@ -45,6 +45,7 @@ import {
 import { callQuery, workerServerOptions, type BenchServer } from '../lib/server.js';
 import { spawnWorker, type WorkerHandle } from '../lib/spawn.js';
 import {
+  checkPrefix,
   errorLine,
   failed,
   info,
@@ -394,10 +395,6 @@ const runLabel = ({ dialect, workers }: { dialect: string; workers: number }): s
 
 const stepLabel = (step: StepFigures): string =>
   `${runLabel(step)}, ${step.users.toLocaleString('en-US')} users`;
-
-/** The start of a run's check keys: `sqlite` with one worker (as before workers counted), `sqliteW2`. */
-const checkPrefix = ({ dialect, workers }: { dialect: string; workers: number }): string =>
-  workers === 1 ? dialect : `${dialect}W${workers}`;
 
 const describeStep = (step: StepFigures): string => {
   const l = step.latency;

@@ -251,6 +251,8 @@ const runOn = async (
   const late = emails.lateness;
   const ratio = off.send.p99 > 0 ? Math.round((on.send.p99 / off.send.p99) * 100) / 100 : null;
   const rate = Math.round((config.receivers / config.seconds) * 10) / 10;
+  const failedSends =
+    on.warmup.failed + on.measured.failed + off.warmup.failed + off.measured.failed;
   const rows = [
     info(
       `${dialect}: e-mails due`,
@@ -280,11 +282,7 @@ const runOn = async (
       `p50 ${off.send.p50} ms, max ${off.send.max} ms`,
     ),
     atMost(`${dialect}: send p99 on ÷ off`, ratio, SEND_P99_RATIO_LIMIT, '×'),
-    exactly(
-      `${dialect}: sends refused or failed`,
-      on.warmup.failed + on.measured.failed + off.warmup.failed + off.measured.failed,
-      0,
-    ),
+    exactly(`${dialect}: sends refused or failed`, failedSends, 0),
   ];
   const perSend = (seconds: number, phase: PhaseResult) =>
     phase.measured.ok > 0 ? ((seconds * 1000) / phase.measured.ok).toFixed(2) : '–';
@@ -308,8 +306,7 @@ const runOn = async (
     [`${dialect}AllArrived`]: emails.allArrived,
     [`${dialect}SentOn`]: on.measured.ok,
     [`${dialect}SentOff`]: off.measured.ok,
-    [`${dialect}FailedSends`]:
-      on.warmup.failed + on.measured.failed + off.warmup.failed + off.measured.failed,
+    [`${dialect}FailedSends`]: failedSends,
     [`${dialect}PendingTasks`]: emails.pendingTasks,
   };
   return { rows, checks, notes };

@@ -7,7 +7,8 @@ import { seedScale } from '../../test-support/seed-bulk.js';
 import { connectRequest } from '../lib/delivery.js';
 import type { ConnectResult, PresenceArrival } from '../lib/delivery-client-worker.js';
 import { createHistogram, recordMs, summarize, type LatencySummary } from '../lib/histogram.js';
-import { channelAuth, nowMs, rawText, subscribeFrame } from '../lib/live-frames.js';
+import { channelAuth, nowMs } from '../lib/live-frames.js';
+import { openPusherRawClient } from '../lib/pusher-raw-client.js';
 import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, type BenchServer } from '../lib/server.js';
 import { exactly, info, newReport, sizedScenario } from '../lib/types.js';
 
@@ -17,34 +18,19 @@ const SIZES = {
 };
 
 /** One socket of the user with many partners, subscribed to their own channel (signed here). */
-const openUserSocket = (wsUrl: string, userId: number): Promise<WebSocket> =>
-  new Promise((resolve, reject) => {
-    const ws = new WebSocket(wsUrl);
-    const channel = userChannelName(userId);
-    const timer = setTimeout(() => reject(new Error('no subscription within 10 s')), 10_000);
-    ws.on('message', (raw) => {
-      const frame = JSON.parse(rawText(raw)) as { event?: string; data?: unknown };
-      if (frame.event === 'pusher:connection_established') {
-        const { socket_id: socketId } = JSON.parse(String(frame.data)) as { socket_id: string };
-        ws.send(
-          subscribeFrame(
-            channel,
-            channelAuth(BENCH_PUSHER_SECRET, BENCH_PUSHER_KEY, socketId, channel),
-          ),
-        );
-      } else if (frame.event === 'pusher_internal:subscription_succeeded') {
-        clearTimeout(timer);
-        resolve(ws);
-      } else if (frame.event === 'pusher:error' || frame.event === 'pusher:subscription_error') {
-        clearTimeout(timer);
-        reject(new Error(JSON.stringify(frame.data)));
-      }
-    });
-    ws.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
+const openUserSocket = async (wsUrl: string, userId: number): Promise<WebSocket> => {
+  const channel = userChannelName(userId);
+  const { ws, subscribed } = openPusherRawClient({
+    url: wsUrl,
+    channel,
+    auth: (socketId) => channelAuth(BENCH_PUSHER_SECRET, BENCH_PUSHER_KEY, socketId, channel),
+    timeoutMs: 10_000,
+    label: '',
+    onFrame: () => undefined,
   });
+  await subscribed;
+  return ws;
+};
 
 const closeSocket = (ws: WebSocket): Promise<void> =>
   new Promise((resolve) => {

@@ -9,6 +9,7 @@ import { readCpuSeconds, readDatabaseCpuSeconds } from '../lib/proc.js';
 import { callQuery, workerServerOptions } from '../lib/server.js';
 import type { WorkerHandle } from '../lib/spawn.js';
 import {
+  checkPrefix,
   atLeast,
   exactly,
   info,
@@ -213,6 +214,7 @@ const runOn = async (
 
   baselines.set(dialect, raw);
   const measuredOk = app.warmup.ok + app.steps.reduce((sum, step) => sum + step.ok, 0);
+  const non2xx = app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0);
   const bestApp = app.best;
   const bestRaw = raw.best;
   const ratio =
@@ -259,11 +261,7 @@ const runOn = async (
         .filter(Boolean)
         .join('; ') || undefined,
     ),
-    exactly(
-      `${run}: non-2xx / errors during the sweep`,
-      app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0),
-      0,
-    ),
+    exactly(`${run}: non-2xx / errors during the sweep`, non2xx, 0),
     exactly(
       `${run}: stored sends not broadcast to their receiver`,
       stored - received.uniqueToReceiver,
@@ -272,15 +270,14 @@ const runOn = async (
       `${stored.toLocaleString('en-US')} stored`,
     ),
   ];
-  // `sqlite…` with one worker (as before worker counts), `sqliteW2…` with two.
-  const prefix = workers === 1 ? dialect : `${dialect}W${workers}`;
+  const prefix = checkPrefix({ dialect, workers });
   const checks = {
     [`${prefix}Accepted`]: measuredOk,
     [`${prefix}Stored`]: stored,
     [`${prefix}Delivered`]: received.uniqueToReceiver,
     [`${prefix}Duplicates`]: received.duplicates,
     [`${prefix}Misdelivered`]: received.misdelivered,
-    [`${prefix}Non2xx`]: app.steps.reduce((sum, step) => sum + step.non2xx + step.errors, 0),
+    [`${prefix}Non2xx`]: non2xx,
     [`${prefix}RawOk`]: raw.steps.reduce((sum, step) => sum + step.ok, 0),
     [`${prefix}Steps`]: app.steps.length,
   };

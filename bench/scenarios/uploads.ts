@@ -99,6 +99,16 @@ interface Side {
   concurrent: Phase[];
 }
 
+/** The two phases of a round: uploads one at a time, then `concurrency` at once. */
+const phaseKinds = (config: {
+  sequential: number;
+  concurrent: number;
+  concurrency: number;
+}): [kind: keyof Side, count: number, atOnce: number][] => [
+  ['sequential', config.sequential, 1],
+  ['concurrent', config.concurrent, config.concurrency],
+];
+
 /**
  * Upload throughput: `POST /user/attachments` with files just under 10 MiB, one at a
  * time and 20 at once, against a bare node:http server that streams the body to a file; and the
@@ -173,28 +183,11 @@ export const uploads = sizedScenario(SIZES, {
         log(
           `round ${index + 1}/${config.rounds}: ${config.sequential} uploads one at a time, then ${config.concurrent} with ${config.concurrency} at once, each to both`,
         );
-        ours.sequential.push(
-          await measured(loader, ourRequest(config.sequential, 1, server.url), pid),
-        );
-        empty(storage);
-        raw.sequential.push(
-          await measured(loader, rawRequest(config.sequential, 1, rawUrl), rawProcess.pid),
-        );
-        ours.concurrent.push(
-          await measured(
-            loader,
-            ourRequest(config.concurrent, config.concurrency, server.url),
-            pid,
-          ),
-        );
-        empty(storage);
-        raw.concurrent.push(
-          await measured(
-            loader,
-            rawRequest(config.concurrent, config.concurrency, rawUrl),
-            rawProcess.pid,
-          ),
-        );
+        for (const [kind, count, atOnce] of phaseKinds(config)) {
+          ours[kind].push(await measured(loader, ourRequest(count, atOnce, server.url), pid));
+          empty(storage);
+          raw[kind].push(await measured(loader, rawRequest(count, atOnce, rawUrl), rawProcess.pid));
+        }
       }
       return rest;
     });
@@ -211,10 +204,6 @@ export const uploads = sizedScenario(SIZES, {
       const files = phases.reduce((sum, phase) => sum + phase.result.times.length, 0);
       return files > 0 ? (seconds * 1000) / ((files * config.fileBytes) / MIB) : 0;
     };
-    const ourSequential = throughput(ours.sequential);
-    const rawSequential = throughput(raw.sequential);
-    const ourConcurrent = throughput(ours.concurrent);
-    const rawConcurrent = throughput(raw.concurrent);
     const peak = (phases: Phase[]) => Math.max(...phases.map((phase) => phase.peakRssBytes));
     const concurrentPeak = peak(ours.concurrent);
     const overallPeak = Math.max(concurrentPeak, peak(ours.sequential));
@@ -239,32 +228,26 @@ export const uploads = sizedScenario(SIZES, {
     const rounds =
       config.rounds > 1 ? `median of ${config.rounds} rounds` : `${config.rounds} round`;
     report.rows.push(
-      info(
-        `upload throughput, one at a time (${mib} MiB files)`,
-        round(ourSequential),
-        'MiB/s',
-        `${rounds} of ${config.sequential} (${perRound(ours.sequential)}); ${userNote}`,
-      ),
-      info(
-        '  bare node:http streaming to a file, one at a time',
-        round(rawSequential),
-        'MiB/s',
-        `rounds: ${perRound(raw.sequential)}`,
-      ),
-      info('  ÷ bare node:http', round(ourSequential / rawSequential, 2), '×'),
-      info(
-        `upload throughput, ${config.concurrency} at once`,
-        round(ourConcurrent),
-        'MiB/s',
-        `${rounds} of ${config.concurrent} (${perRound(ours.concurrent)})`,
-      ),
-      info(
-        `  bare node:http streaming to a file, ${config.concurrency} at once`,
-        round(rawConcurrent),
-        'MiB/s',
-        `rounds: ${perRound(raw.concurrent)}`,
-      ),
-      info('  ÷ bare node:http', round(ourConcurrent / rawConcurrent, 2), '×'),
+      ...phaseKinds(config).flatMap(([kind, count]) => {
+        const [ourThroughput, rawThroughput] = [throughput(ours[kind]), throughput(raw[kind])];
+        const sequential = kind === 'sequential';
+        const how = sequential ? 'one at a time' : `${config.concurrency} at once`;
+        return [
+          info(
+            `upload throughput, ${how}${sequential ? ` (${mib} MiB files)` : ''}`,
+            round(ourThroughput),
+            'MiB/s',
+            `${rounds} of ${count} (${perRound(ours[kind])})${sequential ? `; ${userNote}` : ''}`,
+          ),
+          info(
+            `  bare node:http streaming to a file, ${how}`,
+            round(rawThroughput),
+            'MiB/s',
+            `rounds: ${perRound(raw[kind])}`,
+          ),
+          info('  ÷ bare node:http', round(ourThroughput / rawThroughput, 2), '×'),
+        ];
+      }),
       info(
         'one upload, p99, one at a time',
         p99(ours.sequential),
