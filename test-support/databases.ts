@@ -112,9 +112,9 @@ export const dropStaleDatabases = (label: string): Promise<number> =>
 /**
  * Migrates a test schema. Kysely's migrator first lists the tables of every schema it may use
  * (`has_schema_privilege` on each): a schema another test file drops meanwhile makes that list fail
- * with "schema … does not exist", or "relation <other schema>.<table> does not exist" when the
- * drop lands between reading the catalog and describing a table, before any migration ran. Those
- * are tried again.
+ * with "schema … does not exist", or "relation <other schema>.<table> does not exist" (or "column …
+ * does not exist", another file's migration altering its table) when the change lands between
+ * reading the catalog and describing a table, before any migration ran. Those are tried again.
  */
 const migrateWhileOthersDrop = async (db: Db, schema: string, target?: string): Promise<void> => {
   for (let attempt = 1; ; attempt += 1) {
@@ -123,7 +123,9 @@ const migrateWhileOthersDrop = async (db: Db, schema: string, target?: string): 
       return;
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const somethingWent = cause?.code === '3F000' || cause?.code === '42P01';
+      // a schema (3F000), a table (42P01) or a column (42703: another file's migration renaming
+      // one) went between reading the catalog and describing it
+      const somethingWent = ['3F000', '42P01', '42703'].includes(cause?.code ?? '');
       const anotherSchemaWent = somethingWent && !String(cause?.message).includes(schema);
       if (!anotherSchemaWent || attempt >= 10) throw error;
     }
