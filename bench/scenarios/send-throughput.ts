@@ -5,7 +5,7 @@ import { countRows } from '../lib/database.js';
 import { clientSpecs, connectAll, connectRequest, conversationSpecs } from '../lib/delivery.js';
 import type { ListenStats } from '../lib/delivery-client-worker.js';
 import { assertServerUp, type Scope } from '../lib/scope.js';
-import { readCpuSeconds, readDatabaseCpuSeconds } from '../lib/proc.js';
+import { cpuBetween, readCpuSeconds, readPostgresCpu } from '../lib/proc.js';
 import { callQuery, workerServerOptions } from '../lib/server.js';
 import type { WorkerHandle } from '../lib/spawn.js';
 import {
@@ -132,7 +132,11 @@ const runOn = async (
   const loader = await scope.worker('autocannon-worker.ts');
   const listener = await scope.worker('delivery-client-worker.ts');
   const conversations = conversationSpecs(pairs);
-  const databaseCpu = () => readDatabaseCpuSeconds(dialect);
+  // This run's own PostgreSQL processes only (its database's backends and the server's background
+  // processes): other work on the same PostgreSQL is left out.
+  const databaseStart = dialect === 'postgres' ? readPostgresCpu(bench.location) : undefined;
+  const databaseCpu = () =>
+    databaseStart ? cpuBetween(databaseStart, readPostgresCpu(bench.location)) : 0;
 
   log(`${run}: server (persist + broadcast to ${pairs.length * 2} connected clients)`);
   const { app, received, stored } = await scope.phase(async (appScope) => {

@@ -34,6 +34,7 @@ import * as messageEdits from './migrations/014-message-edits.js';
 import * as templates from './migrations/015-templates.js';
 import * as messageSearch from './migrations/016-message-search.js';
 import * as oneLocale from './migrations/017-one-locale.js';
+import * as listIndexes from './migrations/018-list-indexes.js';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer, type SqliteCheckpointer } from './sqlite-checkpointer.js';
 
@@ -335,6 +336,7 @@ const migrationsFor = (dialect: DialectName): Record<string, Migration> => ({
   '015-templates': { up: (db) => templates.up(db, dialect) },
   '016-message-search': { up: (db) => messageSearch.up(db, dialect) },
   '017-one-locale': { up: (db) => oneLocale.up(db) },
+  '018-list-indexes': { up: (db) => listIndexes.up(db) },
 });
 
 /** Applies every migration not applied yet; `target` stops after that one (tests of upgrades). */

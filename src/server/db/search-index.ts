@@ -1,6 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { searchDocument } from '../../shared/search-text.js';
-import type { DialectName, Executor } from './database.js';
+import { prepareQuery, type DialectName, type Executor } from './database.js';
+import type { Database } from './schema.js';
 
 /**
  * The full-text index of messages (migration 016), kept in step with `chats` by whoever writes a
@@ -54,6 +55,45 @@ export const addSqliteTerms = (executor: Executor, document: string): Promise<un
   sql`insert or ignore into chats_search_terms (term) select value from json_each(${JSON.stringify([
     ...new Set(document.split(' ')),
   ])})`.execute(executor);
+
+/** Words remembered as stored by `createSqliteTermWriter` at most (then it starts over). */
+const KNOWN_TERMS_MAX = 100_000;
+
+/**
+ * SQLite, for the send: `addSqliteTerms` without asking again for the words this process saw
+ * committed already (a message's words are mostly words stored before; only the new ones are
+ * inserted, and a message of known words writes no terms at all), the statement prepared once.
+ * Words are remembered only once the transaction that wrote them committed (`inTransaction`):
+ * a unit undone or a failed commit leaves them unknown. Nothing ever deletes a term, and other
+ * processes on the same file only add them, so a remembered word stays stored.
+ */
+export const createSqliteTermWriter = (db: Kysely<Database>) => {
+  const known = new Set<string>();
+  const written = new WeakMap<Executor, string[]>();
+  const insert = prepareQuery(1, (words: string) => ({
+    compile: () =>
+      sql`insert or ignore into chats_search_terms (term) select value from json_each(${words})`.compile(
+        db,
+      ),
+  }));
+  return {
+    /** The words of `document` not known to be stored yet, written in the executor's transaction. */
+    add: async (executor: Executor, document: string): Promise<void> => {
+      const words = [...new Set(document.split(' '))].filter((word) => !known.has(word));
+      if (words.length === 0) return;
+      await insert(executor, JSON.stringify(words));
+      written.get(executor)?.push(...words);
+    },
+    /** Runs `run` with a transaction; the words `add` wrote in it are known once it resolved (committed). */
+    inTransaction: async <T>(run: (work: (trx: Executor) => void) => Promise<T>): Promise<T> => {
+      const words: string[] = [];
+      const result = await run((trx) => written.set(trx, words));
+      if (known.size + words.length > KNOWN_TERMS_MAX) known.clear();
+      for (const word of words) known.add(word);
+      return result;
+    },
+  };
+};
 
 /** SQLite: the terms table filled from the FTS5 index itself (after a bulk load or a backfill). */
 export const REBUILD_SQLITE_TERMS_SQL = [

@@ -70,6 +70,10 @@ const filtered = <Q extends ReturnType<typeof conversationQuery>>(
   return narrowed as Q;
 };
 
+/** Rows in list order: newest position first, the higher id first at the same moment. */
+const newestFirst = <T extends { list_at: string; id: number }>(rows: T[]): T[] =>
+  rows.sort((a, b) => (a.list_at === b.list_at ? b.id - a.id : a.list_at < b.list_at ? 1 : -1));
+
 /** The queries of opening a conversation, prepared once (see prepareQuery). */
 const preparedQueries = (db: Kysely<Database>) => ({
   findConversation: prepareFindConversation(db),
@@ -117,6 +121,63 @@ const preparedQueries = (db: Kysely<Database>) => ({
 export const createConversationsRepository = ({ kysely: db, dialect }: Db) => {
   const q = preparedQueries(db);
 
+  /**
+   * One page of the viewer's list as it was just before `t0`, after the position `after` (none:
+   * the first page), at most `limit` rows, each with its position (`list_at`, `id`). Why and how:
+   * docs/performance.md, "Paging the conversation list".
+   *
+   * Two index walks, merged: (1) conversations not changed since `t0` (`activity_at < t0`) are
+   * where `activity_at` says, a range of the `(party, archive, activity_at, id)` index read from
+   * the cursor on; (2) conversations changed since (few: those with a message since `t0`) are put
+   * back where they were: at their latest message created before `t0` (one backward step on
+   * `chats (messenger_user_id, id)`), or their creation when they had none. Conversations created
+   * at or after `t0` are on no page of this walk (a new first page and live events bring them).
+   * `t0` itself belongs to "changed" so that a message in the very millisecond of `t0` cannot
+   * move a conversation between pages.
+   */
+  const listPageOf = async (
+    executor: Executor,
+    viewerId: number,
+    side: Side,
+    filter: ListFilter,
+    page: { t0: string; after: { at: string; id: number } | null; limit: number },
+  ) => {
+    const { t0, after, limit } = page;
+    // A position is always before `t0`: after one, the index range starts at the cursor.
+    const unchanged = filtered(conversationQuery(executor), dialect, viewerId, side, filter)
+      .select('mu.activity_at as list_at')
+      .where((eb) =>
+        after
+          ? eb(eb.refTuple('mu.activity_at', 'mu.id'), '<', eb.tuple(after.at, after.id))
+          : eb('mu.activity_at', '<', t0),
+      );
+    const asOfT0 = sql<string>`coalesce((${executor
+      .selectFrom('chats as c')
+      .select('c.created_at')
+      .where('c.messenger_user_id', '=', sql.ref<number>('mu.id'))
+      .where('c.created_at', '<', t0)
+      .orderBy('c.id', 'desc')
+      .limit(1)}), ${sql.ref('mu.created_at')})`;
+    let changed = executor
+      .selectFrom(
+        filtered(conversationQuery(executor), dialect, viewerId, side, filter)
+          .select(asOfT0.as('list_at'))
+          .where('mu.activity_at', '>=', t0)
+          .where('mu.created_at', '<', t0)
+          .as('moved'),
+      )
+      .selectAll();
+    if (after)
+      changed = changed.where((eb) =>
+        eb(eb.refTuple('moved.list_at', 'moved.id'), '<', eb.tuple(after.at, after.id)),
+      );
+    const [stayed, moved] = await Promise.all([
+      unchanged.orderBy('mu.activity_at', 'desc').orderBy('mu.id', 'desc').limit(limit).execute(),
+      changed.orderBy('moved.list_at', 'desc').orderBy('moved.id', 'desc').limit(limit).execute(),
+    ]);
+    return newestFirst([...stayed, ...moved]).slice(0, limit);
+  };
+
   return {
     /** All the viewer's conversations (no `limit`), newest activity first. */
     listConversations: (executor: Executor, viewerId: number, side: Side, filter: ListFilter) =>
@@ -125,64 +186,22 @@ export const createConversationsRepository = ({ kysely: db, dialect }: Db) => {
         .orderBy('mu.id', 'desc')
         .execute(),
 
-    /**
-     * One page of the viewer's list as it was just before `t0`, after the position `after` (none:
-     * the first page), at most `limit` rows, each with its position (`list_at`, `id`). Why and how:
-     * docs/performance.md, "Paging the conversation list".
-     *
-     * Two index walks, merged: (1) conversations not changed since `t0` (`activity_at < t0`) are
-     * where `activity_at` says, a range of the `(party, [archive,] activity_at, id)` index read from
-     * the cursor on; (2) conversations changed since (few: those with a message since `t0`) are put
-     * back where they were: at their latest message created before `t0` (one backward step on
-     * `chats (messenger_user_id, id)`), or their creation when they had none. Conversations created
-     * at or after `t0` are on no page of this walk (a new first page and live events bring them).
-     * `t0` itself belongs to "changed" so that a message in the very millisecond of `t0` cannot
-     * move a conversation between pages.
-     */
-    listPage: async (
+    listPage: (
       executor: Executor,
       viewerId: number,
       side: Side,
       filter: ListFilter,
       page: { t0: string; after: { at: string; id: number } | null; limit: number },
-    ) => {
-      const { t0, after, limit } = page;
-      // A position is always before `t0`: after one, the index range starts at the cursor.
-      const unchanged = filtered(conversationQuery(executor), dialect, viewerId, side, filter)
-        .select('mu.activity_at as list_at')
-        .where((eb) =>
-          after
-            ? eb(eb.refTuple('mu.activity_at', 'mu.id'), '<', eb.tuple(after.at, after.id))
-            : eb('mu.activity_at', '<', t0),
-        );
-      const asOfT0 = sql<string>`coalesce((${executor
-        .selectFrom('chats as c')
-        .select('c.created_at')
-        .where('c.messenger_user_id', '=', sql.ref<number>('mu.id'))
-        .where('c.created_at', '<', t0)
-        .orderBy('c.id', 'desc')
-        .limit(1)}), ${sql.ref('mu.created_at')})`;
-      let changed = executor
-        .selectFrom(
-          filtered(conversationQuery(executor), dialect, viewerId, side, filter)
-            .select(asOfT0.as('list_at'))
-            .where('mu.activity_at', '>=', t0)
-            .where('mu.created_at', '<', t0)
-            .as('moved'),
-        )
-        .selectAll();
-      if (after)
-        changed = changed.where((eb) =>
-          eb(eb.refTuple('moved.list_at', 'moved.id'), '<', eb.tuple(after.at, after.id)),
-        );
-      const [stayed, moved] = await Promise.all([
-        unchanged.orderBy('mu.activity_at', 'desc').orderBy('mu.id', 'desc').limit(limit).execute(),
-        changed.orderBy('moved.list_at', 'desc').orderBy('moved.id', 'desc').limit(limit).execute(),
-      ]);
-      return [...stayed, ...moved]
-        .sort((a, b) => (a.list_at === b.list_at ? b.id - a.id : a.list_at < b.list_at ? 1 : -1))
-        .slice(0, limit);
-    },
+    ) =>
+      filter.archived === null && filter.jobId === null
+        ? // Neither an archive flag nor a job: the page of each archive flag (each a range of the
+          // archive index; the index of the party's activity alone is gone, migration 018), merged.
+          Promise.all(
+            [false, true].map((archived) =>
+              listPageOf(executor, viewerId, side, { ...filter, archived }, page),
+            ),
+          ).then((pages) => newestFirst(pages.flat()).slice(0, page.limit))
+        : listPageOf(executor, viewerId, side, filter, page),
 
     /** Over all the viewer's conversations: unread messages, and archived conversations. */
     listCounts: async (executor: Executor, viewerId: number, side: Side) => {

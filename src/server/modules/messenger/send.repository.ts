@@ -8,7 +8,7 @@ import {
   type NewOutboxTask,
 } from '../../outbox/outbox.repository.js';
 import { searchDocument } from '../../../shared/search-text.js';
-import { addSqliteTerms, searchVectorOf } from '../../db/search-index.js';
+import { createSqliteTermWriter, searchVectorOf } from '../../db/search-index.js';
 import type { AttachmentRow } from '../../read-model/chat.presenter.js';
 import {
   attachmentsOfChats,
@@ -120,6 +120,7 @@ const preparedQueries = (db: Kysely<Database>) => ({
 export const createSendRepository = ({ kysely: db, dialect }: Db, writes: WriteBatcher) => {
   const q = preparedQueries(db);
   const writeTasks = createTaskWriter(db);
+  const terms = createSqliteTermWriter(db);
 
   /** The sender's own unused uploads attached to the new message; the rows, in the order asked. */
   const claimAttachments = async (
@@ -213,7 +214,12 @@ export const createSendRepository = ({ kysely: db, dialect }: Db, writes: WriteB
 
     /** Runs `work` in a transaction of frequent small writes (on SQLite, sharing its commit). */
     inWriteTransaction: <T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
-      writes.run(work),
+      terms.inTransaction((opened) =>
+        writes.run((trx) => {
+          opened(trx);
+          return work(trx);
+        }),
+      ),
 
     /** The conversation the send goes to, as the transaction reads it. */
     findConversation: async (executor: Executor, id: number) =>
@@ -242,7 +248,7 @@ export const createSendRepository = ({ kysely: db, dialect }: Db, writes: WriteB
       );
       if (dialect === 'sqlite' && document !== '') {
         await q.indexChat(executor, id, document);
-        await addSqliteTerms(executor, document);
+        await terms.add(executor, document);
       }
       return id;
     },
