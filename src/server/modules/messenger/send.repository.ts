@@ -163,6 +163,9 @@ export const createSendRepository = ({ kysely: db, dialect }: Db, writes: WriteB
     // Sends of one conversation take their ids and times before they queue for its row: one
     // stamped earlier may commit later, and must not push back the preview or the activity time.
     const newest = sql`coalesce(last_message_at, '') <= ${at}`;
+    // Each party's check is one primary-key lookup: asked as one `id in (…) or …` filter, PostgreSQL
+    // filtered the users table for it (a sequential scan on the benchmark's 1,000 users), about a
+    // quarter of its CPU per send (docs/performance.md, issue 42).
     const tasksCte =
       tasks.length === 0
         ? sql``
@@ -174,9 +177,10 @@ export const createSendRepository = ({ kysely: db, dialect }: Db, writes: WriteB
           ${chat.client_id}::text, ${chat.created_at}::text, ${searchVectorOf(searchDocument(chat.message))}
         where not exists (
           select 1 from users
-          where (id in (${chat.sender_id}::integer, ${chat.receiver_id}::integer)
-              and erased_at is not null)
-            or (id = ${chat.sender_id}::integer and suspended_at is not null)
+          where id = ${chat.sender_id}::integer and (erased_at is not null or suspended_at is not null)
+        )
+        and not exists (
+          select 1 from users where id = ${chat.receiver_id}::integer and erased_at is not null
         )
         and not exists (
           select 1 from user_blocks
