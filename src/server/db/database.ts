@@ -6,11 +6,7 @@ import {
   Kysely,
   Migrator,
   PostgresDialect,
-  SqliteDialect,
-  SqliteDriver,
   type Compilable,
-  type DatabaseConnection,
-  type SqliteDialectConfig,
   type Migration,
   type PostgresPool,
   type PostgresPoolClient,
@@ -36,6 +32,7 @@ import * as messageSearch from './migrations/016-message-search.js';
 import * as oneLocale from './migrations/017-one-locale.js';
 import * as listIndexes from './migrations/018-list-indexes.js';
 import type { Database } from './schema.js';
+import { LockWaitingSqliteDialect } from './sqlite-driver.js';
 import { startSqliteCheckpointer, type SqliteCheckpointer } from './sqlite-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -189,29 +186,8 @@ const withNamedStatements = (pool: pg.Pool): PostgresPool => {
   };
 };
 
-/**
- * SQLite transactions begin with `BEGIN IMMEDIATE`: they take the write lock when they begin, and
- * wait for it (busy_timeout) when another connection holds it. A plain `BEGIN` reads first and asks
- * for the lock at its first write; if another connection (the background thread's, another
- * worker's) committed in between, that write fails at once with SQLITE_BUSY, whatever the timeout:
- * a send would answer 503 for no reason but timing.
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #driverConfig: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.#driverConfig = config;
-  }
-  override createDriver() {
-    return new ImmediateSqliteDriver(this.#driverConfig);
-  }
-}
+/** The largest part of the database file mapped into memory (a bound, not an allocation). */
+const SQLITE_MMAP_BYTES = 1024 * 1024 * 1024;
 
 export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db => {
   const dialect = dialectOf(url);
@@ -226,10 +202,14 @@ export const openDatabase = (url: string, options: OpenDatabaseOptions = {}): Db
     // opened, written and deleted on the spot (with 20,000 sockets that open failed: no file
     // descriptor left, and the call answered 503).
     sqlite.pragma('temp_store = MEMORY');
-    // better-sqlite3 waits synchronously: keep the wait short, a locked database answers 503.
-    sqlite.pragma('busy_timeout = 1000');
+    // Pages read through a memory map instead of a read() each: another process's commit (a second
+    // worker's) empties this connection's page cache, and every page is then read again
+    // (docs/decisions/028-sqlite-writers.md).
+    sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
+    // SQLite's own wait for the lock would block the event loop: the driver waits instead.
+    sqlite.pragma('busy_timeout = 0');
     const kysely = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+      dialect: new LockWaitingSqliteDialect({ database: withStatementCache(sqlite) }, sqlite),
     });
     const checkpointer =
       options.checkpointInBackground && file !== ':memory:'

@@ -38,7 +38,7 @@ describe('SQLite transactions with a second connection', () => {
     await first.kysely.transaction().execute(async (trx) => {
       const before = (await read(trx)) ?? 0;
       // This transaction holds the write lock since it began: the other connection waits for it
-      // (busy_timeout) and gives up; it never commits between this read and this write.
+      // (SQLITE_LOCK_WAIT_MS) and gives up; it never commits between this read and this write.
       await sql`update counters set value = value + 10 where id = 1`.execute(second.kysely).then(
         () => (otherCommitted = true),
         () => undefined,
@@ -47,5 +47,55 @@ describe('SQLite transactions with a second connection', () => {
     });
     expect(otherCommitted).toBe(false);
     expect(await read(second.kysely)).toBe(1);
+  });
+
+  it('waits for the lock without stopping the process: the other write commits once the holder is done', async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 5);
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holder = first.kysely.transaction().execute(async (trx) => {
+        await sql`update counters set value = value + 1 where id = 1`.execute(trx);
+        await released;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      const waiter = sql`update counters set value = value + 10 where id = 1`.execute(
+        second.kysely,
+      );
+      // The holder keeps the lock for 100 ms of timers; a wait inside SQLite would stop them all.
+      const ticksBefore = ticks;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(ticks).toBeGreaterThan(ticksBefore);
+      release();
+      await holder;
+      await waiter;
+    } finally {
+      clearInterval(ticker);
+    }
+    const { rows } = await sql<{ value: number }>`select value from counters where id = 1`.execute(
+      second.kysely,
+    );
+    expect(rows[0]?.value).toBe(11);
+  });
+
+  it('gives up with SQLITE_BUSY when the lock stays taken longer than the wait (one second)', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = first.kysely.transaction().execute(async (trx) => {
+      await sql`update counters set value = value + 1 where id = 1`.execute(trx);
+      await released;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const failure = await second.kysely
+      .transaction()
+      .execute((trx) => sql`update counters set value = value + 10 where id = 1`.execute(trx))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    release();
+    await holder;
+    expect(failure).toMatchObject({ code: 'SQLITE_BUSY' });
   });
 });

@@ -5,7 +5,10 @@ import { clusterAddressOf } from './redis-address.js';
  * A Redis connection for short commands on a request's path (limits, presence): a command is never
  * retried and fails after 500 ms, so a slow or lost Redis delays a request by that much at most.
  * `queueWhileConnecting`: commands wait for the connection while it is being (re)made instead of
- * failing at once.
+ * failing at once. `enableAutoPipelining`: the commands of one turn of the event loop (a send's
+ * two limits, its presence read, its publishes, and those of the other requests of that turn) go out
+ * in one write: each write is a system call that cost more than the command itself on the benchmark
+ * machine (issue 42's profile of two workers).
  */
 export const redisForCommands = (
   url: string,
@@ -17,6 +20,7 @@ export const redisForCommands = (
     enableOfflineQueue: queueWhileConnecting,
     maxRetriesPerRequest: 0,
     commandTimeout: 500,
+    enableAutoPipelining: true,
   });
   // A lost connection shows as failing commands, which their callers handle.
   redis.on('error', () => undefined);
