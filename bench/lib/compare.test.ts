@@ -12,6 +12,7 @@ import {
   summarize,
   verdictOf,
 } from './compare.js';
+import { sweepFigures, type SweepStep } from '../scenarios/send-throughput.js';
 import type { RunReport } from './run-report.js';
 import type { Figure, ResultRow, ScenarioResult } from './types.js';
 
@@ -196,5 +197,29 @@ describe('comparisonTables', () => {
     expect(formatNumber(12.345)).toBe('12.3');
     expect(formatNumber(3123.4)).toBe('3,123');
     expect(formatNumber(null)).toBe('–');
+  });
+});
+
+describe('send-throughput sweep figures', () => {
+  const sweepStep = (connections: number): SweepStep =>
+    ({
+      connections,
+      okPerSecond: 3012.3456,
+      serverCpuMs: 0.41234,
+      databaseCpuMs: 0.2,
+      latency: { p50: 2, p99: 9 },
+    }) as SweepStep;
+
+  it('keys every step by database, workers, server and connections; PostgreSQL CPU on PostgreSQL', () => {
+    const sqlite = sweepFigures([sweepStep(8)], { dialect: 'sqlite', workers: 2, server: 'app' });
+    expect(sqlite.map((figure) => [keyLabel(figure.key), figure.metric, figure.value])).toEqual([
+      ['sqlite, workers 2, app, connections 8', 'sends/s', 3012.346],
+      ['sqlite, workers 2, app, connections 8', 'server CPU per send', 0.412],
+      ['sqlite, workers 2, app, connections 8', 'p50', 2],
+      ['sqlite, workers 2, app, connections 8', 'p99', 9],
+    ]);
+    const postgres = sweepFigures([sweepStep(16)], { dialect: 'postgres', server: 'bare' });
+    expect(postgres.map((figure) => figure.metric)).toContain('PostgreSQL CPU per send');
+    expect(keyLabel(postgres[0]!.key)).toBe('postgres, bare, connections 16');
   });
 });
