@@ -248,6 +248,10 @@ describe('benchmarks at tiny size', () => {
       expect(c[`${key}.delivered`]).toBe(c[`${key}.expected`]);
       expect(c[`${key}.lost`]).toBe(0);
       expect(c[`${key}.errors`]).toBe(0);
+      // nothing left out of the step's figures: every call answered by its collection
+      expect(c[`${key}.callsInFlight`]).toBe(0);
+      expect(c[`${key}.actionsInFlight`]).toBe(0);
+      expect(c[`${key}.warmupFailures`]).toBe(0);
     }
     expect(c.sqlitePeerSteps).toBe(1);
   });

@@ -1,11 +1,14 @@
 /**
  * `npm run bench [-- <scenario> …] [--size tiny|full] [--workers N[,M…]] [--out <file>] [--profile <dir>] [--no-docs]`
+ * `npm run bench -- --compare <git-ref> [<scenario> …] [--rounds N] [--size …] [--workers …]`
  *
  * Runs the scenarios against the real (built) server, prints one table, writes
  * bench/results/latest.json (tiny runs: latest-tiny.json) and, after a full run of every scenario,
  * replaces the results block of docs/performance.md. `--workers` gives the server's worker processes
  * (`WEB_CONCURRENCY`) for the scenarios that take them (capacity, send-throughput): by default 1 and 2
- * when no scenario is named, else 1.
+ * when no scenario is named, else 1. `--compare` runs the scenarios on this checkout (A) and on the
+ * ref (B, built in a temporary worktree) alternately, N rounds (default 2: A B A B), and prints their
+ * figures side by side (bench/lib/compare-run.ts).
  */
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +16,9 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
 import { dropStaleBenchDatabases } from './lib/database.js';
-import { describeMachine, machineInfo, type MachineInfo } from './lib/machine.js';
+import { runComparison } from './lib/compare-run.js';
+import { describeMachine, machineInfo } from './lib/machine.js';
+import type { RunReport } from './lib/run-report.js';
 import { runScenario } from './lib/runner.js';
 import { markdownTable } from './lib/table.js';
 import { parseWorkerCounts, type ScenarioResult, type Size } from './lib/types.js';
@@ -24,19 +29,9 @@ const DOCS = resolve(ROOT, 'docs/performance.md');
 const START_MARK = '<!-- bench:results:start -->';
 const END_MARK = '<!-- bench:results:end -->';
 
-export interface RunReport {
-  startedAt: string;
-  finishedAt: string;
-  durationSeconds: number;
-  size: Size;
-  scenarios: string[];
-  /** The server worker counts of the scenarios that take them. */
-  workers: number[];
-  machine: MachineInfo;
-  results: ScenarioResult[];
-}
-
-const usage = `usage: npm run bench -- [${scenarioNames().join('|')} …] [--size tiny|full] [--workers N[,M…]] [--out file] [--profile dir] [--no-docs]`;
+const usage =
+  `usage: npm run bench -- [${scenarioNames().join('|')} …] [--size tiny|full] [--workers N[,M…]] [--out file] [--profile dir] [--no-docs]\n` +
+  `       npm run bench -- --compare <git-ref> [scenario …] [--rounds N] [--size tiny|full] [--workers N[,M…]]`;
 
 const ensureBuilt = (log: (message: string) => void): void => {
   if (!existsSync(resolve(ROOT, 'dist/server/main.js'))) {
@@ -96,6 +91,8 @@ const main = async (): Promise<number> => {
       profile: { type: 'string' },
       workers: { type: 'string', multiple: true },
       'no-docs': { type: 'boolean', default: false },
+      compare: { type: 'string' },
+      rounds: { type: 'string', default: '2' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -124,6 +121,30 @@ const main = async (): Promise<number> => {
   }
   const log = (message: string) =>
     console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+  if (values.compare !== undefined) {
+    const rounds = Number(values.rounds);
+    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20 || !values.compare) {
+      console.error(`--compare takes a git ref, --rounds a whole number from 1 to 20\n${usage}`);
+      return 2;
+    }
+    if (values.out || values.profile) {
+      console.error(
+        `--compare writes bench/results/compare.json; --out and --profile do not apply`,
+      );
+      return 2;
+    }
+    return runComparison({
+      root: ROOT,
+      ref: values.compare,
+      rounds,
+      scenarios: positionals,
+      runArgs: [
+        ...(values.size === 'full' ? [] : ['--size', size]),
+        ...(values.workers ?? []).flatMap((value) => ['--workers', value]),
+      ],
+      log,
+    });
+  }
 
   ensureBuilt(log);
   const stale = await dropStaleBenchDatabases().catch(() => 0);

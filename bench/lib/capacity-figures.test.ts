@@ -50,6 +50,8 @@ describe('stepReasons', () => {
     arrivals: arrivals(),
     latency: { pageLoad: summary(10, 20), deliver: summary(10, 5) },
     errors: noErrors(),
+    inFlight: { calls: 0, actions: 0 },
+    warmupFailures: 0,
   };
 
   it('passes a step within its limits with samples and no error', () => {
@@ -72,6 +74,21 @@ describe('stepReasons', () => {
       { arrivals: arrivals({ arrived: 9, failed: 1 }) },
       '1 arrival failed or timed out',
     ],
+    [
+      'with a call still in flight after the drain, even without an error',
+      { inFlight: { calls: 1, actions: 1 } },
+      '1 call still in flight after the drain (1 action unfinished): their answers are in no figure',
+    ],
+    [
+      'with an action unfinished after the drain and no call in flight',
+      { inFlight: { calls: 0, actions: 2 } },
+      '0 calls still in flight after the drain (2 actions unfinished): their answers are in no figure',
+    ],
+    [
+      'after a warm-up with failed calls',
+      { warmupFailures: 3 },
+      '3 warm-up calls failed (the server was not warmed)',
+    ],
   ])('fails a step %s', (_, change, reason) => {
     expect(stepReasons({ ...passing, ...change })).toEqual([reason]);
   });
@@ -81,6 +98,8 @@ describe('stepReasons', () => {
       arrivals: arrivals({ arrived: 4, notStarted: 6 }),
       latency: { pageLoad: summary(10, 250), deliver: summary(10, 150) },
       errors: { ...noErrors(), total: 3 },
+      inFlight: { calls: 0, actions: 0 },
+      warmupFailures: 0,
     });
     expect(reasons).toEqual([
       'arrivals fell behind: 4 of 10 new users on',
@@ -137,6 +156,8 @@ const collection = (
   gaps: [],
   liveUsers: 0,
   openSockets: 0,
+  callsInFlight: 0,
+  actionsInFlight: 0,
   loopDelayP99Ms: 0,
   loopDelayMaxMs: 0,
   ...extra,
@@ -161,8 +182,15 @@ const RUN = { dialect: 'sqlite', workers: 2 };
 describe('mergeStep', () => {
   const pageLoads = { pageLoad: [10, 12], pageLoadArrival: [10, 12] };
   /** A step of 2 users: `window` is both the step's window and its last collection. */
-  const merge = (ramp: CollectResult, window: CollectResult, arrived = arrivals()) =>
-    mergeStep(RUN, 2, [ramp], [window], [window], arrived, resources, 1);
+  const merge = (
+    ramp: CollectResult,
+    window: CollectResult,
+    arrived = arrivals(),
+    end = window,
+    warmupFailures = 0,
+  ) => mergeStep(RUN, 2, [ramp], [window], [end], arrived, resources, 1, warmupFailures);
+  const delivered = () =>
+    collection({ sent: [1, 0, 1_000, 1_005], receivedSeqs: [1] }, { deliver: [3] });
 
   it('passes a step whose every live send was delivered', () => {
     const ramp = collection({}, pageLoads);
@@ -172,6 +200,30 @@ describe('mergeStep', () => {
     expect(step.delivery).toMatchObject({ expected: 1, delivered: 1, lost: 0 });
     expect(step.reasons).toEqual([]);
     expect(step.passed).toBe(true);
+  });
+
+  it('does not hold a step with calls still in flight at its last collection', () => {
+    // the ramp's collection had calls under way (the window went on): only the end counts
+    const ramp = collection({ callsInFlight: 4, actionsInFlight: 4 }, pageLoads);
+    const clean = merge(ramp, delivered());
+    expect(clean.inFlight).toEqual({ calls: 0, actions: 0 });
+    expect(clean.passed).toBe(true);
+    const end = collection({ callsInFlight: 2, actionsInFlight: 3 });
+    const step = merge(collection({}, pageLoads), delivered(), arrivals(), end);
+    expect(step.inFlight).toEqual({ calls: 2, actions: 3 });
+    expect(step.errors.total).toBe(0);
+    expect(step.passed).toBe(false);
+    expect(step.reasons).toEqual([
+      '2 calls still in flight after the drain (3 actions unfinished): their answers are in no figure',
+    ]);
+  });
+
+  it('does not hold a step after a warm-up with failed calls', () => {
+    const window = delivered();
+    const step = merge(collection({}, pageLoads), window, arrivals(), window, 2);
+    expect(step.warmupFailures).toBe(2);
+    expect(step.passed).toBe(false);
+    expect(step.reasons).toEqual(['2 warm-up calls failed (the server was not warmed)']);
   });
 
   it('fails a step whose window measured no delivery', () => {

@@ -106,6 +106,17 @@ export interface StepFigures extends Pick<
     duplicates: number;
     wrongSocket: number;
   };
+  /**
+   * What the step's figures do not hold, counted at its last collection (after the drain and the
+   * settle): calls started and not answered, actions (open, send, reload, mark seen) not finished.
+   * Any left means a call's answer, timing or error fell outside the step: it cannot count as held.
+   */
+  inFlight: { calls: number; actions: number };
+  /**
+   * Warm-up calls before this step not answered with 2xx (the run's first step only; 0 after):
+   * the server was not warmed as the step's figures assume, so the step cannot count as held.
+   */
+  warmupFailures: number;
   resources: Resources;
   passed: boolean;
   /** Why the step failed the criteria (empty when it passed). */
@@ -141,6 +152,8 @@ export const mergeStep = (
   arrivals: StepFigures['arrivals'],
   resources: Resources,
   stepSeconds: number,
+  /** Warm-up calls that failed before this step (the run's first step; 0 for the others). */
+  warmupFailures = 0,
 ): StepFigures => {
   const collected = [...ramp, ...window];
   const latency = Object.fromEntries(
@@ -223,7 +236,11 @@ export const mergeStep = (
     errors.duplicates +
     errors.wrongSocket;
 
-  const reasons = stepReasons({ arrivals, latency, errors });
+  const inFlight = {
+    calls: end.reduce((sum, result) => sum + result.callsInFlight, 0),
+    actions: end.reduce((sum, result) => sum + result.actionsInFlight, 0),
+  };
+  const reasons = stepReasons({ arrivals, latency, errors, inFlight, warmupFailures });
 
   return {
     dialect,
@@ -241,6 +258,8 @@ export const mergeStep = (
     errorSamples: collected.flatMap((result) => result.errorSamples).slice(0, 10),
     liveUsers: end.reduce((sum, result) => sum + result.liveUsers, 0),
     openSockets: end.reduce((sum, result) => sum + result.openSockets, 0),
+    inFlight,
+    warmupFailures,
     resources,
     passed: reasons.length === 0,
     reasons,
@@ -290,19 +309,27 @@ export const missExcuse = (
   return excuse;
 };
 
+const plural = (count: number, one: string, many = `${one}s`): string =>
+  `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+
 /**
- * Why a step fails (empty when it passes): arrivals that fell behind or failed, a page load p95 or a
- * send → deliver p99 over its limit, or measured on no sample at all (an empty sample proves
- * nothing), any error.
+ * Why a step fails (empty when it passes): failed warm-up calls before it, arrivals that fell
+ * behind or failed, a page load p95 or a send → deliver p99 over its limit, or measured on no
+ * sample at all (an empty sample proves nothing), any error, calls or actions still in flight
+ * after its drain (their answers are in no figure of the step).
  */
 export const stepReasons = ({
   arrivals,
   latency,
   errors,
-}: Pick<StepFigures, 'arrivals' | 'errors'> & {
+  inFlight,
+  warmupFailures,
+}: Pick<StepFigures, 'arrivals' | 'errors' | 'inFlight' | 'warmupFailures'> & {
   latency: Pick<StepFigures['latency'], 'pageLoad' | 'deliver'>;
 }): string[] => {
   const reasons: string[] = [];
+  if (warmupFailures > 0)
+    reasons.push(`${plural(warmupFailures, 'warm-up call')} failed (the server was not warmed)`);
   if (arrivals.notStarted > 0)
     reasons.push(
       `arrivals fell behind: ${arrivals.arrived.toLocaleString('en-US')} of ${arrivals.requested.toLocaleString('en-US')} new users on`,
@@ -318,6 +345,10 @@ export const stepReasons = ({
   else if (latency.deliver.p99 > CRITERIA.deliverP99Ms)
     reasons.push(`send → deliver p99 ${latency.deliver.p99} ms > ${CRITERIA.deliverP99Ms} ms`);
   if (errors.total > 0) reasons.push(`${errors.total} errors`);
+  if (inFlight.calls > 0 || inFlight.actions > 0)
+    reasons.push(
+      `${plural(inFlight.calls, 'call')} still in flight after the drain (${plural(inFlight.actions, 'action')} unfinished): their answers are in no figure`,
+    );
   return reasons;
 };
 

@@ -127,9 +127,25 @@ export interface CollectResult {
   gaps: number[];
   liveUsers: number;
   openSockets: number;
+  /**
+   * Calls started and not answered (nor failed) when collected: after a step's drain, calls whose
+   * answer (or error) no figure of the step holds.
+   */
+  callsInFlight: number;
+  /** Actions (open, send, reload, mark seen) started and not finished when collected. */
+  actionsInFlight: number;
   /** This process's event-loop delay since the last collect (ms): p99 and max. */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+}
+
+/** What the warm-up before the first step did: its calls, and those not answered with 2xx. */
+export interface WarmupResult {
+  calls: number;
+  /** Non-2xx answers and calls that failed or timed out. */
+  failed: number;
+  /** The first few failures (`call status` or `call: error`). */
+  samples: string[];
 }
 
 /** Every count at zero (a worker's start, and tests). */

@@ -52,6 +52,7 @@ import {
   type CapacityInit,
   type CollectResult,
   type Timed,
+  type WarmupResult,
 } from './capacity-protocol.js';
 import { createHistogram, encodeHistogram, recordMs, type Histogram } from './histogram.js';
 import { serveWorker } from './worker-runtime.js';
@@ -160,6 +161,8 @@ let activeLimit = 0;
 let paused = true;
 let pausedAt = performance.now();
 let inflight = 0;
+/** Calls started and not yet answered or failed (every call of this process goes through `request`). */
+let callsInFlight = 0;
 let localSeq = 0;
 let closing = false;
 
@@ -225,19 +228,24 @@ const request = async (
   extraHeaders: Record<string, string> = {},
 ): Promise<Answer> => {
   const { init: config } = setup();
-  const answer = await httpCall(agent, new URL(config.httpUrl), {
-    method,
-    path,
-    headers: {
-      accept: 'application/json',
-      ...extraHeaders,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    json: body,
-    timeoutMs: config.requestTimeoutMs,
-    timeoutMessage: `no answer within ${config.requestTimeoutMs} ms`,
-  });
-  return { status: answer.status, body: answer.body.toString() };
+  callsInFlight += 1;
+  try {
+    const answer = await httpCall(agent, new URL(config.httpUrl), {
+      method,
+      path,
+      headers: {
+        accept: 'application/json',
+        ...extraHeaders,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      json: body,
+      timeoutMs: config.requestTimeoutMs,
+      timeoutMessage: `no answer within ${config.requestTimeoutMs} ms`,
+    });
+    return { status: answer.status, body: answer.body.toString() };
+  } finally {
+    callsInFlight -= 1;
+  }
 };
 
 /**
@@ -691,6 +699,8 @@ const collect = (): CollectResult => {
     liveUsers: [...users.values()].filter((user) => user.live).length,
     openSockets: [...users.values()].filter((user) => user.ws?.readyState === WebSocket.OPEN)
       .length,
+    callsInFlight,
+    actionsInFlight: inflight,
     loopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
     loopDelayMaxMs: Math.round(loopDelay.max / 1e4) / 100,
   };
@@ -700,19 +710,34 @@ const collect = (): CollectResult => {
 
 /**
  * Page loads and opens (not counted) before the first step, a few at once so that every database
- * connection of the server's pool opens and prepares its statements, and the JIT has run.
+ * connection of the server's pool opens and prepares its statements, and the JIT has run. A call
+ * not answered with 2xx is counted (the first step then misses: the server was not warmed).
  */
-const warmup = async ({ users: count }: { users: number }): Promise<void> => {
+const warmup = async ({ users: count }: { users: number }): Promise<WarmupResult> => {
   const { init: config, population: p } = setup();
+  const result: WarmupResult = { calls: 0, failed: 0, samples: [] };
+  const call = async (name: string, ...args: Parameters<typeof request>): Promise<void> => {
+    result.calls += 1;
+    try {
+      const answer = await request(...args);
+      if (answer.status >= 200 && answer.status <= 299) return;
+      result.failed += 1;
+      if (result.samples.length < 5) result.samples.push(`${name} ${answer.status}`);
+    } catch (error) {
+      result.failed += 1;
+      const message = error instanceof Error ? error.message : String(error);
+      if (result.samples.length < 5) result.samples.push(`${name}: ${message.slice(0, 80)}`);
+    }
+  };
   const mine: SimUser[] = [];
   for (let index = config.workerIndex; index < Math.min(count, p.users); index += config.workers)
     mine.push(userFor(index));
   const visit = async (user: SimUser) => {
-    await request('GET', paths.config, user.token);
-    await request('GET', withQuery(paths.initialData, '&job_id=&limit=50'), user.token);
+    await call('config', 'GET', paths.config, user.token);
+    await call('list', 'GET', withQuery(paths.initialData, '&job_id=&limit=50'), user.token);
     const conversation = pickConversation(user);
     if (conversation >= 0)
-      await request('POST', withQuery(paths.getMessage), user.token, {
+      await call('get message', 'POST', withQuery(paths.getMessage), user.token, {
         receiver_id: userIdOf(partnerOf(user, conversation)),
         job_id: p.conversationJob[conversation]!,
       });
@@ -720,6 +745,7 @@ const warmup = async ({ users: count }: { users: number }): Promise<void> => {
   for (let round = 0; round < 2; round += 1)
     for (let i = 0; i < mine.length; i += 8) await Promise.all(mine.slice(i, i + 8).map(visit));
   resetStats();
+  return result;
 };
 
 /** Drops every socket; their close events then find no user holding them (not counted as drops). */

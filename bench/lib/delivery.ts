@@ -96,6 +96,8 @@ export interface DeliveryPhaseResult {
   measured: SendResult;
   latency: LatencySummary;
   response: LatencySummary;
+  /** CPU time of our server over the measured sends and their deliveries (phases on our server). */
+  serverCpuSeconds?: number;
 }
 
 /** A check's key after `prefix`, when there is one: `sent`, `peerSent`. */
@@ -262,7 +264,24 @@ export const deliveryHarness = async (
     runOnServer: (outer) =>
       outer.phase(async (phaseScope) => {
         const server = await phaseScope.server(bench);
-        return runPhase({ mode: 'pusher', httpUrl: server.url, wsUrlOf: () => server.wsUrl });
+        let cpuBefore = 0;
+        let cpuAfter = 0;
+        const result = await runPhase({
+          mode: 'pusher',
+          httpUrl: server.url,
+          wsUrlOf: () => server.wsUrl,
+          window: {
+            before: () => {
+              cpuBefore = server.cpuSeconds();
+              return Promise.resolve();
+            },
+            after: () => {
+              cpuAfter = server.cpuSeconds();
+              return Promise.resolve();
+            },
+          },
+        });
+        return { ...result, serverCpuSeconds: cpuAfter - cpuBefore };
       }),
   };
 };

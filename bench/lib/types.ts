@@ -21,6 +21,19 @@ export interface ResultRow {
   note?: string;
 }
 
+/**
+ * One figure of a measured configuration, for a comparison of runs (`npm run bench -- --compare`) to
+ * pair: figures of two runs with the same scenario, `key` and `metric` are the same measurement.
+ */
+export interface Figure {
+  /** What identifies the configuration, e.g. `{ dialect: 'sqlite', workers: 1, connections: 16 }`. */
+  key: Record<string, string | number>;
+  /** What was measured, e.g. "sends/s", "server CPU per send". */
+  metric: string;
+  value: number | null;
+  unit: string;
+}
+
 /** Counts and facts the smoke test checks (never timings). */
 export type Checks = Record<string, number | string | boolean>;
 
@@ -30,6 +43,8 @@ export interface ScenarioResult {
   size: Size;
   durationSeconds: number;
   rows: ResultRow[];
+  /** Figures beyond the rows (every step of a sweep, …), keyed for a comparison to pair. */
+  figures?: Figure[];
   checks: Checks;
   /** What limited a figure, how it was measured, anything a reader needs. */
   notes: string[];
@@ -81,6 +96,14 @@ export const sizedScenario = <C>(
 /** An empty report to fill, starting with `notes`. */
 export const newReport = (notes: string[] = []): Report => ({ rows: [], checks: {}, notes });
 
+/** Adds `part`'s rows, figures, checks and notes to `report`. */
+export const mergeReport = (report: Report, part: Report): void => {
+  report.rows.push(...part.rows);
+  if (part.figures) (report.figures ??= []).push(...part.figures);
+  Object.assign(report.checks, part.checks);
+  report.notes.push(...part.notes);
+};
+
 /**
  * Runs `part` on each database in turn (never at once: they share the machine), each in a phase of
  * `scope` (what one database's part started ends before the next begins); one report of all.
@@ -94,9 +117,7 @@ export const perDialect = async (
   const report = newReport(notes);
   for (const dialect of dialects) {
     const result = await scope.phase((dialectScope) => part(dialect, dialectScope));
-    report.rows.push(...result.rows);
-    Object.assign(report.checks, result.checks);
-    report.notes.push(...result.notes);
+    mergeReport(report, result);
   }
   return report;
 };

@@ -32,6 +32,7 @@ import type {
   CapacityBehaviour,
   CapacityInit,
   CollectResult,
+  WarmupResult,
 } from '../lib/capacity-protocol.js';
 import { round } from '../lib/histogram.js';
 import { assertServerUp, type Scope } from '../lib/scope.js';
@@ -163,6 +164,8 @@ interface DialectRun {
   seeded: CapacitySeedResult | null;
   steps: StepFigures[];
   peerErrors: string[];
+  /** The warm-up's failed calls before the first step (counted against that step), and samples. */
+  warmup: { calls: number; failed: number; samples: string[] } | null;
   error: string | null;
 }
 
@@ -275,10 +278,23 @@ const runDialect = async (
       } satisfies CapacityInit),
     ),
   );
-  await Promise.all(
-    workers.map((worker) => worker.call('warmup', { users: config.warmupUsers }, 60_000)),
+  const warmups = await Promise.all(
+    workers.map((worker) =>
+      worker.call<WarmupResult>('warmup', { users: config.warmupUsers }, 60_000),
+    ),
   );
-  log(`  server up and warmed in ${((performance.now() - serverStarted) / 1000).toFixed(1)} s`);
+  const warmup = {
+    calls: warmups.reduce((sum, w) => sum + w.calls, 0),
+    failed: warmups.reduce((sum, w) => sum + w.failed, 0),
+    samples: warmups.flatMap((w) => w.samples).slice(0, 5),
+  };
+  run.warmup = warmup;
+  log(
+    `  server up and warmed in ${((performance.now() - serverStarted) / 1000).toFixed(1)} s` +
+      (warmup.failed > 0
+        ? ` (${warmup.failed} of ${warmup.calls} warm-up calls failed: ${warmup.samples.join(', ')}; the first step misses)`
+        : ''),
+  );
 
   let previous = 0;
   const planned = config.stepsOf?.[dialect] ?? config.steps;
@@ -350,6 +366,8 @@ const runDialect = async (
         ),
       },
       (performance.now() - stepStarted) / 1000,
+      // a warm-up that failed leaves the first step's server cold: that step cannot count
+      steps.length === 0 ? warmup.failed : 0,
     );
     log(describeStep(step));
     steps.push(step);
@@ -404,7 +422,7 @@ const describeStep = (step: StepFigures): string => {
     `page load p50/p95/p99 ${l.pageLoad.p50}/${l.pageLoad.p95}/${l.pageLoad.p99} ms (${l.pageLoad.count}), ` +
     `open p50/p99 ${l.open.p50}/${l.open.p99} ms (${l.open.count}), send ${l.send.p50}/${l.send.p99} ms (${l.send.count}), ` +
     `deliver ${l.deliver.p50}/${l.deliver.p99} ms (${step.delivery.delivered}/${step.delivery.expected}), ` +
-    `errors ${step.errors.total}; server CPU ${r.serverCpuPct} %${r.postgresCpuPct === null ? '' : ` + PostgreSQL ${r.postgresCpuPct} %`}, ` +
+    `errors ${step.errors.total}, after the drain ${step.inFlight.calls} calls in flight (${step.inFlight.actions} actions), ${step.warmupFailures} warm-up calls failed; server CPU ${r.serverCpuPct} %${r.postgresCpuPct === null ? '' : ` + PostgreSQL ${r.postgresCpuPct} %`}, ` +
     `generators ${r.generatorCpuPct.join(' + ')} % (event loop p99 ${r.generatorLoopDelayP99Ms} ms, max ${r.generatorLoopDelayMaxMs} ms), machine ${r.machineBusyPct} %, RSS ${r.serverRssMiB} MiB` +
     `${step.passed ? '' : ` — missed: ${step.reasons.join('; ')}`}`
   );
@@ -451,6 +469,8 @@ const stepRows = (step: StepFigures): ResultRow[] => {
       [
         describeErrors(step) ||
           `${step.openSockets.toLocaleString('en-US')} sockets open at the end; ${step.counts.reloads} reloads`,
+        `after the drain ${step.inFlight.calls} calls in flight, ${step.inFlight.actions} actions unfinished`,
+        step.warmupFailures > 0 ? `${step.warmupFailures} warm-up calls failed before it` : '',
         step.counts.echoesToNewerSocket > 0
           ? `${step.counts.echoesToNewerSocket} copies at the sender's newer socket (reloaded around its send; expected)`
           : '',
@@ -576,6 +596,7 @@ export const capacity = sizedScenario(SIZES, {
           seeded: null,
           steps: [],
           peerErrors: [],
+          warmup: null,
           error: null,
         };
         runs.push(run);
@@ -643,6 +664,9 @@ export const capacity = sizedScenario(SIZES, {
           [`${key}.delivered`]: step.delivery.delivered,
           [`${key}.lost`]: step.delivery.lost,
           [`${key}.errors`]: step.errors.total,
+          [`${key}.callsInFlight`]: step.inFlight.calls,
+          [`${key}.actionsInFlight`]: step.inFlight.actions,
+          [`${key}.warmupFailures`]: step.warmupFailures,
         });
       }
     }
@@ -655,7 +679,7 @@ export const capacity = sizedScenario(SIZES, {
       `Behaviour per user (Poisson, seeded): open a conversation every ${config.behaviour.openMeanMs / 1000} s on average (the newest one with a new message first, else one whose partner is on the site), send every ${config.behaviour.sendMeanMs / 1000} s in the open conversation (typing call, ${config.behaviour.typingMs.join('–')} ms of typing, then the send with the socket's X-Socket-ID), mark seen what arrives in the open conversation; ${config.behaviour.reloadShare * 100} % of the users reload every ${config.behaviour.reloadMeanMs / 1000} s on average (socket closed, page loaded again, socket again). Sends to a partner not on the site at that step are stored but not expected live.`,
       `Page load = GET /messenger/config then GET /load/messengers/initial/data?limit=50 (the socket connects beside the list, as on the page), for arrivals and reloads. New users arrive at ${config.arrivalsPerSecond}/s (faster when a step would take over ${config.arrivalSecondsMax} s to fill; at most ${config.arrivalsInFlight} under way per generator, each page load timed from when it was due), then a ${config.windowSeconds} s window with everyone on. Page loads and errors cover both; open, send, send → deliver, CPU and RSS the window; deliveries are counted over both. Arrivals more than ${config.arrivalsBehindLimitMs / 1000} s behind end the step (failed, figures over the arrivals). CPU is % of one core (server process and its workers; PostgreSQL's processes apart; each load generator), "machine" is of both cores. ${GENERATORS} load-generator processes on the same 2 cores.`,
       `Server worker processes (WEB_CONCURRENCY, sharing the port): ${serverWorkers.join(' and ')}; each count on a fresh database of its own. More than one fan out through Redis (an app id of their own); CPU and RSS are then the sum over the primary and its workers.`,
-      `Capacity = the largest step before the first one that misses page load p95 ≤ ${CRITERIA.pageLoadP95Ms} ms, send → deliver p99 ≤ ${CRITERIA.deliverP99Ms} ms (a step without a page load or a delivery measured misses too) or has an error (an arrival failed or timed out, non-2xx, failed call, socket not subscribed or closed by the server, a delivery lost — a send to a user who never arrived included — or doubled). A run that crashes (threw, or its server died) fails the scenario, its capacity unknown.${size === 'tiny' ? ' Tiny runs every step and draws no chart.' : ''}`,
+      `Capacity = the largest step before the first one that misses page load p95 ≤ ${CRITERIA.pageLoadP95Ms} ms, send → deliver p99 ≤ ${CRITERIA.deliverP99Ms} ms (a step without a page load or a delivery measured misses too) or has an error (an arrival failed or timed out, non-2xx, failed call, socket not subscribed or closed by the server, a delivery lost — a send to a user who never arrived included — or doubled), has calls or actions still in flight after its drain (counted when it is collected: their answers, timings and errors are in no figure), or, for the first step, follows a warm-up with a failed call. A run that crashes (threw, or its server died) fails the scenario, its capacity unknown.${size === 'tiny' ? ' Tiny runs every step and draws no chart.' : ''}`,
     ];
     notes.push(
       `Socket.IO peer (bench/lib/socketio-peer.ts: node:http, the same SQLite insert, a Socket.IO room per user, no auth): after each SQLite step's window, with our users idle, as many socket.io clients connect (one process), and sends at the step's send rate (users ÷ ${config.behaviour.sendMeanMs / 1000} s) alternate over conversations of the step's users for ${config.peer.seconds} s after ${config.peer.warmupSeconds} s of warm-up; send → ChatMessage at the receiver as for ours.`,
@@ -663,6 +687,11 @@ export const capacity = sizedScenario(SIZES, {
     for (const run of runs)
       if (run.peerErrors.length > 0)
         notes.push(`${runLabel(run)} Socket.IO peer errors: ${run.peerErrors.join(' | ')}`);
+    for (const run of runs)
+      if (run.warmup && run.warmup.failed > 0)
+        notes.push(
+          `${runLabel(run)} warm-up: ${run.warmup.failed} of ${run.warmup.calls} calls failed (${run.warmup.samples.join(' | ')})`,
+        );
     for (const run of runs)
       for (const step of run.steps)
         if (step.errorSamples.length > 0)

@@ -13,10 +13,12 @@ import {
   atLeast,
   exactly,
   info,
+  mergeReport,
   newReport,
   perDialect,
   sizedScenario,
   workersLabel,
+  type Figure,
   type Report,
 } from '../lib/types.js';
 
@@ -117,6 +119,33 @@ const describeSteps = (steps: SweepStep[]): string =>
         (step.databaseCpuMs > 0 ? ` + ${step.databaseCpuMs.toFixed(2)}` : ''),
     )
     .join('; ');
+
+/**
+ * Every step of a sweep as figures keyed by database, worker count, server (`app` or `bare`) and
+ * connections: what a comparison of two builds pairs (the best step may fall on other connections).
+ */
+export const sweepFigures = (
+  steps: SweepStep[],
+  base: { dialect: DialectName; workers?: number; server: 'app' | 'bare' },
+): Figure[] =>
+  steps.flatMap((step) => {
+    const key = { ...base, connections: step.connections };
+    const figure = (metric: string, value: number, unit: string): Figure => ({
+      key,
+      metric,
+      value: Math.round(value * 1000) / 1000,
+      unit,
+    });
+    return [
+      figure('sends/s', step.okPerSecond, '/s'),
+      figure('server CPU per send', step.serverCpuMs, 'ms'),
+      ...(base.dialect === 'postgres'
+        ? [figure('PostgreSQL CPU per send', step.databaseCpuMs, 'ms')]
+        : []),
+      figure('p50', step.latency.p50, 'ms'),
+      figure('p99', step.latency.p99, 'ms'),
+    ];
+  });
 
 const runOn = async (
   dialect: DialectName,
@@ -290,7 +319,11 @@ const runOn = async (
       (dialect === 'postgres' ? ' + PostgreSQL CPU ms per request' : '') +
       `): app ${describeSteps(app.steps)} — bare ${describeSteps(raw.steps)}${measured ? ' (measured with the first worker count)' : ''}`,
   ];
-  return { rows, checks, notes };
+  const figures = [
+    ...sweepFigures(app.steps, { dialect, workers, server: 'app' }),
+    ...(measured ? [] : sweepFigures(raw.steps, { dialect, server: 'bare' })),
+  ];
+  return { rows, figures, checks, notes };
 };
 
 /**
@@ -311,9 +344,7 @@ export const sendThroughput = sizedScenario(SIZES, {
       const part = await perDialect(scope, ['sqlite', 'postgres'], [], (dialect, dialectScope) =>
         runOn(dialect, count, baselines, config, log, dialectScope),
       );
-      report.rows.push(...part.rows);
-      Object.assign(report.checks, part.checks);
-      report.notes.push(...part.notes);
+      mergeReport(report, part);
     }
     return report;
   },

@@ -53,6 +53,14 @@ export const sendToDeliver = deliveryScenario(SIZES, SETUP, {
       exactly('doubled at the receiver', m.duplicates, 0),
       exactly("copies at the sender's excluded socket", m.echoes + m.misdelivered, 0),
       info('send call response p99', app.response.p99, 'ms'),
+      info(
+        'server CPU per send',
+        app.serverCpuSeconds !== undefined && m.ok > 0
+          ? Math.round(((app.serverCpuSeconds * 1000) / m.ok) * 1000) / 1000
+          : null,
+        'ms',
+        'the server process over the measured sends and their deliveries to both parties',
+      ),
       ...latencyRows(
         'raw ws relay',
         relay.latency,
