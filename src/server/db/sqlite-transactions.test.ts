@@ -4,6 +4,18 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase, type Db } from './database.js';
 
+/** A transaction of `db` that has written and keeps the write lock until `release()`. */
+const holdWriteLock = async (db: Db) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const holder = db.kysely.transaction().execute(async (trx) => {
+    await sql`update counters set value = value + 1 where id = 1`.execute(trx);
+    await released;
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  return { holder, release };
+};
+
 /**
  * Two connections to one SQLite file (the request thread and the background thread, or two
  * workers): a transaction that reads, then writes after the other connection committed, still
@@ -53,13 +65,7 @@ describe('SQLite transactions with a second connection', () => {
     let ticks = 0;
     const ticker = setInterval(() => (ticks += 1), 5);
     try {
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      const holder = first.kysely.transaction().execute(async (trx) => {
-        await sql`update counters set value = value + 1 where id = 1`.execute(trx);
-        await released;
-      });
-      await new Promise((resolve) => setImmediate(resolve));
+      const { holder, release } = await holdWriteLock(first);
       const waiter = sql`update counters set value = value + 10 where id = 1`.execute(
         second.kysely,
       );
@@ -80,13 +86,7 @@ describe('SQLite transactions with a second connection', () => {
   });
 
   it('gives up with SQLITE_BUSY when the lock stays taken longer than the wait (one second)', async () => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holder = first.kysely.transaction().execute(async (trx) => {
-      await sql`update counters set value = value + 1 where id = 1`.execute(trx);
-      await released;
-    });
-    await new Promise((resolve) => setImmediate(resolve));
+    const { holder, release } = await holdWriteLock(first);
     const failure = await second.kysely
       .transaction()
       .execute((trx) => sql`update counters set value = value + 10 where id = 1`.execute(trx))
