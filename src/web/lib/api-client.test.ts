@@ -126,6 +126,24 @@ describe('api client', () => {
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
+  it('once a call that ends the session has started, a 401 of a call racing it does not call onUnauthorized (the sign-out leaves by itself)', async () => {
+    const onUnauthorized = vi.fn();
+    let answerLogout: (response: Response) => void = () => undefined;
+    const fetchImpl = vi.fn((url: string) =>
+      url.startsWith(paths.logout)
+        ? new Promise<Response>((resolve) => (answerLogout = resolve))
+        : Promise.resolve(ok({ message: 'Unauthenticated.' }, 401)),
+    );
+    const client = createApiClient({ fetchImpl: fetchImpl as typeof fetch, onUnauthorized });
+    const signingOut = client.post(paths.logout, {}, { endsSession: true });
+    // a query that reached the server after the session was deleted, answered before the logout
+    await expect(client.get(paths.initialData)).rejects.toMatchObject({ status: 401 });
+    answerLogout(new Response(null, { status: 204 }));
+    await expect(signingOut).resolves.toBeUndefined();
+    await expect(client.get(paths.initialData)).rejects.toMatchObject({ status: 401 });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
   it('204 resolves to undefined; a network failure is an ApiError with status 0', async () => {
     const fetchImpl = vi
       .fn()

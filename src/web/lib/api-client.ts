@@ -21,6 +21,12 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   /** Send the CSRF header on a GET too (the unseen call changes state). */
   csrf?: boolean;
+  /**
+   * This call ends the session (sign-out): from its start on, a 401 of any call of this client is
+   * expected and no longer calls `onUnauthorized` (which would send the page to sign in with
+   * `return_to` = the page's URL, racing the sign-out's own departure).
+   */
+  endsSession?: boolean;
 }
 
 /** An upload's options: its progress (bytes sent of the whole request) and a way to stop it. */
@@ -86,6 +92,10 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const abortError = () => new DOMException('The upload was aborted.', 'AbortError');
 
 export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
+  let sessionEnding = false;
+  const unauthorized = () => {
+    if (!sessionEnding) options.onUnauthorized?.();
+  };
   const headersFor = (method: Method, csrf: boolean | undefined) => {
     const headers: Record<string, string> = {
       Accept: 'application/json',
@@ -103,6 +113,7 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
     body: unknown,
     requestOptions: RequestOptions = {},
   ) => {
+    if (requestOptions.endsSession) sessionEnding = true;
     const headers = headersFor(method, requestOptions.csrf);
     if (body !== undefined) headers['Content-Type'] = 'application/json';
 
@@ -121,7 +132,7 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
     }
     if (!response.ok) {
       const error = await readError(response);
-      if (response.status === 401) options.onUnauthorized?.();
+      if (response.status === 401) unauthorized();
       throw error;
     }
     if (response.status === 204) return undefined as T;
@@ -158,7 +169,7 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
           }
           return;
         }
-        if (xhr.status === 401) options.onUnauthorized?.();
+        if (xhr.status === 401) unauthorized();
         reject(errorFromBody(xhr.status, xhr.responseText, xhr.statusText));
       });
       xhr.addEventListener('error', () => {
@@ -188,7 +199,7 @@ export const createApiClient = (options: ApiClientOptions = {}): ApiClient => {
       throw new ApiError(0, cause instanceof Error ? cause.message : 'Network error');
     }
     if (response.ok || response.type === 'opaqueredirect') return true;
-    if (response.status === 401) options.onUnauthorized?.();
+    if (response.status === 401) unauthorized();
     if ([403, 404, 410].includes(response.status)) return false;
     throw new ApiError(response.status, response.statusText || 'Request failed');
   };

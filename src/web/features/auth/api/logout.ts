@@ -5,7 +5,8 @@ import { apiPaths, pagePaths } from '../../../lib/contract.js';
 import { useServices } from '../../../lib/services.js';
 
 /** `POST /logout` → 204. */
-export const logout = (client: ApiClient): Promise<void> => client.post<void>(apiPaths.logout);
+export const logout = (client: ApiClient): Promise<void> =>
+  client.post<void>(apiPaths.logout, {}, { endsSession: true });
 
 /**
  * Signs out and leaves for the sign-in page (even when the call fails: the visitor asked to go):
