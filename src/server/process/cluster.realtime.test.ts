@@ -2,9 +2,10 @@
  * WEB_CONCURRENCY workers sharing the port (docs/operations.md): a user's sockets land on
  * different workers (the cluster hands connections out in turn) and everything live behaves as
  * with one process; `/metrics` sums the workers; a stop stops them all and exits 0; without Redis
- * the start refuses, saying why.
+ * the start refuses, saying why. A worker that dies is started again with a growing delay, and the
+ * sockets it held reconnect to the workers left.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACME, OMAR, SARA } from '../../../test-support/accounts.js';
@@ -98,6 +99,113 @@ describe.each(['sqlite', 'postgres'] as const)('%s: two workers on one port', (d
     expect(metricValue(text, 'messenger_messages_sent_total')).toBe(1);
 
     // A stop sent to the primary alone stops every worker; all stopped cleanly: 0.
+    expect(await within(server.stop(), 'the stop', 30_000)).toBe(0);
+  });
+});
+
+/** The primary's workers: its child processes (the cluster's only ones). */
+const workerPids = (primaryPid: number): number[] =>
+  spawnSync('pgrep', ['-P', String(primaryPid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .sort((a, b) => a - b);
+
+/** The delays the primary logged for starting a dead worker again (pino's JSON lines). */
+const restartDelays = (output: string): number[] =>
+  output
+    .split('\n')
+    .filter((line) => line.includes('worker died: starting another'))
+    .map((line) => (JSON.parse(line) as { restartInMs: number }).restartInMs);
+
+describe('a worker that dies', () => {
+  let database: ServerDatabase | undefined;
+  let server: ServerProcess | undefined;
+  const tabs: ChatListener[] = [];
+  afterAll(async () => {
+    tabs.forEach((tab) => tab.disconnect());
+    await server?.kill();
+    await database?.drop();
+  });
+
+  it('is started again (0.5 s, then 1 s while they keep dying); the sockets it held reconnect to the other worker and get what is sent', async () => {
+    database = await freshServerDatabase('sqlite', 'cluster-restart');
+    server = await startServer({
+      env: {
+        WEB_CONCURRENCY: String(WORKERS),
+        REDIS_URL: settings.redisUrl,
+        PUSHER_APP_ID: uniqueAppId('cluster-restart'),
+        DATABASE_URL: database.url,
+        DEMO_SEED: 'on',
+      },
+      timeoutMs: 60_000,
+    });
+    const primaryPid = server.child.pid;
+    if (primaryPid === undefined) throw new Error('no primary pid');
+    const first = workerPids(primaryPid);
+    expect(first).toHaveLength(WORKERS);
+
+    const [sara, acme] = await Promise.all(
+      [SARA, ACME].map((account) => signInOverHttp(server!.url, account.email)),
+    );
+    if (!sara || !acme) throw new Error('sign-in failed');
+    const saraTabs: ChatListener[] = [];
+    for (let open = 0; open < 4; open += 1) {
+      const tab = await listenForChats(server.url, sara);
+      tabs.push(tab);
+      saraTabs.push(tab);
+    }
+    const dropped = new Set<ChatListener>();
+    for (const tab of saraTabs)
+      tab.pusher.connection.bind('state_change', ({ previous }: { previous: string }) => {
+        if (previous === 'connected') dropped.add(tab);
+      });
+
+    // A crash of one worker: the tabs it held lose their socket, the others' stay.
+    const [victim] = first;
+    process.kill(victim!, 'SIGKILL');
+    await until(() => dropped.size > 0, 'a tab of the dead worker notices', 10_000);
+    await sleep(500); // every socket of the dead worker is closed by now
+    // some but not all: the sockets had landed on both workers
+    expect(dropped.size).toBeGreaterThan(0);
+    expect(dropped.size).toBeLessThan(saraTabs.length);
+
+    // Started again after 0.5 s: two workers again, one of them new.
+    await until(
+      () => workerPids(primaryPid).filter((pid) => !first.includes(pid)).length === 1,
+      'a new worker in place of the dead one',
+      10_000,
+    );
+    expect(restartDelays(server.output())).toEqual([500]);
+    const second = workerPids(primaryPid);
+    expect(second).toHaveLength(WORKERS);
+    expect(second).not.toContain(victim);
+
+    // The dropped tabs are back (on a worker that lives), and a message reaches all four.
+    await until(
+      () => saraTabs.every((tab) => tab.pusher.connection.state === 'connected'),
+      'every tab connected again',
+      20_000,
+    );
+    await sleep(500); // pusher-js subscribes again right after it connects
+    const outcome = await sendMessage(
+      acme,
+      await conversationWith(acme, sara.userId),
+      'still here',
+    );
+    if (!outcome.ok) throw new Error(`send answered ${outcome.status}: ${outcome.body}`);
+    for (const tab of saraTabs)
+      expect((await tab.waitFor(1)).map((chat) => chat.id)).toEqual([outcome.chat.id]);
+
+    // The new worker dies too, well before 60 s: the next start waits twice as long.
+    const [replacement] = second.filter((pid) => !first.includes(pid));
+    process.kill(replacement!, 'SIGKILL');
+    await until(
+      () => workerPids(primaryPid).filter((pid) => !second.includes(pid)).length === 1,
+      'a new worker in place of the second dead one',
+      10_000,
+    );
+    expect(restartDelays(server.output())).toEqual([500, 1_000]);
     expect(await within(server.stop(), 'the stop', 30_000)).toBe(0);
   });
 });
