@@ -129,6 +129,11 @@ describe('benchmarks at tiny size', () => {
         // one frame per send (the receiver's), the sender's own socket excluded; no presence noise
         expect(c[`${key}Deliveries`]).toBe(c[`${key}Accepted`]);
         expect(c[`${key}PresenceHeard`]).toBe(0);
+        expect(c[`${key}Settled`]).toBe(1);
+        // one event to several channels at once through each instance: each copy once, where named
+        expect(c[`${key}MultiChannelMissing`]).toBe(0);
+        expect(c[`${key}MultiChannelDoubled`]).toBe(0);
+        expect(c[`${key}MultiChannelMisdelivered`]).toBe(0);
         // every send publishes two events (the receiver's channel, the sender's): Redis is shared,
         // so at least those
         expect(c[`${key}Publishes`]).toBeGreaterThanOrEqual(2 * (c[`${key}Accepted`] as number));

@@ -17,6 +17,8 @@ import {
   type RedisCounters,
 } from '../lib/scale-out-counters.js';
 import type { Scope } from '../lib/scope.js';
+import type { PresenceArrival } from '../lib/delivery-client-worker.js';
+import { checkMultiChannelPublish, type MultiChannelTally } from '../lib/multi-channel-check.js';
 import {
   CLOCK_TICKS,
   machineBusy,
@@ -25,7 +27,7 @@ import {
   readMachineCpu,
   type MachineCpu,
 } from '../lib/proc.js';
-import type { BenchServer } from '../lib/server.js';
+import { BENCH_PUSHER_KEY, BENCH_PUSHER_SECRET, type BenchServer } from '../lib/server.js';
 import { atMost, exactly, info, newReport, sizedScenario } from '../lib/types.js';
 
 /**
@@ -92,6 +94,10 @@ export interface PhaseFigures {
   idleCpuPerSecond: number[];
   /** How long the counters took to stand still before the window (presence announcements of the connects). */
   settleMs: number;
+  /** Whether they did stand still within SETTLE_LIMIT_MS (else the window counted other events too). */
+  settled: boolean;
+  /** One event published to several channels at once through each instance, after the window. */
+  multiChannel: MultiChannelTally;
   /** PresenceChanged events the clients heard during the window (none: the users hide their presence). */
   presenceHeard: number;
 }
@@ -180,7 +186,7 @@ const activity = (counters: InstanceCounters[]): number =>
  * announcements of the connects (done in each server's background thread) are over, so that the
  * window counts the measured sends' events only.
  */
-const settle = async (metricsPorts: number[]): Promise<number> => {
+const settle = async (metricsPorts: number[]): Promise<{ ms: number; settled: boolean }> => {
   const started = performance.now();
   const read = () => Promise.all(metricsPorts.map(scrapeInstance));
   let last = activity(await read());
@@ -191,7 +197,7 @@ const settle = async (metricsPorts: number[]): Promise<number> => {
     still = now === last ? still + 1 : 0;
     last = now;
   }
-  return Math.round(performance.now() - started);
+  return { ms: Math.round(performance.now() - started), settled: still >= 2 };
 };
 
 /** CPU seconds so far of the processes beside the instances: PostgreSQL's, Redis's, the client process's. */
@@ -288,7 +294,10 @@ const runScalePhase = (
       [...placement.keys()].map((userId) => [String(userId), serverOf(userId).url]),
     );
 
-    type WindowFigures = Omit<PhaseFigures, 'routing' | 'instances' | 'pass' | 'delivery'>;
+    type WindowFigures = Omit<
+      PhaseFigures,
+      'routing' | 'instances' | 'pass' | 'delivery' | 'multiChannel'
+    >;
     const read: {
       before?: {
         instances: InstanceCounters[];
@@ -296,10 +305,12 @@ const runScalePhase = (
         machine: MachineCpu;
         processes: ProcessCpu;
         settleMs: number;
+        settled: boolean;
         idleCpuPerSecond: number[];
         started: number;
       };
       window?: WindowFigures;
+      multiChannel?: MultiChannelTally;
     } = {};
     const delivery = await harness.runPhase({
       mode: 'pusher',
@@ -308,7 +319,7 @@ const runScalePhase = (
       wsUrlOf: (user) => serverOf(user.id).wsUrl,
       window: {
         before: async () => {
-          const settleMs = await settle(metricsPorts);
+          const { ms: settleMs, settled } = await settle(metricsPorts);
           // Presence events heard so far are the connects'; the window's are counted after it.
           await harness.worker.call('takePresence');
           // What each instance uses with its sockets open and nothing sent (timers, heartbeats).
@@ -324,6 +335,7 @@ const runScalePhase = (
             machine: readMachineCpu(),
             processes: readProcessCpu(harness.worker.pid),
             settleMs,
+            settled,
             idleCpuPerSecond: counters.map(
               (each, i) => (each.cpuSeconds - idleFrom[i]!.cpuSeconds) / idleFor,
             ),
@@ -353,12 +365,23 @@ const runScalePhase = (
             },
             idleCpuPerSecond: opened.idleCpuPerSecond,
             settleMs: opened.settleMs,
+            settled: opened.settled,
           };
+          // after the window's counters are read, before the clients close
+          read.multiChannel = await checkMultiChannelPublish({
+            ports: servers.map(({ server }) => server.port),
+            appId,
+            key: BENCH_PUSHER_KEY,
+            secret: BENCH_PUSHER_SECRET,
+            placement,
+            takeArrivals: () => harness.worker.call<PresenceArrival[]>('takePresence'),
+          });
         },
       },
     });
     if (!read.window) throw new Error('the measured window was not read');
-    return { routing, instances, pass, delivery, ...read.window };
+    if (!read.multiChannel) throw new Error('the multi-channel publish was not checked');
+    return { routing, instances, pass, delivery, multiChannel: read.multiChannel, ...read.window };
   });
 
 /**
@@ -459,6 +482,10 @@ export const scaleOut = sizedScenario(SIZES, {
       Object.assign(checks, deliveryChecks(m, key));
       checks[`${key}Instances`] = phase.instances;
       checks[`${key}PresenceHeard`] = phase.presenceHeard;
+      checks[`${key}Settled`] = phase.settled ? 1 : 0;
+      checks[`${key}MultiChannelMissing`] = phase.multiChannel.missing;
+      checks[`${key}MultiChannelDoubled`] = phase.multiChannel.doubled;
+      checks[`${key}MultiChannelMisdelivered`] = phase.multiChannel.misdelivered;
       checks[`${key}FanoutReceived`] = f.fanoutReceived;
       checks[`${key}Deliveries`] = f.deliveries;
       checks[`${key}RoutedChannels`] = phase.perInstance.reduce(
@@ -502,11 +529,19 @@ export const scaleOut = sizedScenario(SIZES, {
       for (const { figure, pick, unit, held } of growthFigures) {
         const metric = `${routing}: ${figure}, 4 ÷ 1 instances`;
         const note = figureNote(routing, pick, unit);
-        rows.push(
-          routing === 'per-user' && held
-            ? atMost(metric, growth(routing, pick), GROWTH_LIMIT, '×', note)
-            : info(metric, growth(routing, pick), '×', note),
-        );
+        const value = growth(routing, pick);
+        if (routing === 'per-user' && held)
+          rows.push(
+            value === null
+              ? // no figure: an instance delivered nothing, which is a failure of the scale-out
+                {
+                  ...atMost(metric, value, GROWTH_LIMIT, '×', note),
+                  status: 'missed' as const,
+                  note: `${note}; no figure: an instance of a phase delivered nothing`,
+                }
+              : atMost(metric, value, GROWTH_LIMIT, '×', note),
+          );
+        else rows.push(info(metric, value, '×', note));
       }
     const total = (pick: (m: DeliveryPhaseResult['measured']) => number) =>
       phases.reduce((sum, phase) => sum + pick(phase.delivery.measured), 0);
@@ -518,6 +553,57 @@ export const scaleOut = sizedScenario(SIZES, {
     ];
     for (const [what, pick] of mustBeNone)
       rows.push(exactly(`every phase: ${what}`, total(pick), 0));
+    const unsettled = phases.filter((phase) => !phase.settled);
+    rows.push(
+      exactly(
+        'every phase: counters that never stood still before the window',
+        unsettled.length,
+        0,
+        '',
+        unsettled.length > 0
+          ? `${unsettled.map((phase) => phaseLabel(phase.routing, phase.instances, phase.pass)).join('; ')}: still moving after ${SETTLE_LIMIT_MS / 1000} s, so the window counted other events too`
+          : undefined,
+      ),
+    );
+    const silent = phases.filter((phase) =>
+      phase.perInstance.some((each) => each.deliveries === 0),
+    );
+    rows.push(
+      exactly(
+        'every phase: instances that delivered nothing',
+        silent.reduce(
+          (sum, phase) => sum + phase.perInstance.filter((each) => each.deliveries === 0).length,
+          0,
+        ),
+        0,
+        '',
+        silent.length > 0
+          ? silent.map((phase) => phaseLabel(phase.routing, phase.instances, phase.pass)).join('; ')
+          : undefined,
+      ),
+    );
+    const multi = (pick: (tally: MultiChannelTally) => number) =>
+      phases.reduce((sum, phase) => sum + pick(phase.multiChannel), 0);
+    const multiNote = `one event to ${phases[0]?.multiChannel.channelsPerPublish ?? 0} channels at once (several on each instance) published through every instance, per phase`;
+    rows.push(
+      exactly(
+        'multi-channel publish: copies missing',
+        multi((t) => t.missing),
+        0,
+        '',
+        multiNote,
+      ),
+      exactly(
+        'multi-channel publish: copies doubled',
+        multi((t) => t.doubled),
+        0,
+      ),
+      exactly(
+        'multi-channel publish: copies to a channel not named',
+        multi((t) => t.misdelivered),
+        0,
+      ),
+    );
 
     const notes = [
       `Each phase starts fresh instances (one app id, so one Redis prefix, per phase; all of one routing), ` +
