@@ -25,7 +25,11 @@ import { metricValue } from '../../../test-support/metrics-text.js';
 
 const WORKERS = 2;
 
-describe.each(['sqlite', 'postgres'] as const)('%s: two workers on one port', (dialect) => {
+/**
+ * A file's cluster: `start` runs WORKERS workers with the demo on a fresh database, `live` opens a
+ * tab; after the tests the tabs close, the server is killed and the database dropped.
+ */
+const useCluster = () => {
   let database: ServerDatabase | undefined;
   let server: ServerProcess | undefined;
   const tabs: ChatListener[] = [];
@@ -34,29 +38,45 @@ describe.each(['sqlite', 'postgres'] as const)('%s: two workers on one port', (d
     await server?.kill();
     await database?.drop();
   });
-
-  it('delivers to every socket of a user whichever worker holds it, sums the metrics, and stops all workers', async () => {
-    database = await freshServerDatabase(dialect, 'cluster');
-    const metricsPort = await freePort();
+  const start = async (
+    dialect: 'sqlite' | 'postgres',
+    label: string,
+    env: Record<string, string> = {},
+  ) => {
+    database = await freshServerDatabase(dialect, label);
     server = await startServer({
       env: {
         WEB_CONCURRENCY: String(WORKERS),
         REDIS_URL: settings.redisUrl,
-        PUSHER_APP_ID: uniqueAppId('cluster'),
+        PUSHER_APP_ID: uniqueAppId(label),
         DATABASE_URL: database.url,
         DEMO_SEED: 'on',
-        METRICS_PORT: String(metricsPort),
-        PRESENCE_GRACE_SECONDS: '0',
+        ...env,
       },
       timeoutMs: 60_000,
     });
+    return server;
+  };
+  const live = async (url: string, session: HttpSession) => {
+    const tab = await listenForChats(url, session);
+    tabs.push(tab);
+    return tab;
+  };
+  return { start, live };
+};
+
+describe.each(['sqlite', 'postgres'] as const)('%s: two workers on one port', (dialect) => {
+  const cluster = useCluster();
+
+  it('delivers to every socket of a user whichever worker holds it, sums the metrics, and stops all workers', async () => {
+    const metricsPort = await freePort();
+    const server = await cluster.start(dialect, 'cluster', {
+      METRICS_PORT: String(metricsPort),
+      PRESENCE_GRACE_SECONDS: '0',
+    });
     expect(server.output()).toContain(`(${WORKERS} workers)`);
     const url = server.url;
-    const live = async (session: HttpSession) => {
-      const tab = await listenForChats(url, session);
-      tabs.push(tab);
-      return tab;
-    };
+    const live = (session: HttpSession) => cluster.live(url, session);
     const [sara, acme, omar] = await Promise.all(
       [SARA, ACME, OMAR].map((account) => signInOverHttp(url, account.email)),
     );
@@ -119,42 +139,21 @@ const restartDelays = (output: string): number[] =>
     .map((line) => (JSON.parse(line) as { restartInMs: number }).restartInMs);
 
 describe('a worker that dies', () => {
-  let database: ServerDatabase | undefined;
-  let server: ServerProcess | undefined;
-  const tabs: ChatListener[] = [];
-  afterAll(async () => {
-    tabs.forEach((tab) => tab.disconnect());
-    await server?.kill();
-    await database?.drop();
-  });
+  const cluster = useCluster();
 
   it('is started again (0.5 s, then 1 s while they keep dying); the sockets it held reconnect to the other worker and get what is sent', async () => {
-    database = await freshServerDatabase('sqlite', 'cluster-restart');
-    server = await startServer({
-      env: {
-        WEB_CONCURRENCY: String(WORKERS),
-        REDIS_URL: settings.redisUrl,
-        PUSHER_APP_ID: uniqueAppId('cluster-restart'),
-        DATABASE_URL: database.url,
-        DEMO_SEED: 'on',
-      },
-      timeoutMs: 60_000,
-    });
+    const server = await cluster.start('sqlite', 'cluster-restart');
     const primaryPid = server.child.pid;
     if (primaryPid === undefined) throw new Error('no primary pid');
     const first = workerPids(primaryPid);
     expect(first).toHaveLength(WORKERS);
 
     const [sara, acme] = await Promise.all(
-      [SARA, ACME].map((account) => signInOverHttp(server!.url, account.email)),
+      [SARA, ACME].map((account) => signInOverHttp(server.url, account.email)),
     );
     if (!sara || !acme) throw new Error('sign-in failed');
     const saraTabs: ChatListener[] = [];
-    for (let open = 0; open < 4; open += 1) {
-      const tab = await listenForChats(server.url, sara);
-      tabs.push(tab);
-      saraTabs.push(tab);
-    }
+    for (let open = 0; open < 4; open += 1) saraTabs.push(await cluster.live(server.url, sara));
     const dropped = new Set<ChatListener>();
     for (const tab of saraTabs)
       tab.pusher.connection.bind('state_change', ({ previous }: { previous: string }) => {
